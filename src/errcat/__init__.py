@@ -1,3 +1,96 @@
-from importlib.resources import files
-def data_dir():
-    return files("errcat") / "_data"
+"""errcat: turn a raw Python error into the catalog record that explains it.
+
+Paste anything that holds an error (a traceback, a log excerpt, a bare
+``ValueError: ...`` line) and get the record with its solutions and example fix:
+
+>>> import errcat
+>>> m = errcat.match_error(
+...     "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend. "
+...     "Select another --speculative-moe-a2a-backend."
+... )
+>>> m.record.file_path, m.record.line_number, m.exact
+('python/sglang/srt/server_args.py', 7632, True)
+>>> print(m.advice.solutions[0])
+Set --speculative-moe-a2a-backend deepep (or another supported backend) explicitly for the draft
+
+Look records up by id or slug, browse a :class:`Catalog`, or load other data:
+
+>>> errcat.lookup("3fe9ad44079a5344").error_class
+'ValueError'
+>>> len(errcat.Catalog.bundled().filter(tag="deepep")) >= 1
+True
+
+Nothing is read at import time: the bundled catalog is loaded on first use.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
+
+from errcat.advice import Advice
+from errcat.catalog import Catalog
+from errcat.errors import (
+    CatalogSourceError,
+    ErrcatError,
+    InvalidPatternError,
+    InvalidRecordError,
+    UnknownRecordError,
+)
+from errcat.extract import ExceptionReport, Frame, extract_reports
+from errcat.matcher import CONFIDENCE_THRESHOLD, Match, match_all, match_error
+from errcat.models import ErrorRecord, RecordEnvelope
+
+if TYPE_CHECKING:
+    DATA_VERSION: str
+
+__all__ = [
+    "CONFIDENCE_THRESHOLD",
+    "DATA_VERSION",
+    "Advice",
+    "Catalog",
+    "CatalogSourceError",
+    "ErrcatError",
+    "ErrorRecord",
+    "ExceptionReport",
+    "Frame",
+    "InvalidPatternError",
+    "InvalidRecordError",
+    "Match",
+    "RecordEnvelope",
+    "UnknownRecordError",
+    "__version__",
+    "extract_reports",
+    "lookup",
+    "match_all",
+    "match_error",
+]
+
+try:
+    __version__ = version("errcat")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+    __version__ = "0+unknown"
+
+
+def lookup(id_or_slug: str, catalog: Catalog | None = None) -> ErrorRecord:
+    """The record with this id or slug (bundled catalog by default).
+
+    Raises :class:`UnknownRecordError` (a ``LookupError``) when there is none.
+
+    >>> lookup("no-such-record")
+    Traceback (most recent call last):
+    ...
+    errcat.errors.UnknownRecordError: Unknown record: 'no-such-record'
+    """
+    return (catalog if catalog is not None else Catalog.bundled())[id_or_slug]
+
+
+def __getattr__(name: str) -> Any:
+    # DATA_VERSION is read from the bundled manifest on first access, not at import.
+    if name == "DATA_VERSION":
+        from errcat.catalog import bundled_data_version
+
+        value = bundled_data_version()
+        globals()["DATA_VERSION"] = value
+        return value
+    raise AttributeError(f"module 'errcat' has no attribute {name!r}")

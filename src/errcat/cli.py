@@ -1,0 +1,289 @@
+"""The ``errcat`` command.
+
+``main(argv)`` runs one command and returns its exit status: 0 for success (a
+match was found), 1 when nothing matched or a validation found problems, 2 for
+bad usage or unreadable input.
+
+>>> main(["show", "3fe9ad44079a5344", "--json"])  # doctest: +ELLIPSIS
+{
+  "id": "3fe9ad44079a5344",
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from errcat.advice import Advice
+from errcat.catalog import Catalog, bundled_data_version
+from errcat.errors import ErrcatError, InvalidRecordError
+from errcat.loaders import iter_path
+from errcat.matcher import CONFIDENCE_THRESHOLD, Match, match_all, match_error
+
+__all__ = ["build_parser", "main"]
+
+_PROG = "errcat"
+
+
+def _version_text() -> str:
+    from errcat import __version__
+
+    try:
+        data = bundled_data_version()
+    except ErrcatError as exc:
+        data = f"unavailable ({exc})"
+    return f"errcat {__version__} (data {data})"
+
+
+def _common(dest_prefix: str = "") -> argparse.ArgumentParser:
+    # The options are accepted before and after the command; the two get separate
+    # dests because argparse lets a subparser's defaults overwrite the main parser's.
+    common = argparse.ArgumentParser(add_help=False)
+    group = common.add_argument_group("catalog")
+    group.add_argument(
+        "--catalog",
+        action="append",
+        dest=f"{dest_prefix}catalog",
+        default=[],
+        metavar="PATH",
+        help="also load records from PATH (file or directory); repeatable, later wins",
+    )
+    group.add_argument(
+        "--no-bundled",
+        action="store_true",
+        dest=f"{dest_prefix}no_bundled",
+        help="do not load the bundled catalog (use only --catalog sources)",
+    )
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``errcat`` command."""
+    common = _common()
+    parser = argparse.ArgumentParser(
+        prog=_PROG,
+        description="Find the catalog record that explains a Python error, with its fixes.",
+        parents=[_common("global_")],
+    )
+    parser.add_argument("--version", action="version", version=_version_text())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser(
+        "match",
+        parents=[common],
+        help="match error text (argument or stdin) to records",
+        description="Match an error (a traceback, log excerpt or message) to the catalog.",
+    )
+    p.add_argument("text", nargs="?", default="-", help="error text; '-' or absent reads stdin")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="list every candidate, including low-confidence and inexact ones",
+    )
+    p.add_argument("--limit", type=int, default=5, help="how many candidates --all lists")
+
+    p = sub.add_parser("show", parents=[common], help="show one record by id or slug")
+    p.add_argument("key", metavar="ID_OR_SLUG")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the advice as JSON")
+    fmt.add_argument("--markdown", action="store_true", help="print Markdown")
+    fmt.add_argument("--record", action="store_true", help="print the whole record as JSON")
+
+    p = sub.add_parser("list", parents=[common], help="list records, optionally filtered")
+    p.add_argument("--repo", help="only records of this owner/name repo")
+    p.add_argument("--class", dest="error_class", help="only records of this exception class")
+    p.add_argument("--tag", help="only records with this tag")
+    p.add_argument("--json", action="store_true", help="print JSON Lines envelopes")
+
+    p = sub.add_parser(
+        "validate",
+        help="check record files against the schema",
+        description="Check that every line of the given files is a valid schemaVersion 2 record.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument(
+        "--strict", action="store_true", help="also refuse fields the schema does not define"
+    )
+    p.add_argument("--json", action="store_true", help="print problems as JSON")
+
+    from errcat import mine
+
+    p = sub.add_parser(
+        "mine",
+        help="build draft records from Python source",
+        description="Mine raise sites from Python source into draft records.",
+    )
+    mine.add_arguments(p)
+    return parser
+
+
+def _catalog(args: argparse.Namespace, stderr: TextIO) -> Catalog:
+    sources = [*args.global_catalog, *args.catalog]
+    no_bundled = args.global_no_bundled or args.no_bundled
+    if no_bundled and not sources:
+        raise _UsageError("--no-bundled needs at least one --catalog PATH")
+    extra = Catalog.from_path(*sources) if sources else None
+    for problem in extra.problems if extra else ():
+        print(f"{_PROG}: warning: skipped {problem}", file=stderr)
+    if no_bundled:
+        assert extra is not None
+        return extra
+    bundled = Catalog.bundled()
+    return bundled.merge(extra) if extra else bundled
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _read_text(args: argparse.Namespace, stdin: TextIO, stderr: TextIO) -> str:
+    if args.text != "-":
+        return str(args.text)
+    if stdin is None:
+        raise _UsageError("no error text given and no standard input to read")
+    if stdin.isatty():
+        print("Paste the error, then press Ctrl-D:", file=stderr)
+    return stdin.read()
+
+
+def _print_match(match: Match, out: TextIO, *, heading: str = "") -> None:
+    if heading:
+        print(heading, file=out)
+    print(match.advice.to_text(), file=out)
+
+
+def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    catalog = _catalog(args, err)
+    text = _read_text(args, stdin, err)
+    if args.limit < 1:
+        raise _UsageError(f"--limit must be at least 1, got {args.limit}")
+    if args.all:
+        matches = match_all(text, catalog=catalog, limit=args.limit)
+        if args.json:
+            payload = [{**m.to_dict(), "advice": m.advice.to_dict()} for m in matches]
+            print(json.dumps(payload, indent=2, ensure_ascii=False), file=out)
+        else:
+            for n, m in enumerate(matches, start=1):
+                _print_match(m, out, heading=f"#{n}" if n == 1 else f"\n#{n}")
+            if not matches:
+                print("No record matches this error.", file=err)
+        return 0 if any(m.confident for m in matches) else 1
+    best = match_error(text, catalog=catalog)
+    if best is None:
+        if args.json:
+            print("null", file=out)
+        print(
+            f"No record matches this error with confidence >= {CONFIDENCE_THRESHOLD}"
+            " (try --all for hints).",
+            file=err,
+        )
+        return 1
+    if args.json:
+        print(
+            json.dumps({**best.to_dict(), "advice": best.advice.to_dict()}, indent=2),
+            file=out,
+        )
+    else:
+        _print_match(best, out)
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    record = _catalog(args, err)[args.key]
+    advice = Advice.from_record(record)
+    if args.json:
+        print(advice.to_json(), file=out)
+    elif args.markdown:
+        print(advice.to_markdown(), file=out)
+    elif args.record:
+        print(record.model_dump_json(indent=2), file=out)
+    else:
+        print(advice.to_text(), file=out)
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    catalog = _catalog(args, err).filter(repo=args.repo, error_class=args.error_class, tag=args.tag)
+    for record in catalog:
+        if args.json:
+            print(record.model_dump_json(), file=out)
+        else:
+            print(f"{record.id}  {record.error_class}: {record.error_message}", file=out)
+            print(f"{'':16}  {record.location}", file=out)
+    print(f"{len(catalog)} record{'s' if len(catalog) != 1 else ''}", file=err)
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    problems: list[InvalidRecordError] = []
+    valid = 0
+    for path in args.paths:
+        for item in iter_path(path, strict=args.strict):
+            if item.problem is not None:
+                problems.append(item.problem)
+            else:
+                valid += 1
+    if args.json:
+        payload = {
+            "valid": valid,
+            "problems": [
+                {"path": p.path, "line": p.line, "field": p.field, "reason": p.reason}
+                for p in problems
+            ],
+        }
+        print(json.dumps(payload, indent=2), file=out)
+    else:
+        for problem in problems:
+            print(problem, file=out)
+        print(f"{valid} valid record(s), {len(problems)} problem(s)", file=out)
+    return 1 if problems else 0
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the ``errcat`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    inp = stdin if stdin is not None else sys.stdin
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or bad usage (argparse printed why)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        if args.command == "match":
+            return _cmd_match(args, inp, out, err)
+        if args.command == "show":
+            return _cmd_show(args, out, err)
+        if args.command == "list":
+            return _cmd_list(args, out, err)
+        if args.command == "validate":
+            return _cmd_validate(args, out)
+        if args.command == "mine":
+            from errcat import mine
+
+            return mine.run(args)
+    except _UsageError as exc:
+        print(f"{_PROG} {args.command}: error: {exc}", file=err)
+        return 2
+    except ErrcatError as exc:
+        print(f"{_PROG} {args.command}: error: {exc}", file=err)
+        return 2
+    except BrokenPipeError:  # e.g. `errcat list | head`
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse checks
+    return 2  # pragma: no cover

@@ -1,0 +1,489 @@
+"""From raw error text to ranked :class:`Match` results.
+
+The pipeline: :func:`~errcat.extract.extract_reports` finds the exceptions in
+the text; for each, the index proposes the patterns whose literal text occurs in
+the message; their regexes are verified (with a time limit) in four ways, from
+most to least exact; each hit is scored; the best per record are ranked.
+
+Verification modes, in order:
+
+``full``
+    the pattern matches the whole message;
+``prefix``
+    it matches the beginning and the message goes on (a clause was appended);
+``inner``
+    it matches the end part of a longer message (a wrapper such as
+    ``Worker failed: <message>``);
+``truncated``
+    the message stops partway through something the pattern would match (the
+    paste was cut); reported with ``exact=False``;
+``fuzzy``
+    no regex matched, but the message shares most of the pattern's words (the
+    message drifted between versions): a hint for :func:`match_all` only.
+
+Confidence (documented in the README) combines how much of the message the
+record's literal text explains with how much literal text there is, then
+exception-class and traceback-frame agreement. :func:`match_error` answers
+only when the best match is at least :data:`CONFIDENCE_THRESHOLD` and not fuzzy.
+
+>>> from errcat.catalog import Catalog
+>>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+>>> cat = Catalog([RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)])
+>>> m = match_error("ValueError: bad value 'spam'", catalog=cat)
+>>> m.record.id, m.params, m.exact
+('0123456789abcdef', {'x': "'spam'"}, True)
+>>> match_error("TypeError: something else entirely", catalog=cat) is None
+True
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+import regex
+
+from errcat.advice import Advice
+from errcat.extract import ExceptionReport, Frame, extract_reports
+from errcat.index import Entry, fold_whitespace, words
+from errcat.patterns import placeholder_names
+
+if TYPE_CHECKING:
+    from errcat.catalog import Catalog
+    from errcat.models import ErrorRecord
+
+__all__ = [
+    "CONFIDENCE_THRESHOLD",
+    "REGEX_TIMEOUT",
+    "Match",
+    "MatchMode",
+    "match_all",
+    "match_error",
+]
+
+#: :func:`match_error` returns None when the best match's confidence is below this.
+CONFIDENCE_THRESHOLD = 0.5
+
+#: Seconds one regex evaluation may take before it counts as no match.
+REGEX_TIMEOUT = 0.05
+
+#: Fuzzy hints never reach this confidence, so they never pass the threshold.
+_FUZZY_CAP = 0.45
+
+MatchMode = Literal["full", "prefix", "inner", "truncated", "fuzzy"]
+
+_MODE_FACTOR: dict[str, float] = {
+    "full": 1.0,
+    "prefix": 0.95,
+    "inner": 0.9,
+    "truncated": 0.75,
+}
+
+#: Literal characters at which the literal text counts as specific (1 - 1/e of the way).
+_SPECIFIC_CHARS = 25.0
+#: A captured value counts at most this many characters against the explained share.
+_CAPTURE_CAP = 24
+#: Share of the remaining doubt removed by class, frame and repo agreement.
+_CLASS_AGREES = 0.3
+_CLASS_DISAGREES = 0.6  # a multiplier
+_FRAME_AT_SITE = 0.5
+_FRAME_IN_FILE = 0.2
+_REPO_HINT = 0.1
+#: Lines within this distance of lineNumber count as the raise site (versions drift).
+_NEAR_LINES = 3
+#: How many lines of a class-less paste are tried one by one.
+_MAX_TEXT_LINES = 2000
+
+_ERRNO = re.compile(r"^\[(?:Errno|WinError) -?\d+\] ")
+_JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
+
+
+@dataclass(frozen=True)
+class Match:
+    """A record found for a piece of error text, with the evidence for it.
+
+    ``params`` maps each placeholder expression of the record's ``errorMessage``
+    to the text captured for it (whitespace folded). ``span`` is the
+    ``(start, end)`` of the matched exception in the input text.
+    """
+
+    record: ErrorRecord
+    confidence: float
+    exact: bool
+    mode: MatchMode
+    params: Mapping[str, str]
+    span: tuple[int, int]
+    report: ExceptionReport
+    reasons: tuple[str, ...] = ()
+    _rank: tuple[float, ...] = field(default=(), repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        """A short form: record id, mode and confidence."""
+        return (
+            f"<Match {self.record.id} {self.record.error_class} mode={self.mode} "
+            f"confidence={self.confidence:.3f}>"
+        )
+
+    @property
+    def advice(self) -> Advice:
+        """The record's solutions and example fix, with this match's captured values."""
+        return Advice.from_match(self)
+
+    @property
+    def confident(self) -> bool:
+        """True when this match is good enough for :func:`match_error` to return it."""
+        return self.mode != "fuzzy" and self.confidence >= CONFIDENCE_THRESHOLD
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (the record by id; use ``record.model_dump`` for all of it)."""
+        return {
+            "id": self.record.id,
+            "slug": self.record.slug,
+            "repo": self.record.repo,
+            "errorClass": self.record.error_class,
+            "errorMessage": self.record.error_message,
+            "confidence": self.confidence,
+            "exact": self.exact,
+            "mode": self.mode,
+            "params": dict(self.params),
+            "span": list(self.span),
+            "reasons": list(self.reasons),
+        }
+
+
+def _short_class(name: str | None) -> str | None:
+    return name.rsplit(".", 1)[-1] if name else None
+
+
+def _variants(report: ExceptionReport) -> list[str]:
+    """The message as printed plus the forms the exception's own decoration hides."""
+    message = report.message
+    out = [message]
+    short = _short_class(report.error_class)
+    stripped = message.strip()
+    if short and short.endswith("KeyError") and len(stripped) >= 2 and stripped[0] in "'\"":
+        try:
+            value = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = None
+        if isinstance(value, str):
+            out.append(value)
+    errno = _ERRNO.match(stripped)
+    if errno:
+        out.append(stripped[errno.end() :])
+    position = _JSON_POSITION.search(stripped)
+    if position:
+        out.append(stripped[: position.start()])
+    if report.kind == "text" and "\n" in message:
+        lines = [line for line in message.splitlines() if line.strip()]
+        out.extend(lines[:_MAX_TEXT_LINES])
+    seen: set[str] = set()
+    folded = []
+    for variant in out:
+        f = fold_whitespace(variant)
+        if f and f not in seen:
+            seen.add(f)
+            folded.append(f)
+    return folded
+
+
+def _params(record: ErrorRecord, groups: Sequence[str | None]) -> dict[str, str]:
+    names = placeholder_names(record.error_message)
+    params: dict[str, str] = {}
+    for index, value in enumerate(groups):
+        name = names[index] if index < len(names) else str(index + 1)
+        if value is None or name in params:
+            continue
+        params[name] = value
+    return params
+
+
+def _path_agrees(frame_path: str, record_path: str) -> bool:
+    """True when a frame's file is the record's file (by trailing path components)."""
+    frame_parts = frame_path.replace("\\", "/").split("/")
+    record_parts = record_path.replace("\\", "/").split("/")
+    need = min(len(record_parts), 2)
+    return frame_parts[-need:] == record_parts[-need:]
+
+
+def _frame_evidence(frames: Sequence[Frame], record: ErrorRecord) -> tuple[float, str | None]:
+    best = 0.0
+    reason = None
+    for frame in frames:
+        if not _path_agrees(frame.path, record.file_path):
+            continue
+        if abs(frame.line - record.line_number) <= _NEAR_LINES:
+            return _FRAME_AT_SITE, (
+                f"traceback frame {frame.path}:{frame.line} is the raise site "
+                f"{record.file_path}:{record.line_number}"
+            )
+        if best < _FRAME_IN_FILE:
+            best = _FRAME_IN_FILE
+            reason = f"traceback passes through {record.file_path} ({frame.path}:{frame.line})"
+    if best:
+        return best, reason
+    package = record.repo.split("/", 1)[1].replace("-", "_").lower()
+    for frame in frames:
+        parts = [p.lower() for p in frame.path.replace("\\", "/").split("/")]
+        if package in parts:
+            return _REPO_HINT, f"traceback passes through the {package} package"
+    return 0.0, None
+
+
+def _score(
+    *,
+    entry: Entry,
+    record: ErrorRecord,
+    report: ExceptionReport,
+    mode: str,
+    message_length: int,
+    matched_length: int,
+    captures: Sequence[str | None],
+    literal: int,
+) -> tuple[float, list[str], float]:
+    """Confidence, reasons, and the frame evidence used to break ties.
+
+    ``literal`` is the number of the pattern's literal characters the message
+    holds: all of them, except for a truncated message.
+    """
+    captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
+    unexplained = max(0, message_length - matched_length)
+    explained = literal / (literal + captured + unexplained) if literal else 0.0
+    strength = 1.0 - math.exp(-literal / _SPECIFIC_CHARS)
+    score = strength * math.sqrt(explained) * _MODE_FACTOR[mode]
+    reasons = [
+        {
+            "full": "the pattern matches the whole message",
+            "prefix": "the pattern matches the start of the message; the rest is extra",
+            "inner": "the pattern matches the end of a longer message",
+            "truncated": "the message stops partway through the pattern (cut-off paste)",
+        }[mode],
+        f"literal text explains {explained:.0%} of the message ({literal} characters)",
+    ]
+    got = _short_class(report.error_class)
+    want = _short_class(record.error_class)
+    if got is not None and report.kind != "text":
+        if got == want:
+            score += (1 - score) * _CLASS_AGREES
+            reasons.append(f"exception class {got} agrees")
+        else:
+            score *= _CLASS_DISAGREES
+            reasons.append(f"exception class {got} differs from the record's {want}")
+    frame_gain, frame_reason = _frame_evidence(report.frames, record)
+    if frame_gain:
+        score += (1 - score) * frame_gain
+        assert frame_reason is not None
+        reasons.append(frame_reason)
+    if len(entry.records) > 1:
+        reasons.append(f"{len(entry.records)} records share this message")
+    return min(1.0, max(0.0, score)), reasons, frame_gain
+
+
+def _verify(entry: Entry, text: str) -> tuple[str, regex.Match[str]] | None:
+    compiled = entry.compiled
+    try:
+        m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
+        if m:
+            return "full", m
+        m = compiled.full.match(text, timeout=REGEX_TIMEOUT)
+        if m:
+            return "prefix", m
+        m = compiled.inner.search(text, timeout=REGEX_TIMEOUT)
+        if m:
+            return "inner", m
+    except TimeoutError:
+        return None
+    return None
+
+
+def _verify_truncated(entry: Entry, text: str) -> regex.Match[str] | None:
+    try:
+        m = entry.compiled.full.fullmatch(text, partial=True, timeout=REGEX_TIMEOUT)
+    except TimeoutError:
+        return None
+    return m if m is not None and m.partial else None
+
+
+@dataclass
+class _Collector:
+    catalog: Catalog
+    best: dict[str, Match] = field(default_factory=dict)
+
+    def add(
+        self,
+        entry: Entry,
+        report: ExceptionReport,
+        order: int,
+        mode: str,
+        text: str,
+        m: regex.Match[str] | None,
+        truncated_literal: int | None = None,
+    ) -> None:
+        captures: tuple[str | None, ...] = m.groups() if m is not None else ()
+        matched = (m.end() - m.start()) if m is not None else len(text)
+        for position in entry.records:
+            record = self.catalog.record_at(position)
+            confidence, reasons, frame_gain = _score(
+                entry=entry,
+                record=record,
+                report=report,
+                mode=mode,
+                message_length=len(text),
+                matched_length=matched,
+                captures=captures,
+                literal=entry.literal_length if truncated_literal is None else truncated_literal,
+            )
+            if truncated_literal is not None:
+                share = truncated_literal / max(1, entry.literal_length)
+                confidence *= 0.5 + 0.5 * share
+                reasons.append(f"{share:.0%} of the pattern's literal text is present")
+            match = Match(
+                record=record,
+                confidence=round(confidence, 3),
+                exact=mode != "truncated",
+                mode=mode,  # type: ignore[arg-type]
+                params=MappingProxyType(_params(record, captures)),
+                span=(report.start, report.end),
+                report=report,
+                reasons=tuple(reasons),
+                _rank=(confidence, frame_gain, entry.literal_length, -order, -position),
+            )
+            self.keep(match)
+
+    def keep(self, match: Match) -> None:
+        current = self.best.get(match.record.id)
+        if current is None or match._rank > current._rank:
+            self.best[match.record.id] = match
+
+
+def _literal_prefix(entry: Entry, text: str) -> int:
+    """How many of the entry's literal characters a truncated text contains."""
+    total = 0
+    position = 0
+    for fragment in entry.fragments:
+        found = text.find(fragment, position)
+        if found >= 0:
+            total += len(fragment)
+            position = found + len(fragment)
+            continue
+        tail = text[position:]
+        for size in range(min(len(fragment), len(tail)), 0, -1):
+            if tail.endswith(fragment[:size]):
+                return total + size
+        return total
+    return total
+
+
+def _resolve(catalog: Catalog | None) -> Catalog:
+    if catalog is None:
+        from errcat.catalog import Catalog
+
+        return Catalog.bundled()
+    return catalog
+
+
+def _reports(text: str) -> list[ExceptionReport]:
+    if not isinstance(text, str):
+        raise TypeError(f"error text must be str, got {type(text).__name__}")
+    return extract_reports(text)
+
+
+def _collect(reports: Iterable[ExceptionReport], catalog: Catalog) -> _Collector:
+    index = catalog.index
+    collector = _Collector(catalog)
+    for order, report in enumerate(reports):
+        found = False
+        variants = _variants(report)
+        for text in variants:
+            for entry in index.candidates(text):
+                verified = _verify(entry, text)
+                if verified is None:
+                    continue
+                mode, m = verified
+                collector.add(entry, report, order, mode, text, m)
+                found = True
+        if found:
+            continue
+        for text in variants[:1]:
+            for entry in index.prefix_candidates(text):
+                m = _verify_truncated(entry, text)
+                if m is not None:
+                    present = _literal_prefix(entry, text)
+                    collector.add(entry, report, order, "truncated", text, m, present)
+    return collector
+
+
+def _fuzzy(reports: Sequence[ExceptionReport], catalog: Catalog, limit: int) -> list[Match]:
+    """Near records for messages no pattern matched: inexact hints, never confident."""
+    hints: list[Match] = []
+    for order, report in enumerate(reports):
+        text = fold_whitespace(report.message)
+        message_words = words(text)
+        if len(message_words) < 3:
+            continue
+        for share, entry in catalog.index.near(text, limit=limit):
+            entry_words = words(" ".join(entry.fragments))
+            if share < 0.6 or len(entry_words) < 3:
+                continue
+            precision = min(1.0, len(entry_words) * share / len(message_words))
+            confidence = _FUZZY_CAP * share * precision**0.25
+            for position in entry.records:
+                record = catalog.record_at(position)
+                hints.append(
+                    Match(
+                        record=record,
+                        confidence=round(confidence, 3),
+                        exact=False,
+                        mode="fuzzy",
+                        params=MappingProxyType({}),
+                        span=(report.start, report.end),
+                        report=report,
+                        reasons=(
+                            "no pattern matched; the message shares "
+                            f"{share:.0%} of this record's words (drifted message?)",
+                        ),
+                        _rank=(confidence, 0.0, entry.literal_length, -order, -position),
+                    )
+                )
+    return hints
+
+
+def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list[Match]:
+    """Every record the text may be an instance of, best first, at most ``limit``.
+
+    Exact matches come with any confidence; when no pattern matches at all,
+    fuzzy hints (``exact=False``, confidence below the threshold) are listed.
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit!r}")
+    cat = _resolve(catalog)
+    reports = _reports(text)
+    collector = _collect(reports, cat)
+    matches = sorted(collector.best.values(), key=lambda m: m._rank, reverse=True)
+    if not matches:
+        seen: set[str] = set()
+        for hint in sorted(_fuzzy(reports, cat, limit), key=lambda m: m._rank, reverse=True):
+            if hint.record.id not in seen:
+                seen.add(hint.record.id)
+                matches.append(hint)
+    return matches[:limit]
+
+
+def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
+    """The record that explains an error text, or None when no record is a confident answer.
+
+    ``text`` may be anything a user pastes: a traceback, a log excerpt, a bare
+    ``ValueError: ...`` line or just the message. The bundled catalog is used
+    unless ``catalog`` is given.
+    """
+    cat = _resolve(catalog)
+    collector = _collect(_reports(text), cat)
+    if not collector.best:
+        return None
+    best = max(collector.best.values(), key=lambda m: m._rank)
+    return best if best.confident else None

@@ -1,0 +1,457 @@
+"""Message templates and their regular expressions.
+
+A record's ``errorMessage`` is a template written as in the source f-string
+(``"bad value {x!r} for {name}"``); its ``messagePattern`` escapes the literal
+text and turns each placeholder into one lazy group ``(.+?)``. This module
+converts between the two, finds the literal fragments a pattern requires (the
+index uses them to prefilter), and compiles patterns so that a message that was
+re-wrapped or re-indented still matches.
+
+>>> template = "DeepEP v2 MoE is not validated for {architecture!r}; see {url}."
+>>> template_to_pattern(template)
+'DeepEP v2 MoE is not validated for (.+?); see (.+?)\\\\.'
+>>> placeholder_names(template)
+['architecture', 'url']
+>>> literal_fragments(template_to_pattern(template))
+('DeepEP v2 MoE is not validated for ', '; see ', '.')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from errcat.errors import InvalidPatternError
+
+__all__ = [
+    "GROUP",
+    "Placeholder",
+    "compile_pattern",
+    "escape_literal",
+    "literal_fragments",
+    "parse_template",
+    "placeholder_names",
+    "render_template",
+    "template_to_pattern",
+]
+
+#: The regex every placeholder becomes.
+GROUP = "(.+?)"
+
+#: Characters ``messagePattern`` escapes: exactly regex's metacharacters, so that
+#: patterns read like the message (``-``, ``;``, spaces and quotes stay as they are).
+_META = frozenset(".^$*+?{}[]\\|()")
+
+_CONVERSIONS = frozenset("rsa")
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    """One ``{...}`` replacement field of a template.
+
+    ``expr`` is the expression as written (``sorted(validated)``), ``conversion``
+    the ``!r``/``!s``/``!a`` letter or ``""``, ``spec`` the format spec after ``:``,
+    and ``debug`` is true for the ``{expr=}`` form, which also prints ``expr=``.
+    """
+
+    expr: str
+    conversion: str = ""
+    spec: str = ""
+    debug: bool = False
+
+
+def _scan_string(text: str, i: int) -> int:
+    """Return the index just past the string literal starting at ``text[i]``."""
+    quote = text[i]
+    triple = text.startswith(quote * 3, i)
+    end_quote = quote * 3 if triple else quote
+    j = i + len(end_quote)
+    while j < len(text):
+        if text[j] == "\\":
+            j += 2
+            continue
+        if text.startswith(end_quote, j):
+            return j + len(end_quote)
+        j += 1
+    return len(text)
+
+
+def _scan_field(template: str, start: int) -> tuple[Placeholder, int] | None:
+    """Parse the replacement field opening at ``template[start] == "{"``.
+
+    Returns the placeholder and the index past its closing brace, or ``None``
+    when the brace is not the start of a well-formed field (it is then literal).
+    """
+    i = start + 1
+    n = len(template)
+    stack: list[str] = []
+    expr_end = -1
+    conversion = ""
+    while i < n:
+        c = template[i]
+        if c in "'\"":
+            i = _scan_string(template, i)
+            continue
+        if c in _OPENERS:
+            stack.append(_OPENERS[c])
+        elif stack and c == stack[-1]:
+            stack.pop()
+        elif not stack:
+            if c == "}":
+                expr_end = i
+                break
+            if c == "!" and i + 1 < n and template[i + 1] in _CONVERSIONS:
+                after = template[i + 2] if i + 2 < n else ""
+                if after in {":", "}"}:
+                    expr_end = i
+                    conversion = template[i + 1]
+                    i += 2
+                    break
+            if c == ":":
+                expr_end = i
+                break
+        i += 1
+    if expr_end < 0:
+        return None
+    expr = template[start + 1 : expr_end].strip()
+    if not expr:
+        return None
+    spec = ""
+    if i < n and template[i] == ":":
+        depth = 0
+        j = i + 1
+        while j < n:
+            if template[j] == "{":
+                depth += 1
+            elif template[j] == "}":
+                if depth == 0:
+                    break
+                depth -= 1
+            j += 1
+        if j >= n:
+            return None
+        spec = template[i + 1 : j]
+        i = j
+    if i >= n or template[i] != "}":
+        return None
+    debug = expr.endswith("=") and not expr.endswith(("==", "!=", "<=", ">="))
+    if debug:
+        expr = expr[:-1].rstrip()
+    return Placeholder(expr, conversion, spec, debug), i + 1
+
+
+@lru_cache(maxsize=4096)
+def parse_template(template: str) -> tuple[tuple[str, ...], tuple[Placeholder, ...]]:
+    """Split a template into its literal parts and its placeholders.
+
+    There is always one more literal part than placeholders. ``{{`` and ``}}``
+    are literal braces; a brace that does not open a well-formed field is kept
+    as literal text.
+
+    >>> parse_template("got {n:>3} of {{total}} {items!r}")
+    (('got ', ' of {total} ', ''), (Placeholder(expr='n', conversion='', spec='>3', debug=False), Placeholder(expr='items', conversion='r', spec='', debug=False)))
+    """  # noqa: E501
+    literals: list[str] = []
+    fields: list[Placeholder] = []
+    buf: list[str] = []
+    i = 0
+    n = len(template)
+    while i < n:
+        c = template[i]
+        if c == "{":
+            if template.startswith("{{", i):
+                buf.append("{")
+                i += 2
+                continue
+            parsed = _scan_field(template, i)
+            if parsed is None:
+                buf.append(c)
+                i += 1
+                continue
+            field, i = parsed
+            if field.debug:
+                buf.append(f"{field.expr}=")
+            literals.append("".join(buf))
+            buf = []
+            fields.append(field)
+            continue
+        if c == "}" and template.startswith("}}", i):
+            buf.append("}")
+            i += 2
+            continue
+        buf.append(c)
+        i += 1
+    literals.append("".join(buf))
+    return tuple(literals), tuple(fields)
+
+
+def placeholder_names(template: str) -> list[str]:
+    """The placeholder expressions of a template, in order (conversions and specs dropped).
+
+    >>> placeholder_names("{a!r} and {sorted(b)} and {c:.2f}")
+    ['a', 'sorted(b)', 'c']
+    """
+    return [field.expr for field in parse_template(template)[1]]
+
+
+def escape_literal(text: str) -> str:
+    r"""Escape regex metacharacters the way ``messagePattern`` does.
+
+    >>> escape_literal("a (b). c-d; e")
+    'a \\(b\\)\\. c-d; e'
+    """
+    return "".join("\\" + c if c in _META else c for c in text)
+
+
+def template_to_pattern(template: str) -> str:
+    """Build the ``messagePattern`` of a template: escaped literals, one ``(.+?)`` per field.
+
+    >>> template_to_pattern("x must be {dtype}, got {x.dtype}")
+    'x must be (.+?), got (.+?)'
+    """
+    literals, fields = parse_template(template)
+    out = [escape_literal(literals[0])]
+    for field, literal in zip(fields, literals[1:], strict=True):
+        del field
+        out.append(GROUP)
+        out.append(escape_literal(literal))
+    return "".join(out)
+
+
+def render_template(template: str, values: Mapping[str, str] | Sequence[str]) -> str:
+    """Fill a template's placeholders with given strings (by name or in order).
+
+    >>> render_template("bad {x!r} in {y}", {"x": "'a'", "y": "b.py"})
+    "bad 'a' in b.py"
+    >>> render_template("bad {x!r} in {y}", ["1", "2"])
+    'bad 1 in 2'
+    """
+    literals, fields = parse_template(template)
+    out = [literals[0]]
+    for index, (field, literal) in enumerate(zip(fields, literals[1:], strict=True)):
+        if isinstance(values, Mapping):
+            out.append(values[field.expr])
+        else:
+            out.append(values[index])
+        out.append(literal)
+    return "".join(out)
+
+
+_ESCAPED_WHITESPACE = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", " ": " "}
+_QUANTIFIER_START = frozenset("*+?{")
+_QUANTIFIER = regex.compile(r"\{\d*,?\d*\}")
+
+
+def _skip_class(pattern: str, i: int) -> int:
+    """Index past the character class starting at ``pattern[i] == "["``."""
+    j = i + 1
+    if j < len(pattern) and pattern[j] == "^":
+        j += 1
+    if j < len(pattern) and pattern[j] == "]":
+        j += 1
+    while j < len(pattern):
+        if pattern[j] == "\\":
+            j += 2
+            continue
+        if pattern[j] == "[":  # nested set (regex V1) or a literal bracket
+            j = _skip_class(pattern, j)
+            continue
+        if pattern[j] == "]":
+            return j + 1
+        j += 1
+    return len(pattern)
+
+
+def _skip_group(pattern: str, i: int) -> int:
+    """Index past the group starting at ``pattern[i] == "("``."""
+    depth = 0
+    j = i
+    while j < len(pattern):
+        c = pattern[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            j = _skip_class(pattern, j)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return len(pattern)
+
+
+def _quantifier_at(pattern: str, i: int) -> int:
+    """Length of the quantifier at ``pattern[i]`` (0 when there is none)."""
+    if i >= len(pattern) or pattern[i] not in _QUANTIFIER_START:
+        return 0
+    if pattern[i] == "{":
+        m = _QUANTIFIER.match(pattern, i)
+        if m is None or m.group() == "{}" or m.group() == "{,}":
+            return 0
+        length = m.end() - i
+    else:
+        length = 1
+    if i + length < len(pattern) and pattern[i + length] in "?+":
+        length += 1  # lazy or possessive modifier
+    return length
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    text: str  # the pattern source of the token
+    literal: str | None  # the character it matches literally, or None
+    top_level_bar: bool = False
+
+
+def _tokens(pattern: str) -> list[_Token]:
+    """Split a pattern into atoms (with their quantifiers attached)."""
+    tokens: list[_Token] = []
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        start = i
+        literal: str | None = None
+        if c == "\\":
+            nxt = pattern[i + 1] if i + 1 < n else ""
+            if nxt in _ESCAPED_WHITESPACE:
+                literal = _ESCAPED_WHITESPACE[nxt]
+            elif nxt and not nxt.isalnum():
+                literal = nxt
+            i += 2
+        elif c == "[":
+            i = _skip_class(pattern, i)
+        elif c == "(":
+            i = _skip_group(pattern, i)
+        elif c == "|":
+            tokens.append(_Token(c, None, top_level_bar=True))
+            i += 1
+            continue
+        elif c in ".^$":
+            i += 1
+        else:
+            literal = c
+            i += 1
+        q = _quantifier_at(pattern, i)
+        if q:
+            literal = None  # a quantified atom is not required text
+            i += q
+        tokens.append(_Token(pattern[start:i], literal))
+    return tokens
+
+
+@lru_cache(maxsize=65536)
+def literal_fragments(pattern: str) -> tuple[str, ...]:
+    """The runs of literal text every match of ``pattern`` must contain, in order.
+
+    Whitespace runs are folded to one space (messages are compared with their
+    whitespace folded). A pattern with a top-level alternation requires no
+    particular text, so it has no fragments.
+
+    >>> literal_fragments(r"bad value (.+?) for \\w+ in (.+?)\\.")
+    ('bad value ', ' for ', ' in ', '.')
+    >>> literal_fragments("a|b")
+    ()
+    """
+    tokens = _tokens(pattern)
+    if any(t.top_level_bar for t in tokens):
+        return ()
+    fragments: list[str] = []
+    buf: list[str] = []
+    for token in tokens:
+        if token.literal is None:
+            if buf:
+                fragments.append("".join(buf))
+                buf = []
+            continue
+        buf.append(token.literal)
+    if buf:
+        fragments.append("".join(buf))
+    folded = [regex.sub(r"\s+", " ", f) for f in fragments]
+    # Messages are compared stripped: whitespace at the very ends is not required.
+    if folded and tokens[0].literal is not None:
+        folded[0] = folded[0].lstrip()
+    if folded and tokens[-1].literal is not None:
+        folded[-1] = folded[-1].rstrip()
+    return tuple(f for f in folded if f.strip())
+
+
+def literal_length(pattern: str) -> int:
+    """Number of literal characters a match of ``pattern`` must contain.
+
+    >>> literal_length("ab (.+?) c")
+    5
+    """
+    return sum(len(f) for f in literal_fragments(pattern))
+
+
+def _whitespace_tolerant(pattern: str, *, search: bool) -> str:
+    """Rewrite a pattern so that any run of literal whitespace matches ``\\s+``.
+
+    In ``search`` mode (the pattern is looked for inside a longer message) a
+    leading group is narrowed to one non-blank token so that it cannot swallow
+    the text before the message (``ValueError: ``, a log prefix).
+    """
+    tokens = _tokens(pattern)
+    out: list[str] = []
+    pending_ws = False
+    for index, token in enumerate(tokens):
+        if token.literal is not None and token.literal.isspace():
+            pending_ws = True
+            continue
+        if pending_ws:
+            # Whitespace at the very start is optional: messages are compared stripped.
+            out.append(r"\s+" if out else r"\s*")
+            pending_ws = False
+        if search and index == 0 and token.text == GROUP:
+            out.append(r"(\S+?)")
+        else:
+            out.append(token.text)
+    if pending_ws:
+        out.append(r"\s*")  # trailing whitespace is optional for the same reason
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledPattern:
+    """A ``messagePattern`` compiled for matching (see :func:`compile_pattern`).
+
+    ``full`` is used with ``fullmatch``/``match``/partial matching on a whole
+    message; ``inner`` is searched inside a longer message and must end at the
+    message's end (closing quotes and punctuation aside), so a trailing
+    placeholder captures the rest of the message rather than one character.
+    """
+
+    source: str
+    full: regex.Pattern[str]
+    inner: regex.Pattern[str]
+    groups: int
+
+
+@lru_cache(maxsize=8192)
+def compile_pattern(pattern: str) -> CompiledPattern:
+    """Compile a ``messagePattern`` whitespace-tolerantly, with ``.`` matching newlines.
+
+    >>> cp = compile_pattern("not validated for (.+?); supported are (.+?)\\\\.")
+    >>> cp.full.fullmatch("not validated for 'X';\\n   supported are ['a', 'b'].").groups()
+    ("'X'", "['a', 'b']")
+    >>> cp.inner.search("Worker failed: not validated for 'X'; supported are [].'").groups()
+    ("'X'", '[]')
+    """
+    try:
+        full = regex.compile(_whitespace_tolerant(pattern, search=False), regex.DOTALL)
+        inner_src = _whitespace_tolerant(pattern, search=True)
+        inner = regex.compile(
+            rf"(?:{inner_src})(?=[\s'\"`)\]}}>.,;:!]*\Z)", regex.DOTALL
+        )
+    except regex.error as exc:
+        raise InvalidPatternError(f"Invalid pattern {pattern!r}: {exc}") from None
+    return CompiledPattern(pattern, full, inner, full.groups)

@@ -1,0 +1,40 @@
+"""Shared fixtures: the seed records and small inline catalogs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from errcat.catalog import Catalog
+from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS_DIR = ROOT.parent / "shared" / "seeds"
+DATA_DIR = ROOT / "data"
+
+
+def seed_objects() -> list[dict[str, Any]]:
+    """The seed envelopes as parsed JSON, from the bundled data (identical to shared/seeds)."""
+    path = DATA_DIR / "records" / "sgl-project__sglang.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def make_envelope(**record: Any) -> RecordEnvelope:
+    """The example envelope with some record fields replaced (camelCase keys)."""
+    data = json.loads(EXAMPLE_ENVELOPE_JSON)
+    data["record"].update(record)
+    return RecordEnvelope.model_validate(data)
+
+
+@pytest.fixture
+def example_data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(EXAMPLE_ENVELOPE_JSON)
+    return data
+
+
+@pytest.fixture(scope="session")
+def bundled() -> Catalog:
+    return Catalog.bundled()

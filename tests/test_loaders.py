@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import DATA_DIR, make_envelope, seed_objects
+from errcat.catalog import Catalog
+from errcat.errors import CatalogSourceError, InvalidRecordError
+from errcat.loaders import dump_envelope, iter_path, read_manifest, sha256_file, write_jsonl
+from errcat.release import write_data_dir
+
+
+def _lines(objs: list[Any]) -> str:
+    return "".join(json.dumps(o) + "\n" for o in objs)
+
+
+def test_jsonl_bad_lines_are_reported_with_line_numbers_and_skipped(tmp_path: Path) -> None:
+    good = seed_objects()
+    bad_schema = json.loads(json.dumps(good[1]))
+    bad_schema["record"]["schemaVersion"] = 1
+    path = tmp_path / "cat.jsonl"
+    path.write_text(
+        _lines([good[0]]) + "not json\n\n" + _lines([bad_schema, good[2]]), encoding="utf-8"
+    )
+    items = list(iter_path(path))
+    assert [(i.line, i.envelope is not None) for i in items] == [
+        (1, True),
+        (2, False),
+        (4, False),
+        (5, True),
+    ]
+    problems = [i.problem for i in items if i.problem]
+    assert "invalid json" in str(problems[0])
+    assert str(problems[0]).startswith(f"{path}:2: ")
+    assert problems[1] is not None and problems[1].field == "record.schemaVersion"
+    assert problems[1].line == 4
+
+    catalog = Catalog.from_path(path)
+    assert len(catalog) == 2
+    assert [p.line for p in catalog.problems] == [2, 4]
+    with pytest.raises(InvalidRecordError, match=r"cat\.jsonl:2: "):
+        Catalog.from_path(path, strict=True)
+
+
+def test_invalid_utf8_line_is_one_problem(tmp_path: Path) -> None:
+    path = tmp_path / "cat.jsonl"
+    path.write_bytes(json.dumps(seed_objects()[0]).encode() + b"\n\xff\xfe{\n")
+    items = list(iter_path(path))
+    assert items[0].envelope is not None
+    assert items[1].problem is not None and items[1].line == 2
+
+
+def test_single_envelope_json_like_the_seeds(tmp_path: Path) -> None:
+    seed = seed_objects()[0]
+    one = tmp_path / "000_seed.txt"
+    one.write_text(json.dumps(seed, indent=2), encoding="utf-8")
+    pretty = tmp_path / "seed.json"
+    pretty.write_text(json.dumps([seed, seed_objects()[1]], indent=1), encoding="utf-8")
+    assert [i.envelope.record.id for i in iter_path(one) if i.envelope] == [seed["record"]["id"]]
+    assert len([i for i in iter_path(pretty) if i.envelope]) == 2
+    catalog = Catalog.from_path(tmp_path)
+    assert len(catalog) == 2
+
+
+def test_bad_json_document_reports_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{\n  "record": {\n  oops\n}', encoding="utf-8")
+    (item,) = iter_path(path)
+    assert item.problem is not None
+    assert item.problem.line == 3
+
+
+def test_directory_without_manifest_reads_every_data_file(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    write_jsonl(tmp_path / "a" / "one.jsonl", [make_envelope(id="1" * 16)])
+    write_jsonl(tmp_path / "two.ndjson", [make_envelope(id="2" * 16)])
+    (tmp_path / "notes.md").write_text("not data", encoding="utf-8")
+    assert sorted(r.id for r in Catalog.from_path(tmp_path)) == ["1" * 16, "2" * 16]
+
+
+def test_later_sources_override_earlier_ones(tmp_path: Path) -> None:
+    write_jsonl(tmp_path / "a.jsonl", [make_envelope(documentation="old")])
+    write_jsonl(tmp_path / "b.jsonl", [make_envelope(documentation="new")])
+    catalog = Catalog.from_path(tmp_path / "a.jsonl", tmp_path / "b.jsonl")
+    assert len(catalog) == 1
+    assert catalog["0123456789abcdef"].documentation == "new"
+
+
+def test_duplicate_id_within_one_file_is_reported(tmp_path: Path) -> None:
+    write_jsonl(tmp_path / "a.jsonl", [make_envelope(), make_envelope(documentation="2nd")])
+    catalog = Catalog.from_path(tmp_path / "a.jsonl")
+    assert catalog["0123456789abcdef"].documentation == "2nd"
+    (problem,) = catalog.problems
+    assert "duplicate id" in str(problem) and problem.line == 2
+
+
+def test_missing_source_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(CatalogSourceError, match="No such file or directory") as info:
+        Catalog.from_path(tmp_path / "nope.jsonl")
+    assert isinstance(info.value, OSError)
+
+
+def test_manifest_directory_checks_checksums(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    assert len(Catalog.from_path(data)) == 3
+    records = data / "records" / "sgl-project__sglang.jsonl"
+    records.write_text(records.read_text(encoding="utf-8")[:-200], encoding="utf-8")
+    with pytest.raises(CatalogSourceError, match=r"sgl-project__sglang\.jsonl: sha256 does not"):
+        Catalog.from_path(data)
+
+
+def test_bundled_manifest_describes_the_bundled_files() -> None:
+    manifest = read_manifest(DATA_DIR)
+    assert manifest["schemaVersion"] == 2
+    assert manifest["count"] == len(seed_objects())
+    assert manifest["dataVersion"] == seed_objects()[0]["datasetVersion"]
+    for name, meta in manifest["files"].items():
+        assert sha256_file(DATA_DIR / name) == meta["sha256"]
+
+
+def test_write_data_dir_is_canonical_and_idempotent(tmp_path: Path) -> None:
+    envelopes = [i.envelope for i in iter_path(DATA_DIR) if i.envelope]
+    first = write_data_dir(tmp_path, reversed(envelopes))
+    text = (tmp_path / "records" / "sgl-project__sglang.jsonl").read_bytes()
+    assert write_data_dir(tmp_path, envelopes) == first
+    assert (tmp_path / "records" / "sgl-project__sglang.jsonl").read_bytes() == text
+    # The bundled data is already canonical.
+    assert text == (DATA_DIR / "records" / "sgl-project__sglang.jsonl").read_bytes()
+
+
+def test_dump_envelope_is_one_line_and_round_trips() -> None:
+    envelope = make_envelope(documentation="multi\nline ünïcode")
+    line = dump_envelope(envelope)
+    assert "\n" not in line and "ünïcode" in line
+    assert json.loads(line) == envelope.model_dump(mode="json")

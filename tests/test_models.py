@@ -87,7 +87,7 @@ def test_nullable_fields_accept_null_and_required_ones_do_not(
         example_data["record"][name] = None
     validate_envelope(example_data)
     example_data["record"]["errorMessage"] = None
-    with pytest.raises(InvalidRecordError, match="record.errorMessage"):
+    with pytest.raises(InvalidRecordError, match=r"record\.errorMessage"):
         validate_envelope(example_data)
 
 

@@ -88,8 +88,10 @@ def test_template_literals_round_trip(case: tuple[str, list[str]]) -> None:
 
 
 @given(templates(), st.data())
-def test_pattern_matches_its_template_rendered(case: tuple[str, list[str]], data: st.DataObject) -> None:
-    template, literals = case
+def test_pattern_matches_its_template_rendered(
+    case: tuple[str, list[str]], data: st.DataObject
+) -> None:
+    template, _ = case
     pattern = template_to_pattern(template)
     names = placeholder_names(template)
     assert regex.compile(pattern).groups == len(names) == pattern.count(GROUP)

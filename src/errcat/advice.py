@@ -130,7 +130,12 @@ class Advice:
     def to_text(self) -> str:
         """Plain text for a terminal: title, where, captured values, solutions, example fix."""
         r = self.record
-        lines = [self.summary, f"  raised at {self.location}", f"  {self.source_url}"]
+        lines = [
+            self.summary,
+            f"  record {r.id} ({r.slug})",
+            f"  raised at {self.location}",
+            f"  {self.source_url}",
+        ]
         if self.confidence is not None:
             kind = "exact match" if self.exact else "inexact match"
             lines.append(f"  {kind}, confidence {self.confidence:.2f}")
@@ -171,7 +176,9 @@ class Advice:
                 + "\n".join(f"{n}. {s}" for n, s in enumerate(self.solutions, start=1))
             )
         if self.example_fix:
-            parts.append("**Example fix**\n" + _fence(self.example_fix, _guess_lang(self.example_fix)))
+            parts.append(
+                "**Example fix**\n" + _fence(self.example_fix, _guess_lang(self.example_fix))
+            )
         if self.prevention_tips:
             parts.append("**Prevention**\n" + "\n".join(f"- {t}" for t in self.prevention_tips))
         return "\n\n".join(parts)

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from datetime import datetime
-from importlib.resources.abc import Traversable
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # pragma: no cover - Python 3.10
+    from importlib.abc import Traversable
 
 from errcat.errors import InvalidRecordError, UnknownRecordError
 from errcat.index import PatternIndex
@@ -75,7 +80,8 @@ class Catalog:
                 record = item
             else:
                 raise TypeError(
-                    f"Catalog items must be RecordEnvelope or ErrorRecord, got {type(item).__name__}"
+                    "Catalog items must be RecordEnvelope or ErrorRecord, "
+                    f"got {type(item).__name__}"
                 )
             by_id.pop(record.id, None)  # a later version moves to the end
             by_id[record.id] = record

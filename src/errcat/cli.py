@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from errcat.advice import Advice
@@ -246,6 +246,12 @@ def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if problems else 0
 
 
+def _cmd_mine(args: argparse.Namespace) -> int:
+    from errcat import mine
+
+    return mine.run(args)
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -253,7 +259,7 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the ``errcat`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    """Run ``errcat`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     inp = stdin if stdin is not None else sys.stdin
@@ -262,19 +268,15 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or bad usage (argparse printed why)
         return exc.code if isinstance(exc.code, int) else 2
+    commands: dict[str, Callable[[], int]] = {
+        "match": lambda: _cmd_match(args, inp, out, err),
+        "show": lambda: _cmd_show(args, out, err),
+        "list": lambda: _cmd_list(args, out, err),
+        "validate": lambda: _cmd_validate(args, out),
+        "mine": lambda: _cmd_mine(args),
+    }
     try:
-        if args.command == "match":
-            return _cmd_match(args, inp, out, err)
-        if args.command == "show":
-            return _cmd_show(args, out, err)
-        if args.command == "list":
-            return _cmd_list(args, out, err)
-        if args.command == "validate":
-            return _cmd_validate(args, out)
-        if args.command == "mine":
-            from errcat import mine
-
-            return mine.run(args)
+        return commands[args.command]()
     except _UsageError as exc:
         print(f"{_PROG} {args.command}: error: {exc}", file=err)
         return 2
@@ -285,5 +287,3 @@ def main(
         return 0
     except KeyboardInterrupt:
         return 130
-    parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse checks
-    return 2  # pragma: no cover

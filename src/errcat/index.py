@@ -31,9 +31,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
 
 def fold_whitespace(text: str) -> str:
-    """Collapse every run of whitespace to one space and strip the ends.
+    r"""Collapse every run of whitespace to one space and strip the ends.
 
-    >>> fold_whitespace("  a\\n   b\\tc ")
+    >>> fold_whitespace("  a\n   b\tc ")
     'a b c'
     """
     return _WS.sub(" ", text).strip()
@@ -98,7 +98,9 @@ class PatternIndex:
 
     def candidates(self, text: str) -> list[Entry]:
         """Entries whose literal fragments all occur in ``text`` in order, most specific first."""
-        found = [e for anchor, e in self._anchored if anchor in text and _in_order(e.fragments, text)]
+        found = [
+            e for anchor, e in self._anchored if anchor in text and _in_order(e.fragments, text)
+        ]
         return found + self.always
 
     def prefix_candidates(self, text: str) -> list[Entry]:
@@ -116,17 +118,22 @@ class PatternIndex:
                 out.append(entry)
         return out
 
-    def near(self, text: str, limit: int = 5) -> list[tuple[float, Entry]]:
-        """Entries sharing the most words with ``text``, as (share of the entry's words, entry)."""
+    def near(self, text: str, limit: int = 5) -> list[tuple[int, int, Entry]]:
+        """Entries sharing the most words with ``text``.
+
+        Returns ``(shared words, entry's distinct words, entry)``, best overlap
+        (shared words relative to both texts' words) first.
+        """
         if self._by_word is None:
             by_word: dict[str, list[Entry]] = defaultdict(list)
             for entry in self.entries:
                 for word in set(words(" ".join(entry.fragments))):
                     by_word[word].append(entry)
             self._by_word = dict(by_word)
+        message_words = set(words(text))
         counts: dict[int, int] = defaultdict(int)
         lookup: dict[int, Entry] = {}
-        for word in set(words(text)):
+        for word in message_words:
             for entry in self._by_word.get(word, ()):
                 counts[id(entry)] += 1
                 lookup[id(entry)] = entry
@@ -134,9 +141,10 @@ class PatternIndex:
         for key, shared in counts.items():
             entry = lookup[key]
             total = len(set(words(" ".join(entry.fragments))))
-            scored.append((shared / total, entry))
-        scored.sort(key=lambda pair: (-pair[0], -pair[1].literal_length))
-        return scored[:limit]
+            overlap = 2 * shared / (total + len(message_words))
+            scored.append((overlap, shared, total, entry))
+        scored.sort(key=lambda item: (-item[0], -item[3].literal_length))
+        return [(shared, total, entry) for _, shared, total, entry in scored[:limit]]
 
 
 def _in_order(fragments: Sequence[str], text: str) -> bool:

@@ -15,14 +15,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import jsonlines
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # pragma: no cover - Python 3.10
+    from importlib.abc import Traversable
 
 from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.models import RecordEnvelope, validate_envelope
@@ -204,7 +209,9 @@ def _iter_manifest_dir(directory: Traversable, *, strict: bool) -> Iterator[Load
         yield from _iter_file(path, source, strict=strict)
 
 
-def iter_path(path: str | os.PathLike[str] | Traversable, *, strict: bool = False) -> Iterator[Loaded]:
+def iter_path(
+    path: str | os.PathLike[str] | Traversable, *, strict: bool = False
+) -> Iterator[Loaded]:
     """Yield every envelope (or problem) of a file or directory.
 
     A directory with a ``manifest.json`` is read through it (files checked
@@ -233,9 +240,7 @@ def iter_path(path: str | os.PathLike[str] | Traversable, *, strict: bool = Fals
 
 def dump_envelope(envelope: RecordEnvelope) -> str:
     """One envelope as a compact JSON line, fields in schema order, UTF-8 kept."""
-    return json.dumps(
-        envelope.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":")
-    )
+    return json.dumps(envelope.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
 
 
 def write_jsonl(path: str | os.PathLike[str], envelopes: Iterable[RecordEnvelope]) -> int:

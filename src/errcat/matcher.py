@@ -74,6 +74,11 @@ REGEX_TIMEOUT = 0.05
 
 #: Fuzzy hints never reach this confidence, so they never pass the threshold.
 _FUZZY_CAP = 0.45
+#: A record is near when the message holds this share of its words ...
+_FUZZY_MIN_SHARE = 0.6
+#: ... or when this share of the message's words (at least _FUZZY_MIN_WORDS) are its.
+_FUZZY_MIN_CONTAINED = 0.8
+_FUZZY_MIN_WORDS = 5
 
 MatchMode = Literal["full", "prefix", "inner", "truncated", "fuzzy"]
 
@@ -316,6 +321,7 @@ class _Collector:
 
     def add(
         self,
+        *,
         entry: Entry,
         report: ExceptionReport,
         order: int,
@@ -405,16 +411,24 @@ def _collect(reports: Iterable[ExceptionReport], catalog: Catalog) -> _Collector
                 if verified is None:
                     continue
                 mode, m = verified
-                collector.add(entry, report, order, mode, text, m)
+                collector.add(entry=entry, report=report, order=order, mode=mode, text=text, m=m)
                 found = True
         if found:
             continue
         for text in variants[:1]:
             for entry in index.prefix_candidates(text):
-                m = _verify_truncated(entry, text)
-                if m is not None:
+                partial = _verify_truncated(entry, text)
+                if partial is not None:
                     present = _literal_prefix(entry, text)
-                    collector.add(entry, report, order, "truncated", text, m, present)
+                    collector.add(
+                        entry=entry,
+                        report=report,
+                        order=order,
+                        mode="truncated",
+                        text=text,
+                        m=partial,
+                        truncated_literal=present,
+                    )
     return collector
 
 
@@ -423,15 +437,19 @@ def _fuzzy(reports: Sequence[ExceptionReport], catalog: Catalog, limit: int) -> 
     hints: list[Match] = []
     for order, report in enumerate(reports):
         text = fold_whitespace(report.message)
-        message_words = words(text)
-        if len(message_words) < 3:
+        message_words = len(set(words(text)))
+        if message_words < 3:
             continue
-        for share, entry in catalog.index.near(text, limit=limit):
-            entry_words = words(" ".join(entry.fragments))
-            if share < 0.6 or len(entry_words) < 3:
+        for shared, total, entry in catalog.index.near(text, limit=limit):
+            recall = shared / total  # how much of the record's wording is present
+            precision = shared / message_words  # how much of the message is the record's
+            near = recall >= _FUZZY_MIN_SHARE or (
+                precision >= _FUZZY_MIN_CONTAINED and shared >= _FUZZY_MIN_WORDS
+            )
+            if shared < 3 or not near:
                 continue
-            precision = min(1.0, len(entry_words) * share / len(message_words))
-            confidence = _FUZZY_CAP * share * precision**0.25
+            share = (recall + precision) / 2
+            confidence = _FUZZY_CAP * share
             for position in entry.records:
                 record = catalog.record_at(position)
                 hints.append(
@@ -444,8 +462,8 @@ def _fuzzy(reports: Sequence[ExceptionReport], catalog: Catalog, limit: int) -> 
                         span=(report.start, report.end),
                         report=report,
                         reasons=(
-                            "no pattern matched; the message shares "
-                            f"{share:.0%} of this record's words (drifted message?)",
+                            f"no pattern matched; {recall:.0%} of this record's words and "
+                            f"{precision:.0%} of the message's are shared (drifted message?)",
                         ),
                         _rank=(confidence, 0.0, entry.literal_length, -order, -position),
                     )

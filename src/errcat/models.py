@@ -172,9 +172,7 @@ class RecordEnvelope(_Model):
     dataset_version: Timestamp
 
 
-_FIELD_ALIASES = frozenset(
-    field.alias or name for name, field in ErrorRecord.model_fields.items()
-)
+_FIELD_ALIASES = frozenset(field.alias or name for name, field in ErrorRecord.model_fields.items())
 _ENVELOPE_ALIASES = frozenset(
     field.alias or name for name, field in RecordEnvelope.model_fields.items()
 )

@@ -1,4 +1,4 @@
-"""Message templates and their regular expressions.
+r"""Message templates and their regular expressions.
 
 A record's ``errorMessage`` is a template written as in the source f-string
 (``"bad value {x!r} for {name}"``); its ``messagePattern`` escapes the literal
@@ -9,7 +9,7 @@ re-wrapped or re-indented still matches.
 
 >>> template = "DeepEP v2 MoE is not validated for {architecture!r}; see {url}."
 >>> template_to_pattern(template)
-'DeepEP v2 MoE is not validated for (.+?); see (.+?)\\\\.'
+'DeepEP v2 MoE is not validated for (.+?); see (.+?)\\.'
 >>> placeholder_names(template)
 ['architecture', 'url']
 >>> literal_fragments(template_to_pattern(template))
@@ -350,13 +350,13 @@ def _tokens(pattern: str) -> list[_Token]:
 
 @lru_cache(maxsize=65536)
 def literal_fragments(pattern: str) -> tuple[str, ...]:
-    """The runs of literal text every match of ``pattern`` must contain, in order.
+    r"""The runs of literal text every match of ``pattern`` must contain, in order.
 
     Whitespace runs are folded to one space (messages are compared with their
     whitespace folded). A pattern with a top-level alternation requires no
     particular text, so it has no fragments.
 
-    >>> literal_fragments(r"bad value (.+?) for \\w+ in (.+?)\\.")
+    >>> literal_fragments(r"bad value (.+?) for \w+ in (.+?)\.")
     ('bad value ', ' for ', ' in ', '.')
     >>> literal_fragments("a|b")
     ()
@@ -394,7 +394,7 @@ def literal_length(pattern: str) -> int:
 
 
 def _whitespace_tolerant(pattern: str, *, search: bool) -> str:
-    """Rewrite a pattern so that any run of literal whitespace matches ``\\s+``.
+    r"""Rewrite a pattern so that any run of literal whitespace matches ``\s+``.
 
     In ``search`` mode (the pattern is looked for inside a longer message) a
     leading group is narrowed to one non-blank token so that it cannot swallow
@@ -438,10 +438,10 @@ class CompiledPattern:
 
 @lru_cache(maxsize=8192)
 def compile_pattern(pattern: str) -> CompiledPattern:
-    """Compile a ``messagePattern`` whitespace-tolerantly, with ``.`` matching newlines.
+    r"""Compile a ``messagePattern`` whitespace-tolerantly, with ``.`` matching newlines.
 
-    >>> cp = compile_pattern("not validated for (.+?); supported are (.+?)\\\\.")
-    >>> cp.full.fullmatch("not validated for 'X';\\n   supported are ['a', 'b'].").groups()
+    >>> cp = compile_pattern("not validated for (.+?); supported are (.+?)\\.")
+    >>> cp.full.fullmatch("not validated for 'X';\n   supported are ['a', 'b'].").groups()
     ("'X'", "['a', 'b']")
     >>> cp.inner.search("Worker failed: not validated for 'X'; supported are [].'").groups()
     ("'X'", '[]')
@@ -449,9 +449,7 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     try:
         full = regex.compile(_whitespace_tolerant(pattern, search=False), regex.DOTALL)
         inner_src = _whitespace_tolerant(pattern, search=True)
-        inner = regex.compile(
-            rf"(?:{inner_src})(?=[\s'\"`)\]}}>.,;:!]*\Z)", regex.DOTALL
-        )
+        inner = regex.compile(rf"(?:{inner_src})(?=[\s'\"`)\]}}>.,;:!]*\Z)", regex.DOTALL)
     except regex.error as exc:
         raise InvalidPatternError(f"Invalid pattern {pattern!r}: {exc}") from None
     return CompiledPattern(pattern, full, inner, full.groups)

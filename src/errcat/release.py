@@ -18,6 +18,7 @@ import json
 import os
 from collections import defaultdict
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ def write_data_dir(
         by_repo[envelope.record.repo].append(envelope)
     (root / "records").mkdir(parents=True, exist_ok=True)
     files: dict[str, dict[str, Any]] = {}
-    versions = []
+    versions: list[datetime] = []
     for repo in sorted(by_repo):
         name = records_file_name(repo)
         group = sorted(by_repo[repo], key=_sort_key)

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import make_envelope
+from errcat.advice import Advice, _fence
+from errcat.catalog import Catalog
+
+
+@pytest.mark.parametrize("record_id", ["e06cd5f724ab16c0", "3fe9ad44079a5344", "70e072f5fc32f001"])
+def test_renderings_carry_solutions_and_fix(bundled: Catalog, record_id: str) -> None:
+    record = bundled[record_id]
+    advice = Advice.from_record(record)
+    text = advice.to_text()
+    markdown = advice.to_markdown()
+    data = json.loads(advice.to_json())
+    for solution in record.solutions:
+        assert solution in text
+        assert solution in markdown
+    assert data["solutions"] == list(record.solutions)
+    assert data["exampleFix"] == record.example_fix
+    assert record.github_url in text and f"]({record.github_url})" in markdown
+    assert text.splitlines()[0] == f"{record.error_class}: {record.error_message}"
+    assert markdown.count("```") % 2 == 0
+
+
+def test_advice_from_a_match_shows_captured_values(bundled: Catalog) -> None:
+    import errcat
+
+    m = errcat.match_error(
+        "ValueError: DeepEP v2 MoE is not validated for 'GemmaForCausalLM'; supported "
+        "architectures are ['A']. Other model workflows may require an all-reduce after "
+        "A2A combine. Use --moe-a2a-backend deepep.",
+        catalog=bundled,
+    )
+    assert m is not None
+    advice = m.advice
+    assert advice.params == {
+        "architecture": "'GemmaForCausalLM'",
+        "sorted(validated_architectures)": "['A']",
+    }
+    assert "architecture = 'GemmaForCausalLM'" in advice.to_text()
+    assert "exact match, confidence" in advice.to_text()
+    assert advice.to_dict()["confidence"] == m.confidence
+
+
+def test_fence_outgrows_backticks_in_the_code() -> None:
+    fenced = _fence("print('```')")
+    assert fenced.startswith("````") and fenced.endswith("````")
+
+
+def test_record_without_free_text_renders_plainly() -> None:
+    record = make_envelope(solutions=[], exampleFix="", documentation="").record
+    text = Advice.from_record(record).to_text()
+    assert "Solutions:" not in text and "Example fix:" not in text

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import make_envelope
+from errcat.cli import main
+from errcat.loaders import write_jsonl
+
+SEED_LINE = (
+    "ValueError: flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency dispatch "
+    "(masked layout). DeepEP normal (prefill) dispatch has no CuteDSL FP4 handler. "
+    "Pass --deepep-mode low_latency or auto."
+)
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_match_argument_prints_a_readable_answer() -> None:
+    code, out, _ = run("match", SEED_LINE)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("ValueError: flashinfer_cutedsl FP4 MoE only supports")
+    assert "raised at sgl-project/sglang python/sglang/srt/server_args.py:7677" in out
+    assert "Solutions:" in out and "Change --deepep-mode to low_latency" in out
+    assert "Example fix:" in out and "--deepep-mode normal" in out
+
+
+@pytest.mark.parametrize("arg", [[], ["-"]])
+def test_match_reads_stdin(arg: list[str]) -> None:
+    code, out, _ = run("match", *arg, stdin=f"Traceback (most recent call last):\n{SEED_LINE}\n")
+    assert code == 0 and "record 70e072f5fc32f001" in out and "server_args.py:7677" in out
+
+
+def test_match_json() -> None:
+    code, out, _ = run("match", "--json", SEED_LINE)
+    data = json.loads(out)
+    assert code == 0
+    assert data["id"] == "70e072f5fc32f001"
+    assert data["exact"] is True and data["advice"]["solutions"]
+
+
+def test_no_match_exits_1() -> None:
+    code, out, err = run("match", "TypeError: unsupported operand type(s) for +: 'int' and 'str'")
+    assert code == 1 and out == "" and "No record matches" in err
+    code, out, _ = run("match", "--json", "nothing at all")
+    assert code == 1 and out.strip() == "null"
+
+
+def test_match_all_lists_hints() -> None:
+    code, out, _ = run(
+        "match",
+        "--all",
+        "--json",
+        "ValueError: DeepEP v2 MoE is not supported for 'X'; supported architectures are []",
+    )
+    data = json.loads(out)
+    assert code == 1  # only inexact hints
+    assert data and data[0]["exact"] is False
+
+
+def test_bad_usage_exits_2() -> None:
+    assert run("match", "--limit", "0", "x")[0] == 2
+    assert run("frobnicate")[0] == 2
+    assert run()[0] == 2
+    code, _, err = run("match", "--no-bundled", "x")
+    assert code == 2 and "--no-bundled needs" in err
+
+
+def test_show_and_list() -> None:
+    code, out, _ = run("show", "70e072f5fc32f001")
+    assert code == 0 and "Solutions:" in out
+    code, out, _ = run("show", "--record", "70e072f5fc32f001")
+    assert json.loads(out)["lineNumber"] == 7677
+    code, out, _ = run("show", "--markdown", "70e072f5fc32f001")
+    assert out.startswith("**`ValueError`**")
+    code, _, err = run("show", "nope")
+    assert code == 2 and "Unknown record: 'nope'" in err
+    code, out, err = run("list", "--tag", "speculative-decoding")
+    assert code == 0 and out.startswith("3fe9ad44079a5344") and "1 record" in err
+    code, out, _ = run("list", "--class", "ValueError", "--json")
+    assert len(out.splitlines()) == 3
+
+
+def test_other_catalogs(tmp_path: Path) -> None:
+    path = tmp_path / "mine.jsonl"
+    write_jsonl(path, [make_envelope()])
+    code, out, _ = run("match", "--catalog", str(path), "ValueError: bad value 42")
+    assert code == 0 and "bad value {x!r}" in out and "x = 42" in out
+    code, out, _ = run("--catalog", str(path), "--no-bundled", "list")
+    assert code == 0 and out.startswith("0123456789abcdef")
+    code, out, _ = run("list", "--catalog", str(path), "--no-bundled", "--class", "ValueError")
+    assert len(out.splitlines()) == 2
+    code, _, err = run("match", "--catalog", str(tmp_path / "missing.jsonl"), "x")
+    assert code == 2 and "No such file or directory" in err
+
+
+def test_bad_lines_in_a_catalog_are_warned_about(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    write_jsonl(path, [make_envelope()])
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("{broken\n")
+    code, _, err = run("match", "--catalog", str(path), "ValueError: bad value 1")
+    assert code == 0 and f"warning: skipped {path}:2:" in err
+
+
+def test_validate(tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    write_jsonl(good, [make_envelope()])
+    assert run("validate", str(good)) == (0, "1 valid record(s), 0 problem(s)\n", "")
+    bad = tmp_path / "bad.jsonl"
+    data = make_envelope().model_dump(mode="json")
+    data["record"]["lineNumber"] = "12"
+    data["record"]["extra"] = 1
+    bad.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    code, out, _ = run("validate", str(bad))
+    assert code == 1 and f"{bad}:1: record.lineNumber" in out
+    code, out, _ = run("validate", "--strict", "--json", str(good), str(bad))
+    report = json.loads(out)
+    assert code == 1 and report["valid"] == 1
+    assert report["problems"][0]["field"] == "record.extra"
+
+
+def test_version_prints_code_and_data_versions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("errcat ") and "data 2026-08-28T06:17:29.519Z" in printed

@@ -1,0 +1,324 @@
+from __future__ import annotations
+
+import time
+import traceback
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from conftest import make_envelope
+from errcat.catalog import Catalog
+from errcat.index import fold_whitespace
+from errcat.matcher import CONFIDENCE_THRESHOLD, match_all, match_error
+from errcat.patterns import template_to_pattern
+
+
+def catalog_of(*templates: str, cls: str = "ValueError", **fields: object) -> Catalog:
+    envelopes = []
+    for n, template in enumerate(templates):
+        envelopes.append(
+            make_envelope(
+                id=f"{n:016x}",
+                slug=f"record-{n}",
+                errorMessage=template,
+                messagePattern=template_to_pattern(template),
+                errorClass=cls,
+                **fields,
+            )
+        )
+    return Catalog(envelopes)
+
+
+# -- captured values are whole -------------------------------------------------------
+
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8)
+values = st.one_of(
+    st.integers(-(10**6), 10**6).map(str),
+    words.map(repr),
+    st.lists(words, min_size=0, max_size=3).map(repr),
+    st.from_regex(r"/[a-z]{1,6}(/[a-z]{1,6}){0,3}\.py", fullmatch=True),
+    st.sampled_from(["None", "torch.bfloat16", "3.5 GiB", "a.b; c.d", "{'k': [1, 2]}"]),
+)
+prefixes = st.sampled_from(
+    [
+        "",
+        "ValueError: ",
+        "[2026-03-02 10:11:12 TP0] ValueError: ",
+        "(Worker_TP1 pid=88) ValueError: ",
+        "INFO 03-06 10:05:08 engine.py:190] ValueError: ",
+        "E   ValueError: ",
+    ]
+)
+
+
+@st.composite
+def template_case(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A template with placeholders at the start, middle and/or end, and values for them."""
+    middle = draw(st.lists(words, min_size=2, max_size=5).map(" ".join))
+    tail = draw(st.lists(words, min_size=1, max_size=3).map(" ".join))
+    start = draw(st.booleans())
+    end = draw(st.booleans())
+    parts = []
+    names = []
+    if start:
+        parts.append("{first}")
+        names.append("first")
+    parts.append((" " if start else "") + middle + " {mid!r} " + tail)
+    names.append("mid")
+    if end:
+        parts.append(" {last}")
+        names.append("last")
+    template = "".join(parts)
+    vals = [draw(values) for _ in names]
+    # A value that contains the surrounding literal text is ambiguous by nature.
+    for v in vals:
+        assume(middle not in v and tail not in v)
+    return template, vals
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(template_case(), prefixes)
+def test_captures_are_whole_values(case: tuple[str, list[str]], prefix: str) -> None:
+    template, vals = case
+    catalog = catalog_of(template)
+    names = ["first", "mid", "last"] if template.startswith("{first}") else ["mid", "last"]
+    names = names[: len(vals)]
+    rendered = template
+    for name, value in zip(names, vals, strict=True):
+        rendered = rendered.replace("{" + name + ("!r" if name == "mid" else "") + "}", value)
+    m = match_error(prefix + rendered, catalog=catalog)
+    assume(m is not None)  # very short random templates may be below the threshold
+    assert m is not None
+    assert dict(m.params) == {n: fold_whitespace(v) for n, v in zip(names, vals, strict=True)}
+
+
+def test_trailing_placeholder_takes_the_rest_of_the_message() -> None:
+    catalog = catalog_of("Unsupported checkpoint format in model directory: {path}")
+    m = match_error(
+        "ValueError: Unsupported checkpoint format in model directory: /models/llama-3/ckpt.bin",
+        catalog=catalog,
+    )
+    assert m is not None and m.params == {"path": "/models/llama-3/ckpt.bin"}
+
+
+def test_leading_placeholder_does_not_swallow_prefixes() -> None:
+    catalog = catalog_of("{name} must be a positive integer number of tokens")
+    for text in [
+        "ValueError: max_new_tokens must be a positive integer number of tokens",
+        "[2026-03-02 10:11:12 TP3] ValueError: max_new_tokens must be a positive integer "
+        "number of tokens",
+        "RuntimeError: worker crashed: max_new_tokens must be a positive integer number of tokens",
+    ]:
+        m = match_all(text, catalog=catalog)[0]
+        assert m.params == {"name": "max_new_tokens"}, text
+
+
+# -- precision --------------------------------------------------------------------------
+
+GENERIC = [
+    "{failure_msg}: {error_msg}",
+    "{name} must be {dtype}",
+    "{a} {b}",
+    "{x}",
+    "invalid {what}",
+]
+
+unrelated = st.sampled_from(
+    [
+        "TypeError: unsupported operand type(s) for +: 'int' and 'str'",
+        "ValueError: batch_size must be positive",
+        "RuntimeError: CUDA error: out of memory",
+        "KeyError: 'model.layers.0.weight'",
+        "OSError: [Errno 2] No such file or directory: '/tmp/x'",
+        "ValueError: invalid literal for int() with base 10: 'abc'",
+        "ConnectionError: HTTPSConnectionPool(host='x', port=443): Max retries exceeded",
+        "AttributeError: 'NoneType' object has no attribute 'shape'",
+    ]
+)
+
+
+@given(
+    unrelated,
+    st.sampled_from(["", 'Traceback (most recent call last):\n  File "a.py", line 3, in f\n']),
+)
+def test_generic_patterns_never_answer_confidently(text: str, head: str) -> None:
+    catalog = catalog_of(*GENERIC)
+    assert match_error(head + text, catalog=catalog) is None
+    for m in match_all(head + text, catalog=catalog):
+        assert m.confidence < CONFIDENCE_THRESHOLD
+
+
+def test_changed_key_words_match_nothing(bundled: Catalog) -> None:
+    original = (
+        "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend. "
+        "Select another --speculative-moe-a2a-backend."
+    )
+    assert match_error(original, catalog=bundled) is not None
+    changed = original.replace("validated", "enabled").replace("draft", "target")
+    assert match_error(changed, catalog=bundled) is None
+    hints = match_all(changed, catalog=bundled)
+    assert all(not h.exact and h.confidence < CONFIDENCE_THRESHOLD for h in hints)
+
+
+def test_class_disagreement_lowers_confidence() -> None:
+    catalog = catalog_of("the tokenizer vocabulary does not match the model embedding size")
+    msg = "the tokenizer vocabulary does not match the model embedding size"
+    agree = match_error(f"ValueError: {msg}", catalog=catalog)
+    differ = match_all(f"TypeError: {msg}", catalog=catalog)[0]
+    plain = match_error(msg, catalog=catalog)
+    assert agree is not None and plain is not None
+    assert differ.confidence < plain.confidence < agree.confidence
+
+
+def test_short_exact_messages_with_the_right_class_are_answered() -> None:
+    catalog = catalog_of("division by zero", cls="ZeroDivisionError")
+    m = match_error("ZeroDivisionError: division by zero", catalog=catalog)
+    assert m is not None and m.mode == "full"
+
+
+# -- ranking ----------------------------------------------------------------------------
+
+
+def _site(
+    n: int,
+    path: str,
+    line: int,
+    template: str = "tensor parallel size {tp} does not divide {n} heads",
+) -> object:
+    return make_envelope(
+        id=f"{n:016x}",
+        slug=f"site-{n}",
+        errorMessage=template,
+        messagePattern=template_to_pattern(template),
+        filePath=path,
+        lineNumber=line,
+        sourceCodeStart=max(1, line - 18),
+        sourceCodeEnd=line + 18,
+    )
+
+
+def test_identical_messages_are_told_apart_by_frames() -> None:
+    catalog = Catalog(
+        [_site(1, "pkg/a.py", 40), _site(2, "pkg/b.py", 120), _site(3, "pkg/b.py", 300)]
+    )  # type: ignore[list-item]
+    message = "ValueError: tensor parallel size 3 does not divide 32 heads"
+    for path, line, expected in [("a.py", 40, 1), ("b.py", 120, 2), ("b.py", 301, 3)]:
+        tb = (
+            "Traceback (most recent call last):\n"
+            f'  File "/srv/app/main.py", line 5, in <module>\n'
+            f'  File "/usr/lib/python3/site-packages/pkg/{path}", line {line}, in check\n'
+            "    raise ValueError(\n"
+            f"{message}\n"
+        )
+        best = match_error(tb, catalog=catalog)
+        assert best is not None and best.record.id == f"{expected:016x}", (path, line)
+        assert any("raise site" in r for r in best.reasons)
+    ranked = match_all(message, catalog=catalog)
+    assert len(ranked) == 3
+    assert all("3 records share this message" in m.reasons for m in ranked)
+
+
+def test_more_specific_pattern_ranks_first() -> None:
+    catalog = catalog_of("could not load {what}", "could not load the model weights from {path}")
+    m = match_error("OSError: could not load the model weights from /m/x.bin", catalog=catalog)
+    assert m is not None and m.record.error_message.startswith("could not load the model")
+
+
+def test_exception_decorations_are_seen_through() -> None:
+    catalog = Catalog(
+        [
+            make_envelope(
+                id="a" * 16,
+                slug="k",
+                errorClass="KeyError",
+                errorMessage="no expert named {name}",
+                messagePattern="no expert named (.+?)",
+            ),
+            make_envelope(
+                id="b" * 16,
+                slug="o",
+                errorClass="FileNotFoundError",
+                errorMessage="No such file or directory: {path!r}",
+                messagePattern="No such file or directory: (.+?)",
+            ),
+        ]
+    )
+    key = match_error("KeyError: 'no expert named mixtral_7'", catalog=catalog)
+    assert key is not None and key.params == {"name": "mixtral_7"}
+    errno = match_error(
+        "FileNotFoundError: [Errno 2] No such file or directory: '/x/y.json'", catalog=catalog
+    )
+    assert errno is not None and errno.params == {"path": "'/x/y.json'"}
+
+
+def test_truncated_paste_with_a_specific_start_is_found_inexact(bundled: Catalog) -> None:
+    cut = (
+        "ValueError: flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency dispatch "
+        "(masked layout). DeepEP normal (pre"
+    )
+    m = match_error(cut, catalog=bundled)
+    assert m is not None and m.record.id == "70e072f5fc32f001"
+    assert not m.exact and m.mode == "truncated"
+    rest = "(prefill) dispatch has no CuteDSL FP4 handler. Pass --deepep-mode low_latency or auto."
+    full = match_error(cut.replace("(pre", rest), catalog=bundled)
+    assert full is not None and full.confidence > m.confidence
+
+
+# -- robustness -------------------------------------------------------------------------
+
+
+def test_catastrophic_pattern_is_cut_off_by_the_timeout() -> None:
+    evil = make_envelope(errorMessage="x", messagePattern=r"(a+)+b")
+    catalog = Catalog([evil])
+    start = time.perf_counter()
+    assert match_error("ValueError: " + "a" * 5000, catalog=catalog) is None
+    assert time.perf_counter() - start < 5
+
+
+def test_non_text_input_is_a_type_error(bundled: Catalog) -> None:
+    with pytest.raises(TypeError, match="error text must be str, got bytes"):
+        match_error(b"ValueError: x", catalog=bundled)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="limit must be at least 1"):
+        match_all("x", catalog=bundled, limit=0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.text(), st.binary().map(lambda b: b.decode("latin-1"))))
+def test_match_never_raises_on_arbitrary_text(text: str) -> None:
+    catalog = catalog_of(*GENERIC, "DeepEP v2 MoE is not validated for {a!r}")
+    assert isinstance(match_all(text, catalog=catalog), list)
+    match_error(text, catalog=catalog)
+
+
+def test_large_and_deep_inputs_finish(bundled: Catalog) -> None:
+    log = ("INFO 03-06 10:05:08 engine.py:190] step 1 loss 0.5 tokens/s 1234\n" * 80_000)[
+        :5_000_000
+    ]
+    start = time.perf_counter()
+    match_error(log, catalog=bundled)
+    chained = ""
+    for n in range(300):
+        chained += (
+            "Traceback (most recent call last):\n"
+            f'  File "x.py", line {n}, in f\n'
+            f"ValueError: level {n}\n\n"
+            "The above exception was the direct cause of the following exception:\n\n"
+        )
+    match_all(chained + "RuntimeError: top", catalog=bundled)
+    assert time.perf_counter() - start < 60  # a generous bound: a hang fails, not a slow machine
+
+
+def test_real_traceback_from_python_is_matched() -> None:
+    template = "shard {index} of {total} is missing from the checkpoint directory"
+    catalog = catalog_of(template)
+
+    def load(index: int) -> None:
+        raise ValueError(f"shard {index} of {8} is missing from the checkpoint directory")
+
+    try:
+        load(3)
+    except ValueError as exc:
+        text = "".join(traceback.format_exception(exc))
+    m = match_error(text, catalog=catalog)
+    assert m is not None and m.params == {"index": "3", "total": "8"}

@@ -51,7 +51,7 @@ import regex
 from errcat.advice import Advice
 from errcat.extract import ExceptionReport, Frame, extract_reports
 from errcat.index import Entry, fold_whitespace, words
-from errcat.patterns import placeholder_names
+from errcat.patterns import GROUP, placeholder_names
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -104,6 +104,8 @@ _NEAR_LINES = 3
 #: How many lines of a class-less paste are tried one by one.
 _MAX_TEXT_LINES = 2000
 
+#: A leading capture that starts like prose followed by ": " is a wrapper's text.
+_WRAPPER_LEAD = re.compile(r"[A-Za-z][A-Za-z0-9_ .'-]*: \S")
 _ERRNO = re.compile(r"^\[(?:Errno|WinError) -?\d+\] ")
 _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 
@@ -294,6 +296,12 @@ def _verify(entry: Entry, text: str) -> tuple[str, regex.Match[str]] | None:
     try:
         m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
         if m:
+            lead = m.group(1) if entry.pattern.startswith(GROUP) else None
+            if lead and _WRAPPER_LEAD.match(lead):
+                # "worker crashed: <message>": the wrapper is not the placeholder's value.
+                inner = compiled.inner.search(text, timeout=REGEX_TIMEOUT)
+                if inner:
+                    return "inner", inner
             return "full", m
         m = compiled.full.match(text, timeout=REGEX_TIMEOUT)
         if m:

@@ -18,11 +18,42 @@ from errcat import Catalog, match_error
 from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
 from errcat.patterns import template_to_pattern
 
-WORDS = (
-    "model tensor shape device cuda memory batch token expert layer weight config "
-    "backend kernel stream rank worker scheduler cache page block request sampler "
-    "quant dtype attention head vocab adapter lora graph capture dispatch combine"
-).split()
+WORDS = [
+    "model",
+    "tensor",
+    "shape",
+    "device",
+    "cuda",
+    "memory",
+    "batch",
+    "token",
+    "expert",
+    "layer",
+    "weight",
+    "config",
+    "backend",
+    "kernel",
+    "stream",
+    "rank",
+    "worker",
+    "scheduler",
+    "cache",
+    "page",
+    "block",
+    "request",
+    "sampler",
+    "quant",
+    "dtype",
+    "attention",
+    "head",
+    "vocab",
+    "adapter",
+    "lora",
+    "graph",
+    "capture",
+    "dispatch",
+    "combine",
+]
 
 
 def synthetic_catalog(size: int, seed: int = 0) -> tuple[Catalog, list[str]]:

@@ -71,7 +71,7 @@ def wrap(message: str, width: int = 60, indent: str = "") -> str:
 RAW_FORMS: dict[str, Callable[[str, int], str]] = {
     "bare line": lambda m, n: f"ValueError: {m}",
     "message only": lambda m, n: m,
-    "traceback": lambda m, n: traceback_text(m, n),
+    "traceback": traceback_text,
     "cause of a wrapper": lambda m, n: (
         traceback_text(m, n)
         + "\nThe above exception was the direct cause of the following exception:\n\n"

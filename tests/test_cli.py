@@ -17,6 +17,11 @@ SEED_LINE = (
 )
 
 
+SPECIFIC = make_envelope(
+    errorMessage="no tokenizer found at {path}", messagePattern="no tokenizer found at (.+?)"
+)
+
+
 def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
@@ -91,9 +96,9 @@ def test_show_and_list() -> None:
 
 def test_other_catalogs(tmp_path: Path) -> None:
     path = tmp_path / "mine.jsonl"
-    write_jsonl(path, [make_envelope()])
-    code, out, _ = run("match", "--catalog", str(path), "ValueError: bad value 42")
-    assert code == 0 and "bad value {x!r}" in out and "x = 42" in out
+    write_jsonl(path, [SPECIFIC])
+    code, out, _ = run("match", "--catalog", str(path), "ValueError: no tokenizer found at /m/x")
+    assert code == 0 and "no tokenizer found at {path}" in out and "path = /m/x" in out
     code, out, _ = run("--catalog", str(path), "--no-bundled", "list")
     assert code == 0 and out.startswith("0123456789abcdef")
     code, out, _ = run("list", "--catalog", str(path), "--no-bundled", "--class", "ValueError")
@@ -104,10 +109,10 @@ def test_other_catalogs(tmp_path: Path) -> None:
 
 def test_bad_lines_in_a_catalog_are_warned_about(tmp_path: Path) -> None:
     path = tmp_path / "mixed.jsonl"
-    write_jsonl(path, [make_envelope()])
+    write_jsonl(path, [SPECIFIC])
     with path.open("a", encoding="utf-8") as fh:
         fh.write("{broken\n")
-    code, _, err = run("match", "--catalog", str(path), "ValueError: bad value 1")
+    code, _, err = run("match", "--catalog", str(path), "ValueError: no tokenizer found at /x")
     assert code == 0 and f"warning: skipped {path}:2:" in err
 
 

@@ -16,6 +16,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator
 from datetime import datetime
+from typing import Literal
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -23,13 +24,16 @@ else:  # pragma: no cover - Python 3.10
     from importlib.abc import Traversable
 
 from errcat.errors import InvalidRecordError, UnknownRecordError
-from errcat.index import PatternIndex
+from errcat.index import PatternIndex, ScanIndex
 from errcat.loaders import bundled_data_dir, iter_path, read_manifest
 from errcat.models import ErrorRecord, RecordEnvelope
 
 __all__ = ["Catalog", "bundled_data_version"]
 
 logger = logging.getLogger("errcat")
+
+#: How a catalog finds candidate patterns (see :mod:`errcat.index`).
+Engine = Literal["prefilter", "scan"]
 
 _bundled: Catalog | None = None
 _bundled_lock = threading.Lock()
@@ -53,6 +57,7 @@ class Catalog:
 
     __slots__ = (
         "_by_id",
+        "_engine",
         "_by_slug",
         "_index",
         "_lock",
@@ -68,8 +73,16 @@ class Catalog:
         *,
         problems: Iterable[InvalidRecordError] = (),
         data_version: str | None = None,
+        engine: Engine = "prefilter",
     ) -> None:
-        """Collect ``items``; ``problems`` are the load problems to keep on record."""
+        """Collect ``items``; ``problems`` are the load problems to keep on record.
+
+        ``engine`` picks how candidates are found: ``"prefilter"`` (the word
+        index) or ``"scan"`` (every pattern's regex, for checking and measuring).
+        """
+        if engine not in ("prefilter", "scan"):
+            raise ValueError(f"Unknown engine: {engine!r} (use 'prefilter' or 'scan')")
+        self._engine: Engine = engine
         by_id: dict[str, ErrorRecord] = {}
         versions: dict[str, datetime] = {}
         for item in items:
@@ -230,6 +243,11 @@ class Catalog:
             )
         return Catalog(items, data_version=self.data_version)
 
+    def with_engine(self, engine: Engine) -> Catalog:
+        """The same records with another candidate engine."""
+        items = [*self.envelopes()] or list(self)
+        return Catalog(items, problems=self.problems, data_version=self.data_version, engine=engine)
+
     def merge(self, *others: Catalog) -> Catalog:
         """A new catalog with this one's records, then the others' (later ids win)."""
         items: list[RecordEnvelope | ErrorRecord] = []
@@ -251,5 +269,6 @@ class Catalog:
         if self._index is None:
             with self._lock:
                 if self._index is None:
-                    self._index = PatternIndex(r.message_pattern for r in self._records)
+                    kind = PatternIndex if self._engine == "prefilter" else ScanIndex
+                    self._index = kind(r.message_pattern for r in self._records)
         return self._index

@@ -1,33 +1,53 @@
-"""Literal prefilter: find the few patterns a message can possibly match.
+"""Find the few patterns a message can possibly match, in time that does not grow with the catalog.
 
-Every distinct ``messagePattern`` becomes one :class:`Entry` (many records may
-share it). A pattern can only match a message that contains all of its literal
-fragments, so the index hands the matcher just those entries, most specific
-first; patterns without a usable literal are always candidates.
+Every distinct ``messagePattern`` is one pattern of the index (records that
+share a message share it). A pattern can only match a message that contains
+all of its literal fragments, and therefore every whole word of them. Each
+pattern is filed under its two rarest such words (its *anchors*); a message's
+candidates are the patterns filed under the words it contains, kept when all
+their fragments occur in order. Patterns without a usable word (``{a}: {b}``)
+are always candidates. Lookup costs one dictionary probe per word of the
+message, whatever the catalog size.
 
-This implementation scans the entries' rarest-looking fragment with ``in``;
-it is correct at any size and fast for catalogs of a few thousand patterns.
+Two engines share one interface (:class:`PatternIndex`): the prefilter above,
+and :class:`ScanIndex`, which proposes every pattern (the every-regex loop the
+prefilter must agree with; tests run the same corpus through both).
 
->>> idx = PatternIndex(["bad value (.+?) for (.+?)", "disk full"])
->>> [e.pattern for e in idx.candidates("bad value 3 for x")]
-['bad value (.+?) for (.+?)']
->>> idx.candidates("nothing here")
-[]
+>>> idx = PatternIndex(["bad value (.+?) for (.+?)", "disk full", "(.+?): (.+?)"])
+>>> [e.pattern for e in idx.candidates("bad value 3 for x: y")]
+['bad value (.+?) for (.+?)', '(.+?): (.+?)']
+>>> [e.pattern for e in idx.candidates("nothing: here")]
+['(.+?): (.+?)']
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from array import array
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments
+from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
 
-__all__ = ["Entry", "PatternIndex", "fold_whitespace", "words"]
+__all__ = [
+    "Entry",
+    "PatternIndex",
+    "ScanIndex",
+    "fold_whitespace",
+    "words",
+]
 
 _WS = re.compile(r"\s+")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+_WORD = re.compile(r"\w+")
+_LOWER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+
+#: How many of its rarest words a pattern is filed under: the rarest always, the
+#: next ones only while they are rare (they help a drifted message find its pattern).
+ANCHORS_PER_PATTERN = 2
+#: A word shared by more patterns than this is not used as an extra anchor, nor to
+#: look up cut-off messages by their first word.
+RARE_WORD = 64
 
 
 def fold_whitespace(text: str) -> str:
@@ -40,12 +60,31 @@ def fold_whitespace(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """The lowercase words (3+ characters, starting with a letter) of a text.
+    """The lowercase words (3+ characters, starting with a letter) of a text, for fuzzy hints.
 
     >>> words("DeepEP v2 MoE is not validated for 'X'")
     ['deepep', 'moe', 'not', 'validated', 'for']
     """
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in _LOWER_WORD.findall(text)]
+
+
+def _bounded_words(pieces: Sequence[str]) -> set[str]:
+    """Words of the literal pieces that are whole words in any message the pattern matches.
+
+    A word touching a placeholder could be glued to the placeholder's value,
+    so only words with a non-word character (or the message's start or end)
+    on both sides count.
+    """
+    found: set[str] = set()
+    last = len(pieces) - 1
+    for index, piece in enumerate(pieces):
+        for m in _WORD.finditer(piece):
+            if m.start() == 0 and index != 0:
+                continue
+            if m.end() == len(piece) and index != last:
+                continue
+            found.add(m.group())
+    return found
 
 
 @dataclass(eq=False)
@@ -53,10 +92,22 @@ class Entry:
     """One distinct pattern and the positions of the records that use it."""
 
     pattern: str
+    records: tuple[int, ...]
     fragments: tuple[str, ...]
     literal_length: int
-    records: list[int] = field(default_factory=list)
-    _compiled: CompiledPattern | None = None
+    #: Literal text around each ``(.+?)`` when the pattern is only that, else None.
+    pieces: tuple[str, ...] | None
+    _compiled: CompiledPattern | None = field(default=None, repr=False)
+
+    @classmethod
+    def build(cls, pattern: str, records: tuple[int, ...]) -> Entry:
+        """Analyse ``pattern`` once."""
+        pieces = pattern_pieces(pattern)
+        if pieces is None:
+            fragments = literal_fragments(pattern)
+        else:  # the same fragments, without tokenizing the regex again
+            fragments = tuple(p for p in pieces if p.strip())
+        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces)
 
     @property
     def compiled(self) -> CompiledPattern:
@@ -66,85 +117,167 @@ class Entry:
         return self._compiled
 
     @property
-    def skeleton(self) -> str:
-        """The literal text of the pattern with placeholders shown as ``…``."""
-        return " … ".join(self.fragments)
+    def groups(self) -> int:
+        """Number of capture groups."""
+        return len(self.pieces) - 1 if self.pieces is not None else self.compiled.groups
 
 
 class PatternIndex:
-    """Map a (whitespace-folded) message to the entries it may match."""
+    """The prefilter: map a whitespace-folded message to the patterns it may match."""
+
+    #: Whether verification may use the regex-free path for literal-and-group patterns.
+    uses_pieces = True
 
     def __init__(self, patterns: Iterable[str]) -> None:
-        """Index ``patterns``; the n-th pattern belongs to record position n."""
-        by_pattern: dict[str, Entry] = {}
-        self.entries: list[Entry] = []
-        for position, pattern in enumerate(patterns):
-            entry = by_pattern.get(pattern)
-            if entry is None:
-                fragments = literal_fragments(pattern)
-                entry = Entry(pattern, fragments, sum(len(f) for f in fragments))
-                by_pattern[pattern] = entry
-                self.entries.append(entry)
-            entry.records.append(position)
-        # Most literal text first: the first entries to verify are the most specific.
-        self.entries.sort(key=lambda e: (-e.literal_length, e.pattern))
-        self._anchored = [(max(e.fragments, key=len), e) for e in self.entries if e.fragments]
-        self.always = [e for e in self.entries if not e.fragments]
-        self._by_word: dict[str, list[Entry]] | None = None
+        """Index ``patterns``; the n-th pattern belongs to the record at position n."""
+        ids: dict[str, int] = {}
+        record_pattern = array("I")
+        for pattern in patterns:
+            pid = ids.setdefault(pattern, len(ids))
+            record_pattern.append(pid)
+        self.patterns: list[str] = list(ids)
+        del ids
+        # Records of each pattern, CSR style: records[starts[p]:starts[p + 1]].
+        counts = [0] * (len(self.patterns) + 1)
+        for pid in record_pattern:
+            counts[pid + 1] += 1
+        for p in range(len(self.patterns)):
+            counts[p + 1] += counts[p]
+        self._starts = array("I", counts)
+        fill = list(counts[:-1])
+        self._records = array("I", bytes(4 * len(record_pattern)))
+        for position, pid in enumerate(record_pattern):
+            self._records[fill[pid]] = position
+            fill[pid] += 1
+        self._entries: dict[int, Entry] = {}
+        self._build_anchors()
+
+    def _build_anchors(self) -> None:
+        word_sets: list[set[str]] = []
+        frequency: Counter[str] = Counter()
+        first_words: dict[str, list[int]] = {}
+        for pid, pattern in enumerate(self.patterns):
+            pieces = pattern_pieces(pattern)
+            if pieces is None:
+                # Hand-written regex: only words inside a fragment are sure to be whole.
+                pieces = ("", *literal_fragments(pattern), "")
+            bounded = _bounded_words(pieces)
+            word_sets.append(bounded)
+            frequency.update(bounded)
+            lead = _WORD.match(pieces[0])
+            if lead:
+                first_words.setdefault(lead.group(), []).append(pid)
+        anchors: dict[str, list[int]] = {}
+        always: list[int] = []
+        for pid, bounded in enumerate(word_sets):
+            if not bounded:
+                always.append(pid)
+                continue
+            ranked = sorted(bounded, key=lambda w: (frequency[w], -len(w), w))
+            for rank, word in enumerate(ranked[:ANCHORS_PER_PATTERN]):
+                if rank and frequency[word] > RARE_WORD:
+                    break
+                anchors.setdefault(word, []).append(pid)
+        self._anchors = anchors
+        self._first_words = first_words
+        self.always = always
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
-        return len(self.entries)
+        return len(self.patterns)
+
+    def records_of(self, pid: int) -> tuple[int, ...]:
+        """Positions of the records that use pattern ``pid``."""
+        return tuple(self._records[self._starts[pid] : self._starts[pid + 1]])
+
+    def entry(self, pid: int) -> Entry:
+        """The analysed pattern ``pid`` (built on first use and kept)."""
+        entry = self._entries.get(pid)
+        if entry is None:
+            entry = Entry.build(self.patterns[pid], self.records_of(pid))
+            self._entries[pid] = entry
+        return entry
+
+    def _proposed(self, text: str) -> set[int]:
+        pids: set[int] = set(self.always)
+        for word in set(_WORD.findall(text)):
+            hit = self._anchors.get(word)
+            if hit:
+                pids.update(hit)
+        return pids
 
     def candidates(self, text: str) -> list[Entry]:
-        """Entries whose literal fragments all occur in ``text`` in order, most specific first."""
-        found = [
-            e for anchor, e in self._anchored if anchor in text and _in_order(e.fragments, text)
-        ]
-        return found + self.always
+        """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
+        found = []
+        for pid in self._proposed(text):
+            entry = self.entry(pid)
+            if _in_order(entry.fragments, text):
+                found.append(entry)
+        found.sort(key=_rank_key)
+        return found
 
     def prefix_candidates(self, text: str) -> list[Entry]:
-        """Entries the text could be a truncated rendering of.
-
-        The text must contain the pattern's first fragment (or be a prefix of
-        it when the pattern starts with literal text) and end partway through.
-        """
+        """Patterns ``text`` could be a cut-off rendering of (it holds their first fragment)."""
+        pids = self._proposed(text)
+        lead = _WORD.match(text)
+        if lead:
+            sharing = self._first_words.get(lead.group(), ())
+            if len(sharing) <= RARE_WORD:
+                pids.update(sharing)
         out = []
-        for entry in self.entries:
+        for pid in pids:
+            entry = self.entry(pid)
             if not entry.fragments:
                 continue
             first = entry.fragments[0]
             if first in text or (len(text) >= 12 and first.startswith(text)):
                 out.append(entry)
+        out.sort(key=_rank_key)
         return out
 
     def near(self, text: str, limit: int = 5) -> list[tuple[int, int, Entry]]:
-        """Entries sharing the most words with ``text``.
+        """Patterns sharing the most words with ``text``, as (shared, pattern's words, entry).
 
-        Returns ``(shared words, entry's distinct words, entry)``, best overlap
-        (shared words relative to both texts' words) first.
+        Candidates are the patterns filed under the message's words, so a
+        message that drifted (a word changed, a clause added) still reaches
+        its pattern through the words it kept.
         """
-        if self._by_word is None:
-            by_word: dict[str, list[Entry]] = defaultdict(list)
-            for entry in self.entries:
-                for word in set(words(" ".join(entry.fragments))):
-                    by_word[word].append(entry)
-            self._by_word = dict(by_word)
         message_words = set(words(text))
-        counts: dict[int, int] = defaultdict(int)
-        lookup: dict[int, Entry] = {}
-        for word in message_words:
-            for entry in self._by_word.get(word, ()):
-                counts[id(entry)] += 1
-                lookup[id(entry)] = entry
+        if not message_words:
+            return []
         scored = []
-        for key, shared in counts.items():
-            entry = lookup[key]
-            total = len(set(words(" ".join(entry.fragments))))
-            overlap = 2 * shared / (total + len(message_words))
-            scored.append((overlap, shared, total, entry))
-        scored.sort(key=lambda item: (-item[0], -item[3].literal_length))
+        for pid in self._proposed(text):
+            entry = self.entry(pid)
+            entry_words = set(words(" ".join(entry.fragments)))
+            if not entry_words:
+                continue
+            shared = len(entry_words & message_words)
+            if shared:
+                overlap = 2 * shared / (len(entry_words) + len(message_words))
+                scored.append((overlap, shared, len(entry_words), entry))
+        scored.sort(key=lambda item: (-item[0], -item[3].literal_length, item[3].pattern))
         return [(shared, total, entry) for _, shared, total, entry in scored[:limit]]
+
+
+class ScanIndex(PatternIndex):
+    """No prefilter: every pattern is a candidate and verified by its regex.
+
+    This is the every-regex loop; it exists to check (and measure) the
+    prefilter, which must give the same answers.
+    """
+
+    uses_pieces = False
+
+    def _proposed(self, text: str) -> set[int]:
+        return set(range(len(self.patterns)))
+
+    def candidates(self, text: str) -> list[Entry]:
+        """Every pattern, most specific first."""
+        return sorted((self.entry(pid) for pid in range(len(self.patterns))), key=_rank_key)
+
+
+def _rank_key(entry: Entry) -> tuple[int, int, str]:
+    return (-entry.literal_length, entry.groups, entry.pattern)
 
 
 def _in_order(fragments: Sequence[str], text: str) -> bool:

@@ -28,10 +28,17 @@ only when the best match is at least :data:`CONFIDENCE_THRESHOLD` and not fuzzy.
 
 >>> from errcat.catalog import Catalog
 >>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
->>> cat = Catalog([RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)])
->>> m = match_error("ValueError: bad value 'spam'", catalog=cat)
->>> m.record.id, m.params, m.exact
-('0123456789abcdef', {'x': "'spam'"}, True)
+>>> envelope = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)
+>>> record = envelope.record.model_copy(
+...     update={
+...         "error_message": "checkpoint shard {index} is missing from {path!r}",
+...         "message_pattern": "checkpoint shard (.+?) is missing from (.+?)",
+...     }
+... )
+>>> cat = Catalog([record])
+>>> m = match_error("ValueError: checkpoint shard 3 is missing from '/ckpt'", catalog=cat)
+>>> m.record.id, dict(m.params), m.exact
+('0123456789abcdef', {'index': '3', 'path': "'/ckpt'"}, True)
 >>> match_error("TypeError: something else entirely", catalog=cat) is None
 True
 """
@@ -51,7 +58,7 @@ import regex
 from errcat.advice import Advice
 from errcat.extract import ExceptionReport, Frame, extract_reports
 from errcat.index import Entry, fold_whitespace, words
-from errcat.patterns import GROUP, placeholder_names
+from errcat.patterns import GROUP, pieces_fullmatch, pieces_prefix, placeholder_names
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -101,6 +108,10 @@ _FRAME_IN_FILE = 0.2
 _REPO_HINT = 0.1
 #: Lines within this distance of lineNumber count as the raise site (versions drift).
 _NEAR_LINES = 3
+#: A cut-off paste must hold this much of the pattern's literal text (characters, or
+#: share of it, whichever is less) before it is checked as a truncated match.
+_TRUNCATED_MIN_CHARS = 40
+_TRUNCATED_MIN_SHARE = 0.5
 #: How many lines of a class-less paste are tried one by one.
 _MAX_TEXT_LINES = 2000
 
@@ -291,35 +302,62 @@ def _score(
     return min(1.0, max(0.0, score)), reasons, frame_gain
 
 
-def _verify(entry: Entry, text: str) -> tuple[str, regex.Match[str]] | None:
-    compiled = entry.compiled
+@dataclass(frozen=True, slots=True)
+class _Hit:
+    """Where a pattern matched a message and what its groups captured."""
+
+    mode: str
+    groups: tuple[str | None, ...]
+    start: int
+    end: int
+
+
+def _regex_hit(mode: str, m: regex.Match[str]) -> _Hit:
+    return _Hit(mode, m.groups(), m.start(), m.end())
+
+
+def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
+    """Match one candidate against a folded message: full, then prefix, then inner."""
+    compiled = None
     try:
-        m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
-        if m:
-            lead = m.group(1) if entry.pattern.startswith(GROUP) else None
+        if use_pieces and entry.pieces is not None:
+            groups = pieces_fullmatch(entry.pieces, text)
+            full = _Hit("full", groups, 0, len(text)) if groups is not None else None
+        else:
+            compiled = entry.compiled
+            m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
+            full = _regex_hit("full", m) if m else None
+        if full is not None:
+            lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
             if lead and _WRAPPER_LEAD.match(lead):
                 # "worker crashed: <message>": the wrapper is not the placeholder's value.
-                inner = compiled.inner.search(text, timeout=REGEX_TIMEOUT)
+                inner = entry.compiled.inner.search(text, timeout=REGEX_TIMEOUT)
                 if inner:
-                    return "inner", inner
-            return "full", m
-        m = compiled.full.match(text, timeout=REGEX_TIMEOUT)
+                    return _regex_hit("inner", inner)
+            return full
+        if use_pieces and entry.pieces is not None:
+            prefix = pieces_prefix(entry.pieces, text)
+            if prefix is not None:
+                return _Hit("prefix", prefix[0], 0, prefix[1])
+        else:
+            assert compiled is not None
+            m = compiled.full.match(text, timeout=REGEX_TIMEOUT)
+            if m:
+                return _regex_hit("prefix", m)
+        m = entry.compiled.inner.search(text, timeout=REGEX_TIMEOUT)
         if m:
-            return "prefix", m
-        m = compiled.inner.search(text, timeout=REGEX_TIMEOUT)
-        if m:
-            return "inner", m
+            return _regex_hit("inner", m)
     except TimeoutError:
         return None
     return None
 
 
-def _verify_truncated(entry: Entry, text: str) -> regex.Match[str] | None:
+def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
     try:
         m = entry.compiled.full.fullmatch(text, partial=True, timeout=REGEX_TIMEOUT)
     except TimeoutError:
         return None
-    return m if m is not None and m.partial else None
+    return _regex_hit("truncated", m) if m is not None and m.partial else None
 
 
 @dataclass
@@ -333,13 +371,13 @@ class _Collector:
         entry: Entry,
         report: ExceptionReport,
         order: int,
-        mode: str,
+        hit: _Hit,
         text: str,
-        m: regex.Match[str] | None,
         truncated_literal: int | None = None,
     ) -> None:
-        captures: tuple[str | None, ...] = m.groups() if m is not None else ()
-        matched = (m.end() - m.start()) if m is not None else len(text)
+        mode = hit.mode
+        captures = hit.groups
+        matched = hit.end - hit.start
         for position in entry.records:
             record = self.catalog.record_at(position)
             confidence, reasons, frame_gain = _score(
@@ -415,26 +453,26 @@ def _collect(reports: Iterable[ExceptionReport], catalog: Catalog) -> _Collector
         variants = _variants(report)
         for text in variants:
             for entry in index.candidates(text):
-                verified = _verify(entry, text)
-                if verified is None:
+                hit = _verify(entry, text, use_pieces=index.uses_pieces)
+                if hit is None:
                     continue
-                mode, m = verified
-                collector.add(entry=entry, report=report, order=order, mode=mode, text=text, m=m)
+                collector.add(entry=entry, report=report, order=order, hit=hit, text=text)
                 found = True
         if found:
             continue
         for text in variants[:1]:
             for entry in index.prefix_candidates(text):
+                present = _literal_prefix(entry, text)
+                if present < min(_TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length):
+                    continue  # too little of the pattern is there to call it a cut-off paste
                 partial = _verify_truncated(entry, text)
                 if partial is not None:
-                    present = _literal_prefix(entry, text)
                     collector.add(
                         entry=entry,
                         report=report,
                         order=order,
-                        mode="truncated",
+                        hit=partial,
                         text=text,
-                        m=partial,
                         truncated_literal=present,
                     )
     return collector

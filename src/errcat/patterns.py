@@ -33,6 +33,9 @@ __all__ = [
     "escape_literal",
     "literal_fragments",
     "parse_template",
+    "pattern_pieces",
+    "pieces_fullmatch",
+    "pieces_prefix",
     "placeholder_names",
     "render_template",
     "template_to_pattern",
@@ -453,3 +456,90 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     except regex.error as exc:
         raise InvalidPatternError(f"Invalid pattern {pattern!r}: {exc}") from None
     return CompiledPattern(pattern, full, inner, full.groups)
+
+
+#: A pattern made only of literal characters, escaped punctuation and ``(.+?)`` groups.
+_SIMPLE = regex.compile(r"(?:[^\\()\[\]{}.^$|*+?]|\\[^A-Za-z0-9]|\(\.\+\?\))*")
+_UNESCAPE = regex.compile(r"\\(.)", regex.DOTALL)
+_RUN_OF_SPACE = regex.compile(r"\s+")
+
+
+@lru_cache(maxsize=65536)
+def pattern_pieces(pattern: str) -> tuple[str, ...] | None:
+    r"""The literal text around each ``(.+?)`` of a simple pattern, whitespace folded.
+
+    Simple means literal text, escaped punctuation and ``(.+?)`` groups only,
+    which is what :func:`template_to_pattern` writes. Other patterns give None
+    and are verified by their regex.
+
+    >>> pattern_pieces(r"bad value (.+?) for (.+?)\.")
+    ('bad value ', ' for ', '.')
+    >>> pattern_pieces(r"bad \d+") is None
+    True
+    """
+    if not _SIMPLE.fullmatch(pattern):
+        return None
+    pieces = [_RUN_OF_SPACE.sub(" ", _UNESCAPE.sub(r"\1", p)) for p in pattern.split(GROUP)]
+    pieces[0] = pieces[0].lstrip()
+    pieces[-1] = pieces[-1].rstrip()
+    return tuple(pieces)
+
+
+def pieces_fullmatch(pieces: Sequence[str], text: str) -> tuple[str, ...] | None:
+    """Captures of a simple pattern matching all of a folded ``text``, or None.
+
+    The same result as the compiled pattern's ``fullmatch``: lazy groups take
+    the leftmost occurrence of each following literal, the last group takes
+    what remains before the final literal.
+
+    >>> pieces_fullmatch(("bad ", " for ", "."), "bad x for y.z.")
+    ('x', 'y.z')
+    """
+    first = pieces[0]
+    if not text.startswith(first):
+        return None
+    if len(pieces) == 1:
+        return () if len(text) == len(first) else None
+    last = pieces[-1]
+    end = len(text) - len(last)
+    if not text.endswith(last):
+        return None
+    position = len(first)
+    groups = []
+    for piece in pieces[1:-1]:
+        found = text.find(piece, position + 1, end)
+        if found < 0:
+            return None
+        groups.append(text[position:found])
+        position = found + len(piece)
+    if end - position < 1:
+        return None
+    groups.append(text[position:end])
+    return tuple(groups)
+
+
+def pieces_prefix(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int] | None:
+    """Captures and end of a simple pattern matching the start of ``text`` (like ``match``).
+
+    Only patterns that end in literal text can match a prefix without matching
+    the whole text, so patterns ending in a group give None.
+
+    >>> pieces_prefix(("bad ", " for ", "."), "bad x for y. Current value: 3")
+    (('x', 'y'), 12)
+    """
+    first = pieces[0]
+    if not text.startswith(first):
+        return None
+    if len(pieces) == 1:
+        return (), len(first)
+    if not pieces[-1]:
+        return None
+    position = len(first)
+    groups = []
+    for piece in pieces[1:]:
+        found = text.find(piece, position + 1)
+        if found < 0:
+            return None
+        groups.append(text[position:found])
+        position = found + len(piece)
+    return tuple(groups), position

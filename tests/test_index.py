@@ -1,0 +1,128 @@
+"""The prefilter and the regex-free verifier agree with plain regex evaluation."""
+
+from __future__ import annotations
+
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import make_envelope
+from errcat.catalog import Catalog
+from errcat.index import PatternIndex, fold_whitespace
+from errcat.matcher import match_all
+from errcat.patterns import (
+    compile_pattern,
+    literal_fragments,
+    pattern_pieces,
+    pieces_fullmatch,
+    pieces_prefix,
+    template_to_pattern,
+)
+
+alphabet = st.sampled_from(list("ab .:;'()[]x-_"))
+literal = st.text(alphabet=alphabet, max_size=6)
+
+
+@st.composite
+def simple_patterns(draw: st.DrawFn) -> str:
+    n = draw(st.integers(0, 3))
+    template = draw(literal).replace("{", "").replace("}", "")
+    for _ in range(n):
+        template += "{v}" + draw(literal)
+    return template_to_pattern(template)
+
+
+texts = st.text(alphabet=alphabet, max_size=20).map(fold_whitespace)
+
+
+@settings(max_examples=500)
+@given(simple_patterns(), texts)
+def test_pieces_agree_with_the_regex(pattern: str, text: str) -> None:
+    pieces = pattern_pieces(pattern)
+    assert pieces is not None
+    compiled = compile_pattern(pattern)
+    full = compiled.full.fullmatch(text)
+    assert pieces_fullmatch(pieces, text) == (full.groups() if full else None)
+    if full is None:
+        prefix = compiled.full.match(text)
+        got = pieces_prefix(pieces, text)
+        assert got == ((prefix.groups(), prefix.end()) if prefix else None)
+
+
+@given(simple_patterns())
+def test_pieces_give_the_same_fragments_as_the_tokenizer(pattern: str) -> None:
+    from errcat.index import Entry
+
+    assert Entry.build(pattern, (0,)).fragments == literal_fragments(pattern)
+
+
+def test_non_simple_patterns_have_no_pieces() -> None:
+    for pattern in [r"a\d", "a.b", "(?:x)", "a|b", "a+", r"\n"]:
+        assert pattern_pieces(pattern) is None, pattern
+    assert regex.compile(template_to_pattern("a {x} (b) [c] d.")).groups == 1
+
+
+WORDS = "alpha beta gamma delta shard expert tensor rank cache page token batch".split()
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    templates = draw(
+        st.lists(
+            st.lists(
+                st.sampled_from([*WORDS, "{x}", "{y!r}", ":", "."]), min_size=1, max_size=7
+            ).map(" ".join),
+            min_size=1,
+            max_size=12,
+            unique=True,
+        )
+    )
+    messages = []
+    for template in templates:
+        filled = template.replace("{x}", draw(st.sampled_from(["3", "alpha", "a b"]))).replace(
+            "{y!r}", "'q'"
+        )
+        messages.append("ValueError: " + filled)
+        messages.append("ValueError: " + filled.replace("alpha", "omega"))
+    return templates, messages
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora())
+def test_prefilter_and_scan_give_identical_results(corpus: tuple[list[str], list[str]]) -> None:
+    templates, messages = corpus
+    envelopes = [
+        make_envelope(
+            id=f"{n:016x}",
+            slug=f"r{n}",
+            errorMessage=t,
+            messagePattern=template_to_pattern(t),
+        )
+        for n, t in enumerate(templates)
+    ]
+    fast = Catalog(envelopes)
+    slow = fast.with_engine("scan")
+    for message in messages:
+        a = [
+            (m.record.id, m.mode, m.confidence, dict(m.params))
+            for m in match_all(message, catalog=fast)
+        ]
+        b = [
+            (m.record.id, m.mode, m.confidence, dict(m.params))
+            for m in match_all(message, catalog=slow)
+        ]
+        exact_a = [x for x in a if x[1] != "fuzzy"]
+        exact_b = [x for x in b if x[1] != "fuzzy"]
+        assert exact_a == exact_b, message
+
+
+def test_anchor_words_skip_words_glued_to_placeholders() -> None:
+    index = PatternIndex([template_to_pattern("prefix{x}suffix and more words")])
+    assert index.candidates("prefixVALUEsuffix and more words")
+    assert "prefix" not in index._anchors and "suffix" not in index._anchors
+
+
+def test_shared_patterns_keep_every_record() -> None:
+    index = PatternIndex(["a (.+?) b", "c", "a (.+?) b"])
+    assert len(index) == 2
+    assert index.candidates("a 1 b")[0].records == (0, 2)

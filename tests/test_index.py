@@ -62,7 +62,20 @@ def test_non_simple_patterns_have_no_pieces() -> None:
     assert regex.compile(template_to_pattern("a {x} (b) [c] d.")).groups == 1
 
 
-WORDS = "alpha beta gamma delta shard expert tensor rank cache page token batch".split()
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "shard",
+    "expert",
+    "tensor",
+    "rank",
+    "cache",
+    "page",
+    "token",
+    "batch",
+]
 
 
 @st.composite

@@ -57,8 +57,8 @@ class Catalog:
 
     __slots__ = (
         "_by_id",
-        "_engine",
         "_by_slug",
+        "_engine",
         "_index",
         "_lock",
         "_records",

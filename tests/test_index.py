@@ -132,7 +132,7 @@ def test_prefilter_and_scan_give_identical_results(corpus: tuple[list[str], list
 def test_anchor_words_skip_words_glued_to_placeholders() -> None:
     index = PatternIndex([template_to_pattern("prefix{x}suffix and more words")])
     assert index.candidates("prefixVALUEsuffix and more words")
-    assert "prefix" not in index._anchors and "suffix" not in index._anchors
+    assert "prefix" not in index._anchors.keys and "suffix" not in index._anchors.keys
 
 
 def test_shared_patterns_keep_every_record() -> None:

@@ -16,6 +16,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import Literal
 
 if sys.version_info >= (3, 11):
@@ -24,16 +25,21 @@ else:  # pragma: no cover - Python 3.10
     from importlib.abc import Traversable
 
 from errcat.errors import InvalidRecordError, UnknownRecordError
-from errcat.index import PatternIndex, ScanIndex
+from errcat.index import PatternIndex
 from errcat.loaders import bundled_data_dir, iter_path, read_manifest
 from errcat.models import ErrorRecord, RecordEnvelope
+from errcat.store import MemoryStore, RecordSummary, Store, open_file_store
 
-__all__ = ["Catalog", "bundled_data_version"]
+__all__ = ["LAZY_BYTES", "Catalog", "Engine", "bundled_data_version"]
 
 logger = logging.getLogger("errcat")
 
 #: How a catalog finds candidate patterns (see :mod:`errcat.index`).
 Engine = Literal["prefilter", "scan"]
+
+#: Sources of at least this many bytes of JSON Lines are served through a stored
+#: index (records read on demand) rather than loaded into memory.
+LAZY_BYTES = 16 << 20
 
 _bundled: Catalog | None = None
 _bundled_lock = threading.Lock()
@@ -48,24 +54,25 @@ def _short_class(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    total = 0
+    for root, _dirs, names in os.walk(path):
+        total += sum((Path(root) / n).stat().st_size for n in names)
+    return total
+
+
 class Catalog:
     """A read-only set of records with lookup by id or slug and a lazily built match index.
 
     Build one from envelopes or records, or with :meth:`from_path` and
     :meth:`bundled`. A record appearing twice (same id) keeps its last version.
+    A catalog is made of one or more *stores* (see :mod:`errcat.store`); a
+    record in a later store hides the record with the same id in earlier ones.
     """
 
-    __slots__ = (
-        "_by_id",
-        "_by_slug",
-        "_engine",
-        "_index",
-        "_lock",
-        "_records",
-        "_versions",
-        "data_version",
-        "problems",
-    )
+    __slots__ = ("_parts", "data_version", "problems")
 
     def __init__(
         self,
@@ -82,58 +89,71 @@ class Catalog:
         """
         if engine not in ("prefilter", "scan"):
             raise ValueError(f"Unknown engine: {engine!r} (use 'prefilter' or 'scan')")
-        self._engine: Engine = engine
-        by_id: dict[str, ErrorRecord] = {}
-        versions: dict[str, datetime] = {}
-        for item in items:
-            if isinstance(item, RecordEnvelope):
-                record = item.record
-                versions[record.id] = item.dataset_version
-            elif isinstance(item, ErrorRecord):
-                record = item
-            else:
-                raise TypeError(
-                    "Catalog items must be RecordEnvelope or ErrorRecord, "
-                    f"got {type(item).__name__}"
-                )
-            by_id.pop(record.id, None)  # a later version moves to the end
-            by_id[record.id] = record
-        self._by_id = by_id
-        self._records = tuple(by_id.values())
-        self._versions = versions
-        by_slug: dict[str, ErrorRecord] = {}
-        for record in self._records:
-            by_slug.setdefault(record.slug, record)
-        self._by_slug = by_slug
+        problems = tuple(problems)
+        self._parts: tuple[Store, ...] = (MemoryStore(items, problems=problems, engine=engine),)
         #: Lines that could not be loaded (each names its file, line and field).
-        self.problems: tuple[InvalidRecordError, ...] = tuple(problems)
+        self.problems: tuple[InvalidRecordError, ...] = problems
         #: The data version of the release the records come from, when known.
         self.data_version = data_version
-        self._index: PatternIndex | None = None
-        self._lock = threading.Lock()
+
+    @classmethod
+    def _of_parts(cls, parts: Iterable[Store], data_version: str | None = None) -> Catalog:
+        catalog = cls.__new__(cls)
+        catalog._parts = tuple(parts)
+        catalog.problems = tuple(p for part in catalog._parts for p in part.problems)
+        catalog.data_version = data_version
+        return catalog
 
     @classmethod
     def from_path(
         cls,
         *paths: str | os.PathLike[str] | Traversable,
         strict: bool = False,
+        lazy: bool | None = None,
     ) -> Catalog:
         """Load and merge records from files and directories, later sources overriding earlier.
 
         A line that is not a valid record is logged (``errcat`` logger), kept in
         :attr:`problems` and skipped, or raised when ``strict`` is true.
         Unreadable sources raise :class:`~errcat.errors.CatalogSourceError`.
+
+        JSON Lines sources of :data:`LAZY_BYTES` or more (or any, with
+        ``lazy=True``) are served through a stored index built on first use:
+        later loads take milliseconds and read a record only when it is used.
         """
-        envelopes: list[RecordEnvelope] = []
-        problems: list[InvalidRecordError] = []
+        parts: list[Store] = []
+        pending: list[RecordEnvelope] = []
+        pending_problems: list[InvalidRecordError] = []
+
+        def flush() -> None:
+            if pending or pending_problems:
+                parts.append(MemoryStore(list(pending), problems=list(pending_problems)))
+                pending.clear()
+                pending_problems.clear()
+
         for path in paths:
+            store = None
+            if lazy is not False and not (
+                isinstance(path, Traversable) and not isinstance(path, Path)
+            ):
+                p = Path(path)
+                if p.exists() and (lazy or _size(p) >= LAZY_BYTES):
+                    store = open_file_store(p)
+            if store is not None:
+                if strict and store.problems:
+                    raise store.problems[0]
+                for problem in store.problems:
+                    logger.warning("skipped: %s", problem)
+                flush()
+                parts.append(store)
+                continue
             seen: dict[str, int] = {}
             for item in iter_path(path, strict=strict):
                 if item.problem is not None:
                     if strict:
                         raise item.problem
                     logger.warning("skipped: %s", item.problem)
-                    problems.append(item.problem)
+                    pending_problems.append(item.problem)
                     continue
                 assert item.envelope is not None
                 rid = item.envelope.record.id
@@ -148,10 +168,13 @@ class Catalog:
                     if strict:
                         raise dup
                     logger.warning("%s", dup)
-                    problems.append(dup)
+                    pending_problems.append(dup)
                 seen[rid] = item.line
-                envelopes.append(item.envelope)
-        return cls(envelopes, problems=problems)
+                pending.append(item.envelope)
+        flush()
+        if not parts:
+            parts.append(MemoryStore())
+        return cls._of_parts(parts)
 
     @classmethod
     def bundled(cls) -> Catalog:
@@ -160,26 +183,53 @@ class Catalog:
         if _bundled is None:
             with _bundled_lock:
                 if _bundled is None:
-                    directory = bundled_data_dir()
-                    catalog = cls.from_path(directory)
+                    catalog = cls.from_path(bundled_data_dir(), lazy=False)
                     catalog.data_version = bundled_data_version()
                     _bundled = catalog
         return _bundled
 
+    # -- stores ---------------------------------------------------------------------
+
+    @property
+    def parts(self) -> tuple[Store, ...]:
+        """The stores this catalog is made of, in override order."""
+        return self._parts
+
+    def hidden(self, part: int, record_id: str) -> bool:
+        """True when a later store holds a record with this id (which then wins)."""
+        return any(p.position_of(record_id) is not None for p in self._parts[part + 1 :])
+
+    def _visible(self) -> Iterator[tuple[Store, int]]:
+        for number, store in enumerate(self._parts):
+            last = number == len(self._parts) - 1
+            for position in range(len(store)):
+                if last or not self.hidden(number, store.summary(position).id):
+                    yield store, position
+
+    def summaries(self) -> Iterator[RecordSummary]:
+        """The matching fields of every record (no record body is read)."""
+        for store, position in self._visible():
+            yield store.summary(position)
+
+    # -- collection -----------------------------------------------------------------
+
     def __len__(self) -> int:
         """Number of records."""
-        return len(self._records)
+        if len(self._parts) == 1:
+            return len(self._parts[0])
+        return sum(1 for _ in self._visible())
 
     def __iter__(self) -> Iterator[ErrorRecord]:
         """Iterate over the records in load order."""
-        return iter(self._records)
+        for store, position in self._visible():
+            yield store.record(position)
 
     def __contains__(self, key: object) -> bool:
         """True for a record of this catalog, or the id or slug of one."""
         if isinstance(key, ErrorRecord):
-            return self._by_id.get(key.id) == key
+            return self.get(key.id) == key
         if isinstance(key, str):
-            return key in self._by_id or key in self._by_slug
+            return self._locate(key) is not None
         return False
 
     def __getitem__(self, key: str) -> ErrorRecord:
@@ -194,24 +244,38 @@ class Catalog:
         version = f", data_version={self.data_version!r}" if self.data_version else ""
         return f"<Catalog of {len(self)} records{version}>"
 
+    def _locate(self, key: str) -> tuple[Store, int] | None:
+        for store in reversed(self._parts):
+            position = store.position_of(key)
+            if position is not None:
+                return store, position
+        return None
+
     def get(self, key: str, default: ErrorRecord | None = None) -> ErrorRecord | None:
         """The record with this id, else the first with this slug, else ``default``."""
-        return self._by_id.get(key) or self._by_slug.get(key, default)
-
-    def record_at(self, position: int) -> ErrorRecord:
-        """The record at a position in load order (used by the match index)."""
-        return self._records[position]
+        found = self._locate(key)
+        return found[0].record(found[1]) if found else default
 
     def dataset_version(self, record_id: str) -> datetime | None:
         """The ``datasetVersion`` of the envelope a record came in, if it came in one."""
-        return self._versions.get(record_id)
+        found = self._locate(record_id)
+        if found is None:
+            return None
+        envelope = found[0].envelope(found[1])
+        return envelope.dataset_version if envelope is not None else None
 
     def envelopes(self) -> Iterator[RecordEnvelope]:
         """The records in their envelopes (records given bare are not included)."""
-        for record in self._records:
-            version = self._versions.get(record.id)
-            if version is not None:
-                yield RecordEnvelope(record=record, dataset_version=version)
+        for store, position in self._visible():
+            envelope = store.envelope(position)
+            if envelope is not None:
+                yield envelope
+
+    def _items(self) -> list[RecordEnvelope | ErrorRecord]:
+        items: list[RecordEnvelope | ErrorRecord] = []
+        for store, position in self._visible():
+            items.append(store.envelope(position) or store.record(position))
+        return items
 
     def filter(
         self,
@@ -222,53 +286,40 @@ class Catalog:
     ) -> Catalog:
         """The records that have this repo, exception class (full or last part) and tag."""
 
-        def keep(record: ErrorRecord) -> bool:
-            if repo is not None and record.repo != repo:
+        def keep(summary: RecordSummary) -> bool:
+            if repo is not None and summary.repo != repo:
                 return False
             if error_class is not None and error_class not in {
-                record.error_class,
-                _short_class(record.error_class),
+                summary.error_class,
+                _short_class(summary.error_class),
             }:
                 return False
-            return tag is None or tag in record.tags
+            return tag is None or tag in summary.tags
 
-        chosen = [r for r in self._records if keep(r)]
         items: list[RecordEnvelope | ErrorRecord] = []
-        for record in chosen:
-            version = self._versions.get(record.id)
-            items.append(
-                record
-                if version is None
-                else RecordEnvelope(record=record, dataset_version=version)
-            )
+        for store, position in self._visible():
+            if keep(store.summary(position)):
+                items.append(store.envelope(position) or store.record(position))
         return Catalog(items, data_version=self.data_version)
 
     def with_engine(self, engine: Engine) -> Catalog:
-        """The same records with another candidate engine."""
-        items = [*self.envelopes()] or list(self)
-        return Catalog(items, problems=self.problems, data_version=self.data_version, engine=engine)
+        """The same records, in memory, with another candidate engine."""
+        return Catalog(
+            self._items(), problems=self.problems, data_version=self.data_version, engine=engine
+        )
 
     def merge(self, *others: Catalog) -> Catalog:
         """A new catalog with this one's records, then the others' (later ids win)."""
-        items: list[RecordEnvelope | ErrorRecord] = []
-        problems: list[InvalidRecordError] = list(self.problems)
-        for catalog in (self, *others):
-            problems.extend(p for p in catalog.problems if p not in problems)
-            for record in catalog:
-                version = catalog.dataset_version(record.id)
-                items.append(
-                    record
-                    if version is None
-                    else RecordEnvelope(record=record, dataset_version=version)
-                )
-        return Catalog(items, problems=problems)
+        parts = [p for catalog in (self, *others) for p in catalog._parts]
+        if all(isinstance(p, MemoryStore) for p in parts):
+            problems = [p for part in parts for p in part.problems]
+            items = [i for catalog in (self, *others) for i in catalog._items()]
+            return Catalog(items, problems=problems)
+        return Catalog._of_parts(parts)
 
     @property
     def index(self) -> PatternIndex:
-        """The match index over the records' patterns, built once on first use (thread-safe)."""
-        if self._index is None:
-            with self._lock:
-                if self._index is None:
-                    kind = PatternIndex if self._engine == "prefilter" else ScanIndex
-                    self._index = kind(r.message_pattern for r in self._records)
-        return self._index
+        """The match index (of the last store; every store's is built), built once."""
+        for part in self._parts:
+            index = part.index
+        return index

@@ -32,7 +32,9 @@ from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments,
 
 __all__ = [
     "Entry",
+    "IndexTables",
     "PatternIndex",
+    "Postings",
     "ScanIndex",
     "fold_whitespace",
     "words",
@@ -87,6 +89,49 @@ def _bounded_words(pieces: Sequence[str]) -> set[str]:
     return found
 
 
+class Postings:
+    """A word -> ids table in flat arrays: ``ids[starts[k]:starts[k + 1]]`` for word ``k``."""
+
+    __slots__ = ("ids", "keys", "starts", "words")
+
+    def __init__(self, words: Sequence[str], starts: Sequence[int], ids: Sequence[int]) -> None:
+        """Wrap the three tables; ``words[k]`` owns ``ids[starts[k]:starts[k + 1]]``."""
+        self.words = words
+        self.keys = {word: k for k, word in enumerate(words)}
+        self.starts = starts
+        self.ids = ids
+
+    @classmethod
+    def from_lists(cls, table: dict[str, list[int]]) -> Postings:
+        """Flatten a dict of id lists (words sorted, so equal input gives equal tables)."""
+        words = sorted(table)
+        starts = array("I", [0])
+        ids = array("I")
+        for word in words:
+            ids.extend(table[word])
+            starts.append(len(ids))
+        return cls(words, starts, ids)
+
+    def get(self, word: str) -> Sequence[int]:
+        """The ids filed under ``word`` (empty when none)."""
+        k = self.keys.get(word)
+        if k is None:
+            return ()
+        return self.ids[self.starts[k] : self.starts[k + 1]]
+
+
+@dataclass(frozen=True)
+class IndexTables:
+    """Everything a :class:`PatternIndex` is made of, as flat sequences."""
+
+    patterns: Sequence[str]
+    starts: Sequence[int]
+    records: Sequence[int]
+    anchors: Postings
+    first_words: Postings
+    always: Sequence[int]
+
+
 @dataclass(eq=False)
 class Entry:
     """One distinct pattern and the positions of the records that use it."""
@@ -130,12 +175,13 @@ class PatternIndex:
 
     def __init__(self, patterns: Iterable[str]) -> None:
         """Index ``patterns``; the n-th pattern belongs to the record at position n."""
+        self._entries: dict[int, Entry] = {}
         ids: dict[str, int] = {}
         record_pattern = array("I")
         for pattern in patterns:
             pid = ids.setdefault(pattern, len(ids))
             record_pattern.append(pid)
-        self.patterns: list[str] = list(ids)
+        self.patterns: Sequence[str] = list(ids)
         del ids
         # Records of each pattern, CSR style: records[starts[p]:starts[p + 1]].
         counts = [0] * (len(self.patterns) + 1)
@@ -143,14 +189,38 @@ class PatternIndex:
             counts[pid + 1] += 1
         for p in range(len(self.patterns)):
             counts[p + 1] += counts[p]
-        self._starts = array("I", counts)
+        self._starts: Sequence[int] = array("I", counts)
         fill = list(counts[:-1])
-        self._records = array("I", bytes(4 * len(record_pattern)))
+        records = array("I", bytes(4 * len(record_pattern)))
         for position, pid in enumerate(record_pattern):
-            self._records[fill[pid]] = position
+            records[fill[pid]] = position
             fill[pid] += 1
-        self._entries: dict[int, Entry] = {}
+        self._records: Sequence[int] = records
         self._build_anchors()
+
+    @classmethod
+    def from_tables(cls, tables: IndexTables) -> PatternIndex:
+        """An index over tables built earlier (see :meth:`tables`), e.g. read from disk."""
+        index = cls.__new__(cls)
+        index._entries = {}
+        index.patterns = tables.patterns
+        index._starts = tables.starts
+        index._records = tables.records
+        index._anchors = tables.anchors
+        index._first_words = tables.first_words
+        index.always = tables.always
+        return index
+
+    def tables(self) -> IndexTables:
+        """The flat tables this index is made of (what a stored index holds)."""
+        return IndexTables(
+            patterns=self.patterns,
+            starts=self._starts,
+            records=self._records,
+            anchors=self._anchors,
+            first_words=self._first_words,
+            always=self.always,
+        )
 
     def _build_anchors(self) -> None:
         word_sets: list[set[str]] = []
@@ -178,9 +248,9 @@ class PatternIndex:
                 if rank and frequency[word] > RARE_WORD:
                     break
                 anchors.setdefault(word, []).append(pid)
-        self._anchors = anchors
-        self._first_words = first_words
-        self.always = always
+        self._anchors = Postings.from_lists(anchors)
+        self._first_words = Postings.from_lists(first_words)
+        self.always: Sequence[int] = array("I", always)
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -200,8 +270,9 @@ class PatternIndex:
 
     def _proposed(self, text: str) -> set[int]:
         pids: set[int] = set(self.always)
+        anchors = self._anchors
         for word in set(_WORD.findall(text)):
-            hit = self._anchors.get(word)
+            hit = anchors.get(word)
             if hit:
                 pids.update(hit)
         return pids
@@ -221,7 +292,7 @@ class PatternIndex:
         pids = self._proposed(text)
         lead = _WORD.match(text)
         if lead:
-            sharing = self._first_words.get(lead.group(), ())
+            sharing = self._first_words.get(lead.group())
             if len(sharing) <= RARE_WORD:
                 pids.update(sharing)
         out = []

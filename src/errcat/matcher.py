@@ -48,8 +48,9 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -59,6 +60,7 @@ from errcat.advice import Advice
 from errcat.extract import ExceptionReport, Frame, extract_reports
 from errcat.index import Entry, fold_whitespace, words
 from errcat.patterns import GROUP, pieces_fullmatch, pieces_prefix, placeholder_names
+from errcat.store import RecordSummary, Store
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -127,10 +129,12 @@ class Match:
 
     ``params`` maps each placeholder expression of the record's ``errorMessage``
     to the text captured for it (whitespace folded). ``span`` is the
-    ``(start, end)`` of the matched exception in the input text.
+    ``(start, end)`` of the matched exception in the input text. ``summary``
+    holds the record's matching fields; :attr:`record` reads and validates the
+    whole record on first access (a large catalog is not read up front).
     """
 
-    record: ErrorRecord
+    summary: RecordSummary
     confidence: float
     exact: bool
     mode: MatchMode
@@ -138,12 +142,20 @@ class Match:
     span: tuple[int, int]
     report: ExceptionReport
     reasons: tuple[str, ...] = ()
+    _store: Store | None = field(default=None, repr=False, compare=False)
+    _position: int = field(default=-1, repr=False, compare=False)
     _rank: tuple[float, ...] = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def record(self) -> ErrorRecord:
+        """The matched record (read from its store on first access)."""
+        assert self._store is not None
+        return self._store.record(self._position)
 
     def __repr__(self) -> str:
         """A short form: record id, mode and confidence."""
         return (
-            f"<Match {self.record.id} {self.record.error_class} mode={self.mode} "
+            f"<Match {self.summary.id} {self.summary.error_class} mode={self.mode} "
             f"confidence={self.confidence:.3f}>"
         )
 
@@ -160,11 +172,11 @@ class Match:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (the record by id; use ``record.model_dump`` for all of it)."""
         return {
-            "id": self.record.id,
-            "slug": self.record.slug,
-            "repo": self.record.repo,
-            "errorClass": self.record.error_class,
-            "errorMessage": self.record.error_message,
+            "id": self.summary.id,
+            "slug": self.summary.slug,
+            "repo": self.summary.repo,
+            "errorClass": self.summary.error_class,
+            "errorMessage": self.summary.error_message,
             "confidence": self.confidence,
             "exact": self.exact,
             "mode": self.mode,
@@ -210,7 +222,7 @@ def _variants(report: ExceptionReport) -> list[str]:
     return folded
 
 
-def _params(record: ErrorRecord, groups: Sequence[str | None]) -> dict[str, str]:
+def _params(record: RecordSummary, groups: Sequence[str | None]) -> dict[str, str]:
     names = placeholder_names(record.error_message)
     params: dict[str, str] = {}
     for index, value in enumerate(groups):
@@ -229,7 +241,7 @@ def _path_agrees(frame_path: str, record_path: str) -> bool:
     return frame_parts[-need:] == record_parts[-need:]
 
 
-def _frame_evidence(frames: Sequence[Frame], record: ErrorRecord) -> tuple[float, str | None]:
+def _frame_evidence(frames: Sequence[Frame], record: RecordSummary) -> tuple[float, str | None]:
     best = 0.0
     reason = None
     for frame in frames:
@@ -256,7 +268,7 @@ def _frame_evidence(frames: Sequence[Frame], record: ErrorRecord) -> tuple[float
 def _score(
     *,
     entry: Entry,
-    record: ErrorRecord,
+    record: RecordSummary,
     report: ExceptionReport,
     mode: str,
     message_length: int,
@@ -363,6 +375,7 @@ def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
 @dataclass
 class _Collector:
     catalog: Catalog
+    part: int = 0
     best: dict[str, Match] = field(default_factory=dict)
 
     def add(
@@ -378,11 +391,14 @@ class _Collector:
         mode = hit.mode
         captures = hit.groups
         matched = hit.end - hit.start
+        store = self.catalog.parts[self.part]
         for position in entry.records:
-            record = self.catalog.record_at(position)
+            summary = store.summary(position)
+            if self.catalog.hidden(self.part, summary.id):
+                continue
             confidence, reasons, frame_gain = _score(
                 entry=entry,
-                record=record,
+                record=summary,
                 report=report,
                 mode=mode,
                 message_length=len(text),
@@ -395,22 +411,24 @@ class _Collector:
                 confidence *= 0.5 + 0.5 * share
                 reasons.append(f"{share:.0%} of the pattern's literal text is present")
             match = Match(
-                record=record,
+                summary=summary,
                 confidence=round(confidence, 3),
                 exact=mode != "truncated",
                 mode=mode,  # type: ignore[arg-type]
-                params=MappingProxyType(_params(record, captures)),
+                params=MappingProxyType(_params(summary, captures)),
                 span=(report.start, report.end),
                 report=report,
                 reasons=tuple(reasons),
+                _store=store,
+                _position=position,
                 _rank=(confidence, frame_gain, entry.literal_length, -order, -position),
             )
             self.keep(match)
 
     def keep(self, match: Match) -> None:
-        current = self.best.get(match.record.id)
+        current = self.best.get(match.summary.id)
         if current is None or match._rank > current._rank:
-            self.best[match.record.id] = match
+            self.best[match.summary.id] = match
 
 
 def _literal_prefix(entry: Entry, text: str) -> int:
@@ -445,36 +463,40 @@ def _reports(text: str) -> list[ExceptionReport]:
     return extract_reports(text)
 
 
-def _collect(reports: Iterable[ExceptionReport], catalog: Catalog) -> _Collector:
-    index = catalog.index
+def _collect(reports: Sequence[ExceptionReport], catalog: Catalog) -> _Collector:
     collector = _Collector(catalog)
-    for order, report in enumerate(reports):
-        found = False
-        variants = _variants(report)
-        for text in variants:
-            for entry in index.candidates(text):
-                hit = _verify(entry, text, use_pieces=index.uses_pieces)
-                if hit is None:
-                    continue
-                collector.add(entry=entry, report=report, order=order, hit=hit, text=text)
-                found = True
-        if found:
-            continue
-        for text in variants[:1]:
-            for entry in index.prefix_candidates(text):
-                present = _literal_prefix(entry, text)
-                if present < min(_TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length):
-                    continue  # too little of the pattern is there to call it a cut-off paste
-                partial = _verify_truncated(entry, text)
-                if partial is not None:
-                    collector.add(
-                        entry=entry,
-                        report=report,
-                        order=order,
-                        hit=partial,
-                        text=text,
-                        truncated_literal=present,
-                    )
+    for part, store in enumerate(catalog.parts):
+        collector.part = part
+        index = store.index
+        for order, report in enumerate(reports):
+            found = False
+            variants = _variants(report)
+            for text in variants:
+                for entry in index.candidates(text):
+                    hit = _verify(entry, text, use_pieces=index.uses_pieces)
+                    if hit is None:
+                        continue
+                    collector.add(entry=entry, report=report, order=order, hit=hit, text=text)
+                    found = True
+            if found:
+                continue
+            for text in variants[:1]:
+                for entry in index.prefix_candidates(text):
+                    present = _literal_prefix(entry, text)
+                    if present < min(
+                        _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
+                    ):
+                        continue  # too little of the pattern is there to call it a cut-off paste
+                    partial = _verify_truncated(entry, text)
+                    if partial is not None:
+                        collector.add(
+                            entry=entry,
+                            report=report,
+                            order=order,
+                            hit=partial,
+                            text=text,
+                            truncated_literal=present,
+                        )
     return collector
 
 
@@ -486,35 +508,63 @@ def _fuzzy(reports: Sequence[ExceptionReport], catalog: Catalog, limit: int) -> 
         message_words = len(set(words(text)))
         if message_words < 3:
             continue
-        for shared, total, entry in catalog.index.near(text, limit=limit):
-            recall = shared / total  # how much of the record's wording is present
-            precision = shared / message_words  # how much of the message is the record's
-            near = recall >= _FUZZY_MIN_SHARE or (
-                precision >= _FUZZY_MIN_CONTAINED and shared >= _FUZZY_MIN_WORDS
-            )
-            if shared < 3 or not near:
-                continue
-            share = (recall + precision) / 2
-            confidence = _FUZZY_CAP * share
-            for position in entry.records:
-                record = catalog.record_at(position)
-                hints.append(
-                    Match(
-                        record=record,
-                        confidence=round(confidence, 3),
-                        exact=False,
-                        mode="fuzzy",
-                        params=MappingProxyType({}),
-                        span=(report.start, report.end),
-                        report=report,
-                        reasons=(
-                            f"no pattern matched; {recall:.0%} of this record's words and "
-                            f"{precision:.0%} of the message's are shared (drifted message?)",
-                        ),
-                        _rank=(confidence, 0.0, entry.literal_length, -order, -position),
-                    )
+        for part, store in enumerate(catalog.parts):
+            hints.extend(
+                _near_hints(
+                    catalog=catalog,
+                    part=part,
+                    store=store,
+                    report=report,
+                    order=order,
+                    text=text,
+                    message_words=message_words,
+                    limit=limit,
                 )
+            )
     return hints
+
+
+def _near_hints(
+    *,
+    catalog: Catalog,
+    part: int,
+    store: Store,
+    report: ExceptionReport,
+    order: int,
+    text: str,
+    message_words: int,
+    limit: int,
+) -> Iterator[Match]:
+    for shared, total, entry in store.index.near(text, limit=limit):
+        recall = shared / total  # how much of the record's wording is present
+        precision = shared / message_words  # how much of the message is the record's
+        near = recall >= _FUZZY_MIN_SHARE or (
+            precision >= _FUZZY_MIN_CONTAINED and shared >= _FUZZY_MIN_WORDS
+        )
+        if shared < 3 or not near:
+            continue
+        share = (recall + precision) / 2
+        confidence = _FUZZY_CAP * share
+        for position in entry.records:
+            summary = store.summary(position)
+            if catalog.hidden(part, summary.id):
+                continue
+            yield Match(
+                summary=summary,
+                confidence=round(confidence, 3),
+                exact=False,
+                mode="fuzzy",
+                params=MappingProxyType({}),
+                span=(report.start, report.end),
+                report=report,
+                reasons=(
+                    f"no pattern matched; {recall:.0%} of this record's words and "
+                    f"{precision:.0%} of the message's are shared (drifted message?)",
+                ),
+                _store=store,
+                _position=position,
+                _rank=(confidence, 0.0, entry.literal_length, -order, -position),
+            )
 
 
 def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list[Match]:
@@ -532,8 +582,8 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     if not matches:
         seen: set[str] = set()
         for hint in sorted(_fuzzy(reports, cat, limit), key=lambda m: m._rank, reverse=True):
-            if hint.record.id not in seen:
-                seen.add(hint.record.id)
+            if hint.summary.id not in seen:
+                seen.add(hint.summary.id)
                 matches.append(hint)
     return matches[:limit]
 

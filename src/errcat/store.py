@@ -1,0 +1,636 @@
+"""Record stores: where a catalog's records live and how they are read.
+
+:class:`MemoryStore` holds validated records. :class:`FileStore` serves a
+large JSON Lines catalog without reading it: a stored index file (built once
+per data release, written next to the data or in the cache directory) holds the
+match index and a table of each record's few matching fields and byte offset.
+Opening it memory-maps the file; a record body is read and validated only when
+someone asks for that record.
+
+The stored index is versioned and checksummed (CRC-32 per section); one built
+for other data, by another format version, or on a machine of other byte order
+is rebuilt, never trusted. It is not a pickle: it holds only strings and arrays.
+
+>>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+>>> store = MemoryStore([RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)])
+>>> store.summary(0).error_class, store.position_of("bad-value-x")
+('ValueError', 0)
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import logging
+import mmap
+import os
+import sys
+import threading
+import zlib
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from errcat.errors import CatalogSourceError, InvalidRecordError
+from errcat.index import IndexTables, PatternIndex, Postings
+from errcat.models import ErrorRecord, RecordEnvelope, validate_envelope
+
+__all__ = [
+    "FORMAT_VERSION",
+    "FileStore",
+    "MemoryStore",
+    "RecordSummary",
+    "Store",
+    "StringTable",
+    "index_path_for",
+    "open_file_store",
+]
+
+logger = logging.getLogger("errcat")
+
+#: Bumped whenever the stored index layout changes; other versions are rebuilt.
+FORMAT_VERSION = 1
+_MAGIC = b"ERRCATIX"
+_SEP = "\x1f"
+_JSONL = frozenset({".jsonl", ".ndjson"})
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSummary:
+    """The fields of a record that matching, lookup and filtering need."""
+
+    id: str
+    slug: str
+    error_class: str
+    file_path: str
+    line_number: int
+    repo: str
+    error_message: str
+    tags: tuple[str, ...]
+
+    def encode(self) -> str:
+        """One string holding every field (the stored table's row)."""
+        return _SEP.join(
+            [
+                self.id,
+                self.slug,
+                self.error_class,
+                self.file_path,
+                str(self.line_number),
+                self.repo,
+                self.error_message,
+                "\x1e".join(self.tags),
+            ]
+        )
+
+    @classmethod
+    def decode(cls, row: str) -> RecordSummary:
+        """Read a row written by :meth:`encode`."""
+        rid, slug, cls_, path, line, repo, message, tags = row.split(_SEP)
+        return cls(
+            rid, slug, cls_, path, int(line), repo, message, tuple(filter(None, tags.split("\x1e")))
+        )
+
+    @classmethod
+    def of(cls, record: ErrorRecord) -> RecordSummary:
+        """The summary of a full record."""
+        return cls(
+            record.id,
+            record.slug,
+            record.error_class,
+            record.file_path,
+            record.line_number,
+            record.repo,
+            record.error_message,
+            record.tags,
+        )
+
+
+class Store(Protocol):
+    """What a catalog needs from where its records live."""
+
+    problems: tuple[InvalidRecordError, ...]
+
+    def __len__(self) -> int: ...
+
+    def summary(self, position: int) -> RecordSummary:
+        """The matching fields of the record at ``position``."""
+
+    def record(self, position: int) -> ErrorRecord:
+        """The validated record at ``position``."""
+
+    def envelope(self, position: int) -> RecordEnvelope | None:
+        """The record in its envelope, when it came in one."""
+
+    def position_of(self, key: str) -> int | None:
+        """Position of the record with this id, else of the first with this slug."""
+
+    @property
+    def index(self) -> PatternIndex:
+        """The match index over the store's patterns."""
+
+
+class MemoryStore:
+    """Validated records held in memory; the match index is built on first use."""
+
+    def __init__(
+        self,
+        items: Iterable[RecordEnvelope | ErrorRecord] = (),
+        *,
+        problems: Iterable[InvalidRecordError] = (),
+        engine: str = "prefilter",
+    ) -> None:
+        """Keep ``items`` (a later record with the same id replaces an earlier one)."""
+        by_id: dict[str, RecordEnvelope | ErrorRecord] = {}
+        for item in items:
+            if isinstance(item, RecordEnvelope):
+                rid = item.record.id
+            elif isinstance(item, ErrorRecord):
+                rid = item.id
+            else:
+                raise TypeError(
+                    "Catalog items must be RecordEnvelope or ErrorRecord, "
+                    f"got {type(item).__name__}"
+                )
+            by_id.pop(rid, None)  # a later version moves to the end
+            by_id[rid] = item
+        self._items = tuple(by_id.values())
+        self._records = tuple(i.record if isinstance(i, RecordEnvelope) else i for i in self._items)
+        self._positions = {r.id: n for n, r in enumerate(self._records)}
+        for n, r in enumerate(self._records):
+            self._positions.setdefault(r.slug, n)
+        self.problems = tuple(problems)
+        self._engine = engine
+        self._index: PatternIndex | None = None
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        """Number of records."""
+        return len(self._records)
+
+    def summary(self, position: int) -> RecordSummary:
+        """The matching fields of the record at ``position``."""
+        return RecordSummary.of(self._records[position])
+
+    def record(self, position: int) -> ErrorRecord:
+        """The record at ``position``."""
+        return self._records[position]
+
+    def envelope(self, position: int) -> RecordEnvelope | None:
+        """The record in its envelope, when it came in one."""
+        item = self._items[position]
+        return item if isinstance(item, RecordEnvelope) else None
+
+    def position_of(self, key: str) -> int | None:
+        """Position of the record with this id, else of the first with this slug."""
+        return self._positions.get(key)
+
+    @property
+    def index(self) -> PatternIndex:
+        """The match index, built once on first use (thread-safe)."""
+        if self._index is None:
+            with self._lock:
+                if self._index is None:
+                    from errcat.index import ScanIndex
+
+                    kind = PatternIndex if self._engine == "prefilter" else ScanIndex
+                    self._index = kind(r.message_pattern for r in self._records)
+        return self._index
+
+
+class StringTable(Sequence[str]):
+    """Strings stored back to back in one buffer, decoded one at a time on access."""
+
+    __slots__ = ("_blob", "_offsets")
+
+    def __init__(self, blob: memoryview | bytes, offsets: Sequence[int]) -> None:
+        """``offsets`` has one more item than there are strings."""
+        self._blob = blob
+        self._offsets = offsets
+
+    @staticmethod
+    def encode(strings: Iterable[str]) -> tuple[bytes, array[int]]:
+        """The buffer and offsets of ``strings``."""
+        parts = []
+        offsets = array("Q", [0])
+        total = 0
+        for text in strings:
+            data = text.encode("utf-8", "surrogatepass")
+            parts.append(data)
+            total += len(data)
+            offsets.append(total)
+        return b"".join(parts), offsets
+
+    def __len__(self) -> int:
+        """Number of strings."""
+        return len(self._offsets) - 1
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]
+        """The string at ``index`` (slices are not supported)."""
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        start, end = self._offsets[index], self._offsets[index + 1]
+        return bytes(self._blob[start:end]).decode("utf-8", "surrogatepass")
+
+
+def index_path_for(source: Path) -> Path:
+    """Where the stored index of a data file or directory lives.
+
+    Next to the data (``<file>.errcat-index``, ``<dir>/.errcat-index``) when that
+    place is writable, else in ``$ERRCAT_INDEX_DIR`` or the user's cache directory.
+    """
+    source = source.resolve()
+    beside = (
+        source / ".errcat-index"
+        if source.is_dir()
+        else source.with_name(source.name + ".errcat-index")
+    )
+    override = os.environ.get("ERRCAT_INDEX_DIR")
+    if not override and os.access(beside.parent, os.W_OK):
+        return beside
+    base = (
+        Path(override)
+        if override
+        else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "errcat"
+    )
+    digest = hashlib.sha256(str(source).encode()).hexdigest()[:20]
+    return base / f"{digest}.errcat-index"
+
+
+def _data_files(source: Path) -> list[Path] | None:
+    """The JSON Lines files of a source, or None when it holds other kinds of file."""
+    from errcat.loaders import MANIFEST_NAME, read_manifest
+
+    if source.is_file():
+        return [source] if source.suffix.lower() in _JSONL else None
+    if (source / MANIFEST_NAME).is_file():
+        files = read_manifest(source).get("files")
+        if not isinstance(files, dict):
+            return None
+        paths = [source / str(name) for name in sorted(files)]
+    else:
+        paths = []
+        for root, dirs, names in os.walk(source):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.startswith(".") or name == MANIFEST_NAME:
+                    continue
+                suffix = Path(name).suffix.lower()
+                if suffix in {".json", ".txt"}:
+                    return None
+                if suffix in _JSONL:
+                    paths.append(Path(root) / name)
+    return paths if all(p.suffix.lower() in _JSONL for p in paths) else None
+
+
+def _identity(files: Sequence[Path]) -> list[list[Any]]:
+    out = []
+    for path in files:
+        stat = path.stat()
+        out.append([str(path.resolve()), stat.st_size, stat.st_mtime_ns])
+    return out
+
+
+@dataclass
+class _Built:
+    files: list[Path]
+    rows: list[str]
+    file_of: array[int]
+    offsets: array[int]
+    lengths: array[int]
+    lines: array[int]
+    patterns: list[str]
+    problems: list[InvalidRecordError]
+
+
+def _scan(files: Sequence[Path], progress: bool) -> _Built:
+    """Read and validate every line once, keeping what the stored index needs."""
+    rows: list[str] = []
+    patterns: list[str] = []
+    file_of, offsets, lengths, lines = array("I"), array("Q"), array("I"), array("I")
+    problems: list[InvalidRecordError] = []
+    seen: dict[str, int] = {}
+    total = sum(p.stat().st_size for p in files) or 1
+    done = 0
+    shown = -1
+    for number, path in enumerate(files):
+        source = str(path)
+        with path.open("rb") as fh:
+            offset = 0
+            for line_no, raw in enumerate(fh, start=1):
+                start = offset
+                offset += len(raw)
+                if progress and (percent := (done + offset) * 100 // total) != shown:
+                    shown = percent
+                    print(f"\rerrcat: indexing {percent}%", end="", file=sys.stderr, flush=True)
+                if not raw.strip():
+                    continue
+                try:
+                    envelope = RecordEnvelope.model_validate_json(raw)
+                except ValueError:
+                    try:
+                        data = json.loads(raw)
+                    except ValueError as exc:
+                        problems.append(
+                            InvalidRecordError(f"invalid JSON: {exc}", path=source, line=line_no)
+                        )
+                        continue
+                    try:
+                        envelope = validate_envelope(data, path=source, line=line_no)
+                    except InvalidRecordError as exc:
+                        problems.append(exc)
+                        continue
+                record = envelope.record
+                previous = seen.get(record.id)
+                if previous is not None:
+                    problems.append(
+                        InvalidRecordError(
+                            f"duplicate id {record.id!r} (first at {files[file_of[previous]]}:"
+                            f"{lines[previous]}); the later line wins",
+                            path=source,
+                            line=line_no,
+                            field="record.id",
+                            record_id=record.id,
+                        )
+                    )
+                seen[record.id] = len(rows)
+                rows.append(RecordSummary.of(record).encode())
+                patterns.append(record.message_pattern)
+                file_of.append(number)
+                offsets.append(start)
+                lengths.append(len(raw))
+                lines.append(line_no)
+        done += path.stat().st_size
+    if progress:
+        print("\r" + " " * 30 + "\r", end="", file=sys.stderr, flush=True)
+    # Drop lines that a later line with the same id replaced.
+    keep = sorted(seen.values())
+    if len(keep) != len(rows):
+        rows = [rows[n] for n in keep]
+        patterns = [patterns[n] for n in keep]
+        file_of = array("I", (file_of[n] for n in keep))
+        offsets = array("Q", (offsets[n] for n in keep))
+        lengths = array("I", (lengths[n] for n in keep))
+        lines = array("I", (lines[n] for n in keep))
+    return _Built(list(files), rows, file_of, offsets, lengths, lines, patterns, problems)
+
+
+def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
+    tables = index.tables()
+    pattern_blob, pattern_offsets = StringTable.encode(tables.patterns)
+    row_blob, row_offsets = StringTable.encode(built.rows)
+    anchor_blob, anchor_offsets = StringTable.encode(tables.anchors.words)
+    first_blob, first_offsets = StringTable.encode(tables.first_words.words)
+    summaries = [row.split(_SEP, 2) for row in built.rows]
+    by_id = sorted(range(len(summaries)), key=lambda n: summaries[n][0])
+    by_slug = sorted(range(len(summaries)), key=lambda n: (summaries[n][1], n))
+
+    def arr(kind: str, values: Iterable[int]) -> bytes:
+        return array(kind, values).tobytes()
+
+    return {
+        "patterns": pattern_blob,
+        "pattern_offsets": pattern_offsets.tobytes(),
+        "starts": arr("I", tables.starts),
+        "records": arr("I", tables.records),
+        "anchor_words": anchor_blob,
+        "anchor_word_offsets": anchor_offsets.tobytes(),
+        "anchor_starts": arr("I", tables.anchors.starts),
+        "anchor_ids": arr("I", tables.anchors.ids),
+        "first_words": first_blob,
+        "first_word_offsets": first_offsets.tobytes(),
+        "first_starts": arr("I", tables.first_words.starts),
+        "first_ids": arr("I", tables.first_words.ids),
+        "always": arr("I", tables.always),
+        "rows": row_blob,
+        "row_offsets": row_offsets.tobytes(),
+        "file_of": built.file_of.tobytes(),
+        "offsets": built.offsets.tobytes(),
+        "lengths": built.lengths.tobytes(),
+        "lines": built.lines.tobytes(),
+        "by_id": arr("I", by_id),
+        "by_slug": arr("I", by_slug),
+    }
+
+
+_ARRAY_KINDS = {
+    "pattern_offsets": "Q",
+    "starts": "I",
+    "records": "I",
+    "anchor_word_offsets": "Q",
+    "anchor_starts": "I",
+    "anchor_ids": "I",
+    "first_word_offsets": "Q",
+    "first_starts": "I",
+    "first_ids": "I",
+    "always": "I",
+    "row_offsets": "Q",
+    "file_of": "I",
+    "offsets": "Q",
+    "lengths": "I",
+    "lines": "I",
+    "by_id": "I",
+    "by_slug": "I",
+}
+
+
+def _write(path: Path, identity: list[list[Any]], built: _Built, index: PatternIndex) -> None:
+    sections = _sections(built, index)
+    layout: dict[str, list[int]] = {}
+    offset = 0
+    for name, data in sections.items():
+        layout[name] = [offset, len(data), zlib.crc32(data)]
+        offset += len(data) + (-len(data) % 8)
+    header = json.dumps(
+        {
+            "format": FORMAT_VERSION,
+            "byteorder": sys.byteorder,
+            "sources": identity,
+            "records": len(built.rows),
+            "problems": [
+                {
+                    "reason": p.reason,
+                    "path": p.path,
+                    "line": p.line,
+                    "field": p.field,
+                    "id": p.record_id,
+                }
+                for p in built.problems
+            ],
+            "sections": layout,
+        }
+    ).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with tmp.open("wb") as fh:
+        prefix = _MAGIC + len(header).to_bytes(8, "little") + header
+        fh.write(prefix + b"\0" * (-len(prefix) % 8))
+        for data in sections.values():
+            fh.write(data + b"\0" * (-len(data) % 8))
+    tmp.replace(path)
+
+
+class FileStore:
+    """A JSON Lines catalog served through its stored index (see the module docstring)."""
+
+    def __init__(self, path: Path, files: Sequence[Path], identity: list[list[Any]]) -> None:
+        """Open the stored index at ``path``; raise ``ValueError`` if it is not usable."""
+        with path.open("rb") as fh:
+            self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        view = memoryview(self._map)
+        if bytes(view[:8]) != _MAGIC:
+            raise ValueError("not an errcat index")
+        size = int.from_bytes(view[8:16], "little")
+        header = json.loads(bytes(view[16 : 16 + size]))
+        if header.get("format") != FORMAT_VERSION or header.get("byteorder") != sys.byteorder:
+            raise ValueError("built by another format version or byte order")
+        if header.get("sources") != identity:
+            raise ValueError("built for other data (files changed since)")
+        base = 16 + size + (-(16 + size) % 8)
+        parts: dict[str, Any] = {}
+        for name, (offset, length, crc) in header["sections"].items():
+            chunk = view[base + offset : base + offset + length]
+            if zlib.crc32(chunk) != crc:
+                raise ValueError(f"section {name} fails its checksum")
+            kind = _ARRAY_KINDS.get(name)
+            parts[name] = chunk.cast(kind) if kind else chunk
+        self._files = list(files)
+        self._data_maps: dict[int, mmap.mmap] = {}
+        self._rows = StringTable(parts["rows"], parts["row_offsets"])
+        self._file_of = parts["file_of"]
+        self._offsets = parts["offsets"]
+        self._lengths = parts["lengths"]
+        self._lines = parts["lines"]
+        self._by_id = parts["by_id"]
+        self._by_slug = parts["by_slug"]
+        anchor_words = bytes(parts["anchor_words"]).decode("utf-8", "surrogatepass")
+        first_words = bytes(parts["first_words"]).decode("utf-8", "surrogatepass")
+        self._tables = IndexTables(
+            patterns=StringTable(parts["patterns"], parts["pattern_offsets"]),
+            starts=parts["starts"],
+            records=parts["records"],
+            anchors=Postings(
+                _split(anchor_words, parts["anchor_word_offsets"]),
+                parts["anchor_starts"],
+                parts["anchor_ids"],
+            ),
+            first_words=Postings(
+                _split(first_words, parts["first_word_offsets"]),
+                parts["first_starts"],
+                parts["first_ids"],
+            ),
+            always=parts["always"],
+        )
+        self._index: PatternIndex | None = None
+        self._cache: dict[int, RecordEnvelope] = {}
+        self.problems = tuple(
+            InvalidRecordError(
+                p["reason"], path=p["path"], line=p["line"], field=p["field"], record_id=p["id"]
+            )
+            for p in header["problems"]
+        )
+
+    def __len__(self) -> int:
+        """Number of records."""
+        return len(self._rows)
+
+    def summary(self, position: int) -> RecordSummary:
+        """The matching fields of the record at ``position`` (no record body is read)."""
+        return RecordSummary.decode(self._rows[position])
+
+    def envelope(self, position: int) -> RecordEnvelope:
+        """Read and validate the record at ``position`` (cached)."""
+        cached = self._cache.get(position)
+        if cached is not None:
+            return cached
+        number = self._file_of[position]
+        data = self._data_maps.get(number)
+        if data is None:
+            try:
+                with self._files[number].open("rb") as fh:
+                    data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            except OSError as exc:
+                raise CatalogSourceError(f"Cannot read {self._files[number]}: {exc}") from None
+            self._data_maps[number] = data
+        start = self._offsets[position]
+        raw = data[start : start + self._lengths[position]]
+        try:
+            envelope = RecordEnvelope.model_validate_json(raw)
+        except ValueError:
+            # The file changed under the index: say where, precisely.
+            envelope = validate_envelope(
+                json.loads(raw), path=str(self._files[number]), line=self._lines[position]
+            )
+        self._cache[position] = envelope
+        return envelope
+
+    def record(self, position: int) -> ErrorRecord:
+        """The record at ``position``, read and validated on first access."""
+        return self.envelope(position).record
+
+    def position_of(self, key: str) -> int | None:
+        """Position of the record with this id, else of the first with this slug."""
+        for order, field in ((self._by_id, 0), (self._by_slug, 1)):
+            at = bisect.bisect_left(order, key, key=lambda n, f=field: self._field(n, f))
+            if at < len(order) and self._field(order[at], field) == key:
+                return int(order[at])
+        return None
+
+    def _field(self, position: int, field: int) -> str:
+        return self._rows[position].split(_SEP, 2)[field]
+
+    @property
+    def index(self) -> PatternIndex:
+        """The match index over the stored tables."""
+        if self._index is None:
+            self._index = PatternIndex.from_tables(self._tables)
+        return self._index
+
+
+def _split(words: str, offsets: Sequence[int]) -> list[str]:
+    # Offsets are in bytes; the words are ASCII-or-not, so slice the bytes, not the str.
+    if words.isascii():
+        return [words[offsets[k] : offsets[k + 1]] for k in range(len(offsets) - 1)]
+    data = words.encode("utf-8", "surrogatepass")
+    return [
+        data[offsets[k] : offsets[k + 1]].decode("utf-8", "surrogatepass")
+        for k in range(len(offsets) - 1)
+    ]
+
+
+def open_file_store(
+    source: Path, *, rebuild: bool = False, progress: bool | None = None
+) -> FileStore | None:
+    """Open ``source`` through its stored index, building (and storing) it when needed.
+
+    Returns None when the source is not made of JSON Lines files (it is then
+    loaded into memory instead). A stale, foreign or damaged index is rebuilt.
+    """
+    files = _data_files(source)
+    if not files:
+        return None
+    identity = _identity(files)
+    path = index_path_for(source)
+    if not rebuild and path.is_file():
+        try:
+            return FileStore(path, files, identity)
+        except (ValueError, KeyError, TypeError, OSError) as exc:
+            logger.info("rebuilding the index of %s: %s", source, exc)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    built = _scan(files, progress)
+    index = PatternIndex(built.patterns)
+    try:
+        _write(path, identity, built, index)
+    except OSError as exc:
+        raise CatalogSourceError(f"Cannot write the index of {source} to {path}: {exc}") from None
+    return FileStore(path, files, identity)
+
+
+def iter_positions(store: Store) -> Iterator[int]:
+    """Every position of a store, in order."""
+    return iter(range(len(store)))

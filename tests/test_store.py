@@ -1,0 +1,183 @@
+"""Stored indexes: built once, reused, rebuilt when stale or damaged, same answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import make_envelope
+from errcat.catalog import Catalog
+from errcat.errors import InvalidRecordError
+from errcat.loaders import write_jsonl
+from errcat.matcher import match_all, match_error
+from errcat.patterns import template_to_pattern
+from errcat.store import FileStore, index_path_for, open_file_store
+
+TEMPLATES = [
+    "expert {n} is not loaded on rank {rank}",
+    "tokenizer file {path!r} is missing from the model directory",
+    "{name} must be a power of two, got {value}",
+    "quantization method {method} is not supported on {device}",
+]
+
+
+def envelopes(n: int = 40) -> list[object]:
+    out = []
+    for k in range(n):
+        template = TEMPLATES[k % len(TEMPLATES)].replace("is", f"is (case {k})", 1)
+        out.append(
+            make_envelope(
+                id=f"{k:016x}",
+                slug=f"case-{k}",
+                errorMessage=template,
+                messagePattern=template_to_pattern(template),
+                tags=[f"t{k % 3}"],
+            )
+        )
+    return out
+
+
+@pytest.fixture
+def catalog_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("ERRCAT_INDEX_DIR", raising=False)
+    path = tmp_path / "big.jsonl"
+    write_jsonl(path, envelopes())  # type: ignore[arg-type]
+    return path
+
+
+def test_index_is_written_next_to_the_data_and_reused(catalog_file: Path) -> None:
+    store = open_file_store(catalog_file)
+    assert store is not None and len(store) == 40
+    index_file = index_path_for(catalog_file)
+    assert index_file == catalog_file.with_name("big.jsonl.errcat-index")
+    built = index_file.stat().st_mtime_ns
+    again = open_file_store(catalog_file)
+    assert again is not None and index_file.stat().st_mtime_ns == built
+
+
+def test_lazy_catalog_answers_like_the_memory_one(catalog_file: Path) -> None:
+    lazy = Catalog.from_path(catalog_file, lazy=True)
+    eager = Catalog.from_path(catalog_file, lazy=False)
+    assert isinstance(lazy.parts[0], FileStore)
+    assert len(lazy) == len(eager) == 40
+    for text in [
+        "ValueError: expert 7 is (case 4) not loaded on rank 3",
+        "ValueError: block_size must be (case 2) a power of two, got 48",
+        "ValueError: tokenizer file 'tok.json' is (case 1) missing from the model directory",
+        "nothing to see",
+        "quantization method awq is (case 3) supported on cpu",
+    ]:
+        a = [(m.summary.id, m.confidence, dict(m.params)) for m in match_all(text, catalog=lazy)]
+        b = [(m.summary.id, m.confidence, dict(m.params)) for m in match_all(text, catalog=eager)]
+        assert a == b, text
+    m = match_error("ValueError: expert 7 is (case 4) not loaded on rank 3", catalog=lazy)
+    assert m is not None and m.record.id == f"{4:016x}"
+    assert lazy["case-9"].id == f"{9:016x}" and lazy.get("nope") is None
+    assert [r.id for r in lazy.filter(tag="t1")] == [r.id for r in eager.filter(tag="t1")]
+
+
+def test_records_are_read_only_when_asked_for(catalog_file: Path) -> None:
+    store = open_file_store(catalog_file)
+    assert store is not None
+    assert store._cache == {}
+    match_error(
+        "ValueError: expert 7 is (case 4) not loaded on rank 3",
+        catalog=Catalog._of_parts([store]),
+    )
+    assert store._cache == {}  # matching reads summaries only
+    assert store.record(4).id == f"{4:016x}"
+    assert list(store._cache) == [4]
+
+
+def test_stale_index_is_rebuilt(catalog_file: Path) -> None:
+    open_file_store(catalog_file)
+    with catalog_file.open("a", encoding="utf-8") as fh:
+        extra = envelopes(41)[-1]
+        fh.write(json.dumps(extra.model_dump(mode="json")) + "\n")  # type: ignore[attr-defined]
+    store = open_file_store(catalog_file)
+    assert store is not None and len(store) == 41
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "foreign"])
+def test_damaged_or_foreign_index_is_not_trusted(
+    catalog_file: Path, tmp_path: Path, damage: str
+) -> None:
+    open_file_store(catalog_file)
+    index_file = index_path_for(catalog_file)
+    data = bytearray(index_file.read_bytes())
+    if damage == "flip":
+        data[-20] ^= 0xFF
+        index_file.write_bytes(bytes(data))
+    elif damage == "truncate":
+        index_file.write_bytes(bytes(data[: len(data) // 2]))
+    else:
+        other = tmp_path / "other.jsonl"
+        write_jsonl(other, envelopes(5))  # type: ignore[arg-type]
+        open_file_store(other)
+        index_file.write_bytes(index_path_for(other).read_bytes())
+    from errcat.store import _data_files, _identity
+
+    files = _data_files(catalog_file)
+    assert files is not None
+    with pytest.raises(
+        ValueError, match=r"checksum|format|other data|not an errcat|Expecting|codec"
+    ):
+        FileStore(index_file, files, _identity(files))
+    store = open_file_store(catalog_file)
+    assert store is not None and len(store) == 40
+    assert store.record(39).id == f"{39:016x}"
+
+
+def test_bad_lines_are_kept_as_problems_and_strict_raises(catalog_file: Path) -> None:
+    with catalog_file.open("a", encoding="utf-8") as fh:
+        fh.write("{not json\n")
+        dup = envelopes(1)[0]
+        fh.write(json.dumps(dup.model_dump(mode="json")) + "\n")  # type: ignore[attr-defined]
+    catalog = Catalog.from_path(catalog_file, lazy=True)
+    assert len(catalog) == 40
+    reasons = [str(p) for p in catalog.problems]
+    assert any(":41: invalid JSON" in r for r in reasons)
+    assert any(":42: record.id: duplicate id" in r for r in reasons)
+    again = Catalog.from_path(catalog_file, lazy=True)  # from the stored index
+    assert [str(p) for p in again.problems] == reasons
+    with pytest.raises(InvalidRecordError):
+        Catalog.from_path(catalog_file, lazy=True, strict=True)
+
+
+def test_index_goes_to_the_cache_when_the_data_is_read_only(
+    catalog_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ERRCAT_INDEX_DIR", str(tmp_path / "cache"))
+    path = index_path_for(catalog_file)
+    assert path.parent == tmp_path / "cache"
+    assert open_file_store(catalog_file) is not None and path.is_file()
+
+
+def test_merged_lazy_and_memory_catalogs_let_later_records_win(catalog_file: Path) -> None:
+    lazy = Catalog.from_path(catalog_file, lazy=True)
+    override = make_envelope(
+        id=f"{4:016x}",
+        slug="case-4",
+        errorMessage="a completely different message for the override",
+        messagePattern="a completely different message for the override",
+    )
+    merged = lazy.merge(Catalog([override]))
+    assert len(merged) == 40
+    assert merged[f"{4:016x}"].error_message.startswith("a completely")
+    assert (
+        match_error("ValueError: expert 7 is (case 4) not loaded on rank 3", catalog=merged) is None
+    )
+    m = match_error("ValueError: a completely different message for the override", catalog=merged)
+    assert m is not None and m.summary.id == f"{4:016x}"
+
+
+def test_non_jsonl_sources_stay_in_memory(tmp_path: Path) -> None:
+    (tmp_path / "one.json").write_text(
+        json.dumps(envelopes(1)[0].model_dump(mode="json")),
+        encoding="utf-8",  # type: ignore[attr-defined]
+    )
+    assert open_file_store(tmp_path) is None
+    assert len(Catalog.from_path(tmp_path, lazy=True)) == 1
+    assert not (tmp_path / ".errcat-index").exists()

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -46,7 +45,7 @@ _LOWER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
 #: How many of its rarest words a pattern is filed under: the rarest always, the
 #: next ones only while they are rare (they help a drifted message find its pattern).
-ANCHORS_PER_PATTERN = 2
+ANCHORS_PER_PATTERN = 2  # the code below files under at most two
 #: A word shared by more patterns than this is not used as an extra anchor, nor to
 #: look up cut-off messages by their first word.
 RARE_WORD = 64
@@ -80,12 +79,14 @@ def _bounded_words(pieces: Sequence[str]) -> set[str]:
     found: set[str] = set()
     last = len(pieces) - 1
     for index, piece in enumerate(pieces):
-        for m in _WORD.finditer(piece):
-            if m.start() == 0 and index != 0:
-                continue
-            if m.end() == len(piece) and index != last:
-                continue
-            found.add(m.group())
+        piece_words = _WORD.findall(piece)
+        if not piece_words:
+            continue
+        if index != last and (piece[-1].isalnum() or piece[-1] == "_"):
+            piece_words.pop()  # glued to the next placeholder
+        if piece_words and index != 0 and (piece[0].isalnum() or piece[0] == "_"):
+            piece_words.pop(0)  # glued to the previous placeholder
+        found.update(piece_words)
     return found
 
 
@@ -223,31 +224,50 @@ class PatternIndex:
         )
 
     def _build_anchors(self) -> None:
-        word_sets: list[set[str]] = []
-        frequency: Counter[str] = Counter()
+        # Words are numbered (vocab) and each pattern's words kept in one flat array,
+        # so a million patterns do not cost a million Python sets.
+        vocab: dict[str, int] = {}
+        frequency = array("I")
+        pattern_words = array("I")
+        bounds = array("I", [0])
         first_words: dict[str, list[int]] = {}
-        for pid, pattern in enumerate(self.patterns):
+        for pid in range(len(self.patterns)):
+            pattern = self.patterns[pid]
             pieces = pattern_pieces(pattern)
             if pieces is None:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
-            bounded = _bounded_words(pieces)
-            word_sets.append(bounded)
-            frequency.update(bounded)
+            for word in _bounded_words(pieces):
+                k = vocab.get(word)
+                if k is None:
+                    k = vocab[word] = len(vocab)
+                    frequency.append(0)
+                frequency[k] += 1
+                pattern_words.append(k)
+            bounds.append(len(pattern_words))
             lead = _WORD.match(pieces[0])
             if lead:
                 first_words.setdefault(lead.group(), []).append(pid)
+        spelled = list(vocab)
+        del vocab
+
+        def rarity(k: int) -> tuple[int, int, str]:
+            # Rarest first; ties broken by length, then spelling, so files are stable.
+            return (frequency[k], -len(spelled[k]), spelled[k])
+
         anchors: dict[str, list[int]] = {}
         always: list[int] = []
-        for pid, bounded in enumerate(word_sets):
-            if not bounded:
+        for pid in range(len(self.patterns)):
+            ids = pattern_words[bounds[pid] : bounds[pid + 1]]
+            if not ids:
                 always.append(pid)
                 continue
-            ranked = sorted(bounded, key=lambda w: (frequency[w], -len(w), w))
-            for rank, word in enumerate(ranked[:ANCHORS_PER_PATTERN]):
-                if rank and frequency[word] > RARE_WORD:
-                    break
-                anchors.setdefault(word, []).append(pid)
+            best = min(ids, key=rarity)
+            anchors.setdefault(spelled[best], []).append(pid)
+            if ANCHORS_PER_PATTERN > 1 and len(ids) > 1:
+                runner_up = min((k for k in ids if k != best), key=rarity)
+                if frequency[runner_up] <= RARE_WORD:
+                    anchors.setdefault(spelled[runner_up], []).append(pid)
         self._anchors = Postings.from_lists(anchors)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)

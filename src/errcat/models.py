@@ -35,6 +35,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from errcat.errors import InvalidRecordError
+from errcat.patterns import is_simple_pattern
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -130,6 +131,8 @@ class ErrorRecord(_Model):
     @field_validator("message_pattern")
     @classmethod
     def _pattern_compiles(cls, value: str) -> str:
+        if is_simple_pattern(value):
+            return value  # literal text, escaped punctuation and (.+?) groups always compile
         try:
             regex.compile(value)
         except regex.error as exc:

@@ -18,6 +18,7 @@ re-wrapped or re-indented still matches.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,6 +32,7 @@ __all__ = [
     "Placeholder",
     "compile_pattern",
     "escape_literal",
+    "is_simple_pattern",
     "literal_fragments",
     "parse_template",
     "pattern_pieces",
@@ -459,9 +461,21 @@ def compile_pattern(pattern: str) -> CompiledPattern:
 
 
 #: A pattern made only of literal characters, escaped punctuation and ``(.+?)`` groups.
-_SIMPLE = regex.compile(r"(?:[^\\()\[\]{}.^$|*+?]|\\[^A-Za-z0-9]|\(\.\+\?\))*")
-_UNESCAPE = regex.compile(r"\\(.)", regex.DOTALL)
-_RUN_OF_SPACE = regex.compile(r"\s+")
+_SIMPLE = re.compile(r"(?:[^\\()\[\]{}.^$|*+?]|\\[^A-Za-z0-9]|\(\.\+\?\))*")
+_UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_RUN_OF_SPACE = re.compile(r"\s+")
+_ODD_SPACE = re.compile(r"\s\s|[^\S ]")
+
+
+def is_simple_pattern(pattern: str) -> bool:
+    r"""True for patterns made of literal text, escaped punctuation and ``(.+?)`` only.
+
+    Such a pattern always compiles and can be matched without a regex engine.
+
+    >>> is_simple_pattern(r"bad (.+?) in \(x\)"), is_simple_pattern(r"\d+")
+    (True, False)
+    """
+    return _SIMPLE.fullmatch(pattern) is not None
 
 
 @lru_cache(maxsize=65536)
@@ -479,7 +493,12 @@ def pattern_pieces(pattern: str) -> tuple[str, ...] | None:
     """
     if not _SIMPLE.fullmatch(pattern):
         return None
-    pieces = [_RUN_OF_SPACE.sub(" ", _UNESCAPE.sub(r"\1", p)) for p in pattern.split(GROUP)]
+    pieces = []
+    for raw in pattern.split(GROUP):
+        piece = _UNESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+        if _ODD_SPACE.search(piece):
+            piece = _RUN_OF_SPACE.sub(" ", piece)
+        pieces.append(piece)
     pieces[0] = pieces[0].lstrip()
     pieces[-1] = pieces[-1].rstrip()
     return tuple(pieces)

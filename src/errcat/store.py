@@ -298,7 +298,10 @@ def _identity(files: Sequence[Path]) -> list[list[Any]]:
 @dataclass
 class _Built:
     files: list[Path]
-    rows: list[str]
+    rows: bytearray
+    row_offsets: array[int]
+    ids: list[str]
+    slugs: list[str]
     file_of: array[int]
     offsets: array[int]
     lengths: array[int]
@@ -309,7 +312,10 @@ class _Built:
 
 def _scan(files: Sequence[Path], progress: bool) -> _Built:
     """Read and validate every line once, keeping what the stored index needs."""
-    rows: list[str] = []
+    rows = bytearray()
+    row_offsets = array("Q", [0])
+    ids: list[str] = []
+    slugs: list[str] = []
     patterns: list[str] = []
     file_of, offsets, lengths, lines = array("I"), array("Q"), array("I"), array("I")
     problems: list[InvalidRecordError] = []
@@ -357,8 +363,11 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
                             record_id=record.id,
                         )
                     )
-                seen[record.id] = len(rows)
-                rows.append(RecordSummary.of(record).encode())
+                seen[record.id] = len(ids)
+                rows += RecordSummary.of(record).encode().encode("utf-8", "surrogatepass")
+                row_offsets.append(len(rows))
+                ids.append(record.id)
+                slugs.append(record.slug)
                 patterns.append(record.message_pattern)
                 file_of.append(number)
                 offsets.append(start)
@@ -369,25 +378,41 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr, flush=True)
     # Drop lines that a later line with the same id replaced.
     keep = sorted(seen.values())
-    if len(keep) != len(rows):
-        rows = [rows[n] for n in keep]
+    if len(keep) != len(ids):
+        old_rows, old_offsets = rows, row_offsets
+        rows, row_offsets = bytearray(), array("Q", [0])
+        for n in keep:
+            rows += old_rows[old_offsets[n] : old_offsets[n + 1]]
+            row_offsets.append(len(rows))
+        ids = [ids[n] for n in keep]
+        slugs = [slugs[n] for n in keep]
         patterns = [patterns[n] for n in keep]
         file_of = array("I", (file_of[n] for n in keep))
         offsets = array("Q", (offsets[n] for n in keep))
         lengths = array("I", (lengths[n] for n in keep))
         lines = array("I", (lines[n] for n in keep))
-    return _Built(list(files), rows, file_of, offsets, lengths, lines, patterns, problems)
+    return _Built(
+        list(files),
+        rows,
+        row_offsets,
+        ids,
+        slugs,
+        file_of,
+        offsets,
+        lengths,
+        lines,
+        patterns,
+        problems,
+    )
 
 
 def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
     tables = index.tables()
     pattern_blob, pattern_offsets = StringTable.encode(tables.patterns)
-    row_blob, row_offsets = StringTable.encode(built.rows)
     anchor_blob, anchor_offsets = StringTable.encode(tables.anchors.words)
     first_blob, first_offsets = StringTable.encode(tables.first_words.words)
-    summaries = [row.split(_SEP, 2) for row in built.rows]
-    by_id = sorted(range(len(summaries)), key=lambda n: summaries[n][0])
-    by_slug = sorted(range(len(summaries)), key=lambda n: (summaries[n][1], n))
+    by_id = sorted(range(len(built.ids)), key=built.ids.__getitem__)
+    by_slug = sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n))
 
     def arr(kind: str, values: Iterable[int]) -> bytes:
         return array(kind, values).tobytes()
@@ -406,8 +431,8 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
         "first_starts": arr("I", tables.first_words.starts),
         "first_ids": arr("I", tables.first_words.ids),
         "always": arr("I", tables.always),
-        "rows": row_blob,
-        "row_offsets": row_offsets.tobytes(),
+        "rows": bytes(built.rows),
+        "row_offsets": built.row_offsets.tobytes(),
         "file_of": built.file_of.tobytes(),
         "offsets": built.offsets.tobytes(),
         "lengths": built.lengths.tobytes(),
@@ -450,7 +475,7 @@ def _write(path: Path, identity: list[list[Any]], built: _Built, index: PatternI
             "format": FORMAT_VERSION,
             "byteorder": sys.byteorder,
             "sources": identity,
-            "records": len(built.rows),
+            "records": len(built.ids),
             "problems": [
                 {
                     "reason": p.reason,

@@ -1,0 +1,1342 @@
+r"""Find the Python exceptions in raw pasted error text.
+
+Users paste tracebacks, server logs, CI output and chat messages. This module
+turns such text into :class:`ExceptionReport` values (class, message, frames,
+position), the input of the matcher. Everything here is a pure function of the
+text: no I/O and no state kept between calls.
+
+The pipeline:
+
+1. **Clean lines.** The text is split into lines, each remembering where it
+   came from in the original text. On each line, ``\r`` progress output is
+   resolved (what a terminal would show), ANSI escapes and control characters
+   are removed, Kubernetes/docker JSON lines are decoded, and log prefixes are
+   stripped repeatedly (timestamps, levels, ``[rank0]:``, ``(Worker pid=1)``,
+   ``vllm-1  |``, pytest's ``E`` gutter, Markdown quotes). A prefix may carry a
+   *stream identity* (rank, pid, TP rank, container) and/or start a new *log
+   record*; both are remembered. Exception-group gutters are removed and
+   Markdown fences become boundaries.
+2. **Demultiplex streams.** Lines are grouped by stream identity (a line
+   without one belongs to the stream of the line before it), so that ranks
+   printing the same traceback line by line are parsed one at a time.
+3. **Find tracebacks and exception lines.** Each stream is scanned for
+   ``Traceback (most recent call last):`` headers (whose frames are collected
+   up to the exception line), bare ``Class: message`` lines, reprs such as
+   ``ValueError('x')``, pydantic ``Value error, ...`` lines and HTTP error
+   bodies.
+4. **Build reports.** A message continues over the following lines until a
+   blank line, a chain phrase, a new traceback, a frame, a new exception line
+   or a new log record.
+5. **Find embedded reports.** The message of every report is scanned again
+   for exceptions inside it (``RuntimeError: failed: ValueError: bad x``, a
+   repr or a JSON body whose decoded text holds a whole traceback, ...).
+6. **Dedupe.** Reports are ordered as they appear in the text and identical
+   ones (same class, message and frames) are kept once.
+
+>>> reports = extract_reports(
+...     "[rank0]: Traceback (most recent call last):\n"
+...     '[rank0]:   File "train.py", line 3, in <module>\n'
+...     "[rank0]: ValueError: bad x\n"
+... )
+>>> [(r.kind, r.error_class, r.message, r.frames[0].line) for r in reports]
+[('traceback', 'ValueError', 'bad x', 3)]
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import re
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, overload
+
+__all__ = ["ExceptionReport", "Frame", "ReportKind", "clean_text", "extract_reports"]
+
+ReportKind = Literal["traceback", "line", "repr", "embedded", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One traceback frame as printed."""
+
+    path: str
+    line: int
+    function: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExceptionReport:
+    """One exception found in raw text.
+
+    ``error_class`` is the qualified name exactly as printed (``None`` for kind
+    ``"text"``); ``message`` is the message without prefixes, gutters or ANSI
+    codes, keeping its line breaks; ``frames`` are the traceback's frames,
+    outermost first; ``start``/``end`` are offsets in the original text.
+    """
+
+    error_class: str | None
+    message: str
+    frames: tuple[Frame, ...]
+    start: int
+    end: int
+    kind: ReportKind
+
+
+# --------------------------------------------------------------------------
+# Limits that keep every input linear and every output bounded.
+
+_MAX_PREFIXES: Final = 8  # stacked prefixes stripped from one line
+_MAX_MESSAGE_LINES: Final = 500  # continuation lines of one message
+_MAX_MESSAGE_CHARS: Final = 200_000  # characters of one multi-line message
+_MAX_HITS_PER_LINE: Final = 32  # inline exceptions kept per line (first and last halves)
+_MAX_JSON_STARTS: Final = 4  # "{" positions tried per line for an HTTP error body
+_MAX_LITERAL: Final = 100_000  # characters given to json/ast literal parsing
+_MAX_REPR_SCAN: Final = 20_000  # characters scanned for the ")" closing a repr
+_MAX_EMBED_DEPTH: Final = 8  # decoded messages inside decoded messages
+_MAX_EMBEDDED: Final = 512  # embedded reports per top-level report
+_MAX_MULTILINE_JSON: Final = 300  # lines of a pretty-printed JSON error body
+_MAX_TB_BLANKS: Final = 2  # blank lines tolerated inside a traceback
+
+# --------------------------------------------------------------------------
+# Exception class names.
+
+# One part of a qualified name, or the "<locals>" marker of a nested class.
+_PART = r"(?:[^\W\d]\w*|<locals>)"
+# A dotted name such as json.decoder.JSONDecodeError or f.<locals>.MyError.
+_NAME = rf"[^\W\d]\w*(?:\.{_PART})*"
+# A class as printed, including Ray's wrapped form RayTaskError(ValueError).
+_CLASS = rf"{_NAME}(?:\({_NAME}\))?"
+
+# A whole (left-stripped) line that is an exception line: "Class: msg" or a bare "Class".
+_EXC_LINE_RE: Final = re.compile(rf"(?P<cls>{_CLASS})(?:: (?P<msg>.*)|:?[ \t]*)")
+# A line that starts with "Class: ".
+_EXC_START_RE: Final = re.compile(rf"(?P<cls>{_CLASS}): ")
+# A line that is only a class name (an exception without a message).
+_BARE_RE: Final = re.compile(rf"(?P<cls>{_CLASS}):?[ \t]*")
+# "Class: " anywhere in a line, not in the middle of a longer dotted name.
+_CLASS_MSG_RE: Final = re.compile(rf"(?<!\w)(?<!\w\.)(?P<cls>{_CLASS}): ")
+# "Class(" anywhere in a line: the start of an exception repr.
+_REPR_RE: Final = re.compile(rf"(?<!\w)(?<!\w\.)(?P<cls>{_NAME})\(")
+# A name that may be an HTTP error body's "type".
+_TYPE_NAME_RE: Final = re.compile(_NAME)
+# Cheap test that a line may name an exception at all (every builtin matches too).
+_HINT_RE: Final = re.compile(
+    "Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Timeout|Abort|Iteration"
+    r"|[a-z0-9_]\.[A-Z][A-Za-z0-9]*:"
+)
+# A module-qualified CapWords class (`gzip.BadGzipFile`, `http.client.InvalidURL`):
+# Python prints that form only for exceptions defined outside builtins.
+_QUALIFIED_CLASS_RE: Final = re.compile(
+    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\.[A-Z][A-Za-z0-9]*"
+)
+# Words right before a class name that make it source code, not an error report.
+_CODE_BEFORE_RE: Final = re.compile(r"\b(?:raise|except|class|def|import)[ \t]*\Z")
+
+# Last-name endings that make a class name look like an exception outside a traceback.
+_EXC_SUFFIXES: Final = (
+    "Error",
+    "Exception",
+    "Warning",
+    "Exit",
+    "Interrupt",
+    "Failure",
+    "Fault",
+    "Timeout",
+    "Abort",
+    "Iteration",
+)
+# Builtin exception names (ExceptionGroup is builtin from 3.11 only).
+_BUILTIN_EXCEPTIONS: Final = frozenset(
+    name
+    for name, obj in vars(builtins).items()
+    if isinstance(obj, type) and issubclass(obj, BaseException)
+) | {"ExceptionGroup", "BaseExceptionGroup"}
+
+# --------------------------------------------------------------------------
+# Traceback structure.
+
+# The traceback header, and the words before it in an exception group's header.
+_TB_HEADER: Final = "Traceback (most recent call last):"
+_GROUP_WORDS: Final = "Exception Group "
+# A frame line: File "path", line 12, in func (", in func" is absent for SyntaxError).
+_FRAME_RE: Final = re.compile(
+    r'File "(?P<path>[^"\n]*)", line (?P<line>\d{1,9})(?:, in (?P<func>.*))?'
+)
+# The two phrases that join chained exceptions.
+_CHAIN_RE: Final = re.compile(
+    r"The above exception was the direct cause of the following exception:"
+    r"|During handling of the above exception, another exception occurred:"
+)
+# Recursion summary inside a traceback.
+_REPEATED_RE: Final = re.compile(r"\[Previous line repeated \d+ more times?\]")
+# The ^^^^/~~~~ markers printed under a source line (3.11+).
+_CARET_RE: Final = re.compile(r"[ \t]*[~^][~^ \t]*")
+# A horizontal rule or pytest section line: a new record, never a message line.
+_RULE_RE: Final = re.compile(r"(?:={3,}|-{3,}|_{3,}|\*{3,})")
+
+# --------------------------------------------------------------------------
+# Line cleaning.
+
+# ANSI escapes: CSI (colours, erase), OSC (titles, links), other two-byte
+# escapes, a stray ESC, and an SGR code whose ESC was lost in copy-paste.
+_ANSI_RE: Final = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)"
+    r"|\x1b[@-Z\\-_]"
+    r"|\x1b"
+    r"|\[\d{1,3}(?:;\d{1,3}){0,15}m"
+)
+# Control characters a terminal would not print (tab is kept).
+_CONTROL_RE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+# A date-time as loggers print it: 2026-01-04 08:00:01,123 / 2026-01-04T08:00:01.123Z.
+_TS = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
+# A log level name.
+_LEVEL = r"(?:TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL|SUCCESS)"
+
+# Every known line prefix, one named alternative each; the name says what the
+# prefix carries (see _PREFIX_STREAM and _PREFIX_RECORD). Anchored with match().
+_PREFIX_RE: Final = re.compile(
+    rf"""
+    (?P<sgl>\[{_TS}(?P<sgl_tags>(?:\ [A-Za-z]{{1,8}}[_-]?\d{{1,6}})*)\]:?\ ?)
+                                    # sglang: [2026-03-02 10:11:12 TP0 EP1]
+  | (?P<ray>\((?P<ray_id>(?:[\w.-]{{1,80}}\ )?pid=\d{{1,10}}(?:,\ ip=[\w.:]{{1,64}})?)\)\ ?)
+                                    # vLLM / Ray workers: (Worker_TP1 pid=88)
+  | (?P<rank>\[(?P<rank_id>(?:rank|default)\d{{1,6}})\]:?\ ?)
+                                    # torch distributed: [rank0]:
+  | (?P<pod>\[pod/(?P<pod_id>[^\]\s]{{1,200}})\]\ )
+                                    # kubectl logs --prefix: [pod/name/container]
+  | (?P<mpi>\[(?P<mpi_id>\d{{1,6}},\d{{1,6}})\]<std(?:out|err)>:\ ?)
+                                    # mpirun --tag-output: [1,0]<stderr>:
+  | (?P<gha>\#\#\[(?:error|warning|notice|debug)\]\ ?)
+                                    # GitHub Actions annotations: ##[error]
+  | (?P<vllm>{_LEVEL}\ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d{{1,9}})?
+        \ \[?[\w.<>/-]{{1,200}}:\d{{1,7}}\]\ ?)
+                                    # vLLM logging: INFO 03-06 10:05:08 [engine.py:190]
+  | (?P<loguru>{_TS}\ *\|\ *{_LEVEL}\ *\|\ [\w.<>-]{{1,200}}:[\w.<>-]{{1,200}}:\d{{1,7}}\ -\ )
+                                    # loguru: 2026-01-04 08:00:01.123 | ERROR | m:f:12 -
+  | (?P<pylog>{_TS}(?:\ -\ [\w.\[\]<>/-]{{1,100}}){{1,3}}\ -\ )
+                                    # logging: 2026-01-04 08:00:01,123 - ERROR - app -
+  | (?P<crio>{_TS}\ (?:stdout|stderr)\ [FP]\ )
+                                    # CRI container logs: <ts> stderr F
+  | (?P<isolevel>{_TS}\ +\[?{_LEVEL}\]?:?\ +)
+                                    # <ts> ERROR / <ts> [ERROR]
+  | (?P<iso>{_TS}\ )
+                                    # bare timestamps (docker --timestamps, CI)
+  | (?P<lvlbracket>\[{_LEVEL}\]:?\ ?)
+                                    # [ERROR]
+  | (?P<lvlcolon>{_LEVEL}:(?:[\w.]{{1,100}}:|\ +))
+                                    # logging's default ERROR:root: / uvicorn ERROR:
+  | (?P<glog>\[?[IWEF]\d{{4}}\ \d\d:\d\d:\d\d\.\d{{1,9}}(?:\ +\d{{1,10}})?
+        \ [\w.<>/-]{{1,200}}:\d{{1,7}}\]\ ?)
+                                    # glog / c10: [W1203 10:05:08.417 ProcessGroupNCCL.cpp:1250]
+  | (?P<c10>\[[IWEF]\ [\w.<>/-]{{1,200}}:\d{{1,7}}\]\ ?)
+                                    # short c10: [W socket.cpp:663]
+  | (?P<pytest_e>E(?:\ {{2,}}|\t+|$))
+                                    # pytest's E gutter
+  | (?P<pytest_sum>(?:FAILED|ERROR)\ [^\s\[]{{1,500}}(?:\[[^\]]{{0,500}}\])?\ -\ )
+                                    # pytest summary: FAILED tests/x.py::test_y -
+  | (?P<compose>(?P<compose_id>\w[\w.-]{{0,100}})\ +\|(?:\ |$))
+                                    # docker compose: vllm-1  |
+  | (?P<quote>>\ ?)
+                                    # Markdown blockquote
+    """,
+    re.VERBOSE,
+)
+# Prefix kinds that identify a stream, and the group holding the identity.
+_PREFIX_STREAM: Final = {
+    "sgl": "sgl_tags",
+    "ray": "ray_id",
+    "rank": "rank_id",
+    "pod": "pod_id",
+    "mpi": "mpi_id",
+    "compose": "compose_id",
+}
+# Prefix kinds written once per log record (a different one starts a new record).
+_PREFIX_RECORD: Final = frozenset(
+    {
+        "sgl",
+        "vllm",
+        "loguru",
+        "pylog",
+        "isolevel",
+        "lvlbracket",
+        "lvlcolon",
+        "glog",
+        "c10",
+        "pytest_e",
+        "pytest_sum",
+    }
+)
+# An exception-group gutter "  | " (the content keeps its own indentation).
+_GUTTER_RE: Final = re.compile(r"[ \t]*\|(?: |$)")
+# The "+ " before a top-level "Exception Group Traceback" header.
+_GROUP_PLUS_RE: Final = re.compile(r"[ \t]*\+ (?=Exception Group Traceback)")
+# An exception-group separator: +-+---- 1 ----, +---- ... ----, +--------.
+_GROUP_SEP_RE: Final = re.compile(r"[ \t]*\+(?:-\+)*-{3,}(?: (?:\d+|\.\.\.) -+)?[ \t]*")
+# A Markdown code fence (at most 3 spaces of indent, as CommonMark says).
+_FENCE_RE: Final = re.compile(r" {0,3}(?:`{3,}[^`]*|~{3,}[ \t]*[\w+.#-]*[ \t]*)")
+
+# --------------------------------------------------------------------------
+# Other report forms.
+
+# Pydantic v2 validation lines: "  Value error, msg [type=value_error, ...]".
+_PYDANTIC_RE: Final = re.compile(r"[ \t]*(?P<kind>Value error|Assertion failed), (?P<rest>.*)")
+# The exception class behind each pydantic wording, and the tail that ends the message.
+_PYDANTIC_CLASSES: Final = {"Value error": "ValueError", "Assertion failed": "AssertionError"}
+_PYDANTIC_TAIL: Final = " [type="
+# Opening quote characters and the closer expected for each.
+_QUOTE_PAIRS: Final = {
+    '"': '"',
+    "'": "'",
+    "\u201c": "\u201d",
+    "\u2018": "\u2019",
+    "\u00ab": "\u00bb",
+    "(": ")",
+    "[": "]",
+}
+
+# Python literal scanning (reprs and dict-shaped HTTP bodies).
+_QUOTE_RE: Final = re.compile(r"['\"]")
+# A single- or double-quoted string literal on one line.
+_SQ_RE: Final = re.compile(r"'(?:[^'\\\n]|\\.)*'")
+_DQ_RE: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# A string prefix (r, b, u, f, rb, ...) right before a quote.
+_STR_PREFIX_RE: Final = re.compile(r"(?<!\w)[rRbBuUfF]{1,2}\Z")
+# What may appear between string literals in a safe literal: punctuation,
+# None/True/False and numbers (anything else makes the text non-literal).
+_LITERAL_OTHER_RE: Final = re.compile(
+    r"(?:\s|[,:()\[\]{}+-]|None(?!\w)|True(?!\w)|False(?!\w)"
+    r"|(?:0[xXoObB][0-9a-fA-F_]+|\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?[jJ]?(?![\w.]))*"
+)
+# A backslash escape inside a string literal.
+_ESCAPE_RE: Final = re.compile(
+    r"\\(N\{[^}\n]*\}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|.)", re.DOTALL
+)
+# Escapes valid in every string literal (after the backslash).
+_SIMPLE_ESCAPES: Final = frozenset("\\'\"abfnrtv\n")
+# Brackets and quotes, the tokens that matter when looking for a repr's ")".
+_CALL_TOKEN_RE: Final = re.compile(r"['\"()\[\]{}]")
+
+_FAIL: Final = object()  # "not a literal" marker of _parse_literal
+
+
+# --------------------------------------------------------------------------
+# Internal values.
+
+
+@dataclass(slots=True)
+class _Line:
+    """One cleaned line and where it came from."""
+
+    text: str
+    start: int  # offset of the original line
+    end: int  # offset where the original line ends (before "\r\n")
+    base: int | None  # original offset of text[0] when text is a verbatim tail of the line
+    stream: tuple[str, ...]  # stream identities carried by this line's prefixes
+    record: str | None  # the log-record prefixes of this line, if any
+    boundary: bool = False  # a Markdown fence or exception-group separator
+
+
+@dataclass(slots=True)
+class _Hit:
+    """An exception found inside one line."""
+
+    start: int  # where the report begins in the line
+    end: int  # where its message ends in the line
+    error_class: str
+    message: str
+    kind: ReportKind
+    decoded: bool  # the message is new text (from JSON or a literal), not a slice
+    open_ended: bool  # the message runs to the end of the line
+    closer: str | None = None  # an unmatched closing quote to look for on later lines
+
+
+@dataclass(slots=True)
+class _Found:
+    """A report plus whether its message must be cleaned before scanning it again."""
+
+    report: ExceptionReport
+    decoded: bool
+
+
+# --------------------------------------------------------------------------
+# Public API.
+
+
+def clean_text(text: str) -> str:
+    r"""Return the text as a terminal would show it, without log noise.
+
+    ANSI codes are removed, ``\r`` progress output is resolved, per-line
+    prefixes (timestamps, levels, ranks, pids, containers, pytest gutters,
+    Markdown quotes), exception-group gutters and Markdown fences are removed.
+
+    >>> clean_text("\x1b[31m[rank0]: ValueError: x\x1b[0m\r\n```\n> hi")
+    'ValueError: x\nhi'
+    """
+    return "\n".join(line.text for line in _clean_lines(text) if not line.boundary)
+
+
+def extract_reports(text: str) -> list[ExceptionReport]:
+    """Return the exceptions found in raw text, in the order they appear.
+
+    A chain comes root cause first, as Python prints it; identical reports
+    (same class, message and frames) are returned once. Text without any
+    exception line gives one report of kind ``"text"`` (carrying the frames of
+    a truncated traceback, if any); empty text gives ``[]``.
+
+    >>> for r in extract_reports("RuntimeError: Subprocess failed: ValueError: bad x"):
+    ...     print(r.kind, r.error_class, repr(r.message))
+    line RuntimeError 'Subprocess failed: ValueError: bad x'
+    embedded ValueError 'bad x'
+    >>> extract_reports("no error here")[0].kind
+    'text'
+    """
+    if not text or text.isspace():
+        return []
+    lines = _clean_lines(text)
+    found: list[_Found] = []
+    orphan_frames: tuple[Frame, ...] = ()
+    for stream in _demux(lines):
+        stream_found, frames = _scan_top(stream)
+        found.extend(stream_found)
+        if frames:
+            orphan_frames = frames
+    found.sort(key=lambda f: f.report.start)
+    reports: list[ExceptionReport] = []
+    seen: set[tuple[str | None, str, tuple[Frame, ...]]] = set()
+    for item in found:
+        for report in (item.report, *_embedded(item)):
+            key = (report.error_class, report.message, report.frames)
+            if key not in seen:
+                seen.add(key)
+                reports.append(report)
+    if reports:
+        return reports
+    message = "\n".join(line.text for line in lines if not line.boundary).strip()
+    if not message:
+        return []
+    return [ExceptionReport(None, message, orphan_frames, 0, len(text), "text")]
+
+
+# --------------------------------------------------------------------------
+# Step 1: clean lines.
+
+
+def _clean_lines(text: str, span: tuple[int, int] | None = None) -> list[_Line]:
+    """Split text into cleaned lines; with ``span``, every line gets that span."""
+    lines: list[_Line] = []
+    pos = 0
+    length = len(text)
+    while pos < length:
+        newline = text.find("\n", pos)
+        stop = length if newline < 0 else newline
+        end = stop - 1 if stop > pos and text[stop - 1] == "\r" else stop
+        raw = text[pos:end]
+        if span is None:
+            _clean_one(raw, pos, end, lines)
+        else:
+            parts: list[_Line] = []
+            _clean_one(raw, 0, 0, parts)
+            lines.extend(_Line(ln.text, *span, None, (), None, ln.boundary) for ln in parts)
+        pos = stop + 1
+    return lines
+
+
+def _shown(raw: str) -> str:
+    """What a terminal shows for one line: last CR segment, no escapes or controls."""
+    if "\r" in raw:
+        raw = raw.rstrip("\r")
+        raw = raw[raw.rfind("\r") + 1 :]
+    if "\x1b" in raw or "[" in raw:
+        raw = _ANSI_RE.sub("", raw)
+    return raw if raw.isprintable() else _CONTROL_RE.sub("", raw)
+
+
+def _clean_one(raw: str, start: int, end: int, out: list[_Line]) -> None:
+    """Clean one original line into ``out``; a decoded JSON log line may give several lines."""
+    text, stream, record = _strip_prefixes(_shown(raw))
+    if text[:1] == "{" and '"log"' in text:
+        decoded = _docker_log(text)
+        if decoded is not None:
+            for part in decoded.split("\n"):
+                part_text, part_stream, part_record = _strip_prefixes(_shown(part))
+                line = _make_line(part_text, None, (start, end))
+                line.stream = stream + part_stream
+                line.record = record if part_record is None else (record or "") + part_record
+                out.append(line)
+            return
+    line = _make_line(text, raw, (start, end))
+    line.stream, line.record = stream, record
+    out.append(line)
+
+
+def _make_line(text: str, raw: str | None, span: tuple[int, int]) -> _Line:
+    """A cleaned line; ``raw`` (the original line) gives the offset of a verbatim tail."""
+    boundary = False
+    if "|" in text or "+" in text or "```" in text or "~~~" in text:
+        text, boundary = _strip_gutters(text)
+    end = span[1]
+    base = end - len(text) if raw is not None and raw.endswith(text) else None
+    return _Line(text, span[0], end, base, (), None, boundary)
+
+
+def _strip_prefixes(text: str) -> tuple[str, tuple[str, ...], str | None]:
+    """Remove stacked log prefixes; return the rest, stream identities and record key."""
+    match = _PREFIX_RE.match(text)
+    if match is None:
+        return text, (), None
+    stream: list[str] = []
+    record: list[str] = []
+    for _ in range(_MAX_PREFIXES):
+        if match is None:
+            break
+        kind = match.lastgroup or ""
+        if kind in _PREFIX_STREAM:
+            stream.append(f"{kind}:{(match.group(_PREFIX_STREAM[kind]) or '').strip()}")
+        if kind in _PREFIX_RECORD:
+            record.append("E" if kind == "pytest_e" else match.group())
+        text = text[match.end() :]
+        match = _PREFIX_RE.match(text)
+    return text, tuple(stream), "".join(record) if record else None
+
+
+def _docker_log(text: str) -> str | None:
+    """The "log" value of a docker / Kubernetes JSON log line, without its final newline."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and isinstance(data.get("log"), str):
+        value: str = data["log"]
+        return value[:-1] if value.endswith("\n") else value
+    return None
+
+
+def _strip_gutters(text: str) -> tuple[str, bool]:
+    """Remove exception-group gutters; report fences and separators as boundaries."""
+    head = text.lstrip(" \t")[:1]
+    if head == "|":
+        match = _GUTTER_RE.match(text)
+        if match:
+            text = text[match.end() :]
+    elif head == "+":
+        if _GROUP_SEP_RE.fullmatch(text):
+            return "", True
+        match = _GROUP_PLUS_RE.match(text)
+        if match:
+            text = text[match.end() :]
+    if ("```" in text or "~~~" in text) and _FENCE_RE.fullmatch(text):
+        return "", True
+    return text, False
+
+
+# --------------------------------------------------------------------------
+# Step 2: demultiplex streams.
+
+
+def _demux(lines: Sequence[_Line]) -> list[list[_Line]]:
+    """Group lines by stream identity; lines without one follow the previous line.
+
+    A line that carries only the outer part of an identity (a container name,
+    when the record started with the container and a pid) joins the latest
+    stream that had that outer part.
+    """
+    streams: dict[tuple[str, ...], list[_Line]] = {}
+    latest: dict[tuple[str, ...], tuple[str, ...]] = {}
+    current: tuple[str, ...] = ()
+    for line in lines:
+        if line.stream:
+            current = latest.get(line.stream, line.stream)
+            for size in range(1, len(current) + 1):
+                latest[current[:size]] = current
+        streams.setdefault(current, []).append(line)
+    return list(streams.values())
+
+
+# --------------------------------------------------------------------------
+# Step 3 and 4: find exceptions and build reports.
+
+
+def _scan_top(lines: Sequence[_Line]) -> tuple[list[_Found], tuple[Frame, ...]]:
+    """Find the reports of one stream; also return the frames of a truncated traceback."""
+    found: list[_Found] = []
+    orphan: tuple[Frame, ...] = ()
+    index = 0
+    count = len(lines)
+    while index < count:
+        line = lines[index]
+        text = line.text
+        indent = len(text) - len(text.lstrip(" \t"))
+        if line.boundary or indent == len(text):
+            index += 1
+            continue
+        if text[indent] == "{" and text.strip() == "{":
+            body = _multiline_json(lines, index)
+            if body is not None:
+                found.extend(body[0])
+                index = body[1] + 1
+                continue
+        header = _header_start(text) if _TB_HEADER in text else None
+        is_frame = text.startswith('File "', indent) and _FRAME_RE.match(text, indent) is not None
+        if header is not None or is_frame:
+            view: Sequence[_Line] = lines
+            offset = 0  # view[i] is lines[i + offset]
+            if header is None:
+                # Frames without a header (Ray prints them inside a message, py_compile alone).
+                head, first, header_indent = index, index, max(0, indent - 1)
+            else:
+                before = text[:header]
+                if (
+                    before.strip()
+                    and index + 1 < count
+                    and lines[index + 1].text.startswith(before)
+                ):
+                    # An unknown prefix repeated on every line ("app | 12:00 | "): parse without it.
+                    view, offset = _LeadView(lines, index, before), index
+                else:
+                    hits = _line_hits(before)
+                    found.extend(_take_hits(lines, index, hits, top=True, follow=False)[0])
+                head = index - offset
+                first, header_indent = head + 1, _indent(view[head].text)
+            report, frames, resume = _traceback_at(view, head, first, header_indent)
+            if report is None:
+                orphan = frames or orphan
+            else:
+                found.append(report)
+            index = max(resume + offset, index + 1)
+            continue
+        match = _EXC_START_RE.match(text, indent)
+        if match is not None and _looks_like_exception(match.group("cls")):
+            # Fast path for the common "Class: msg" line: the first hit, open-ended.
+            more, last, end = _continue_message(lines, index, None)
+            message = text[match.end() : match.end() + _MAX_MESSAGE_CHARS]
+            if more:
+                message = "\n".join([message, *more])
+            start = _offset(line, indent)
+            found.append(
+                _Found(ExceptionReport(match.group("cls"), message, (), start, end, "line"), False)
+            )
+            index = last + 1
+            continue
+        taken, last = _take_hits(lines, index, _line_hits(text), top=True, follow=True)
+        found.extend(taken)
+        index = last + 1
+    return found, orphan
+
+
+def _traceback_at(
+    lines: Sequence[_Line], header: int, first: int, header_indent: int
+) -> tuple[_Found | None, tuple[Frame, ...], int]:
+    """Parse the traceback that starts at ``lines[header]``, its frames at ``lines[first]``.
+
+    Returns its report (None when the paste stops before the exception line),
+    its frames and the index of the line after it.
+    """
+    frames, exc_index, next_index = _parse_traceback(lines, first, header_indent)
+    if exc_index < 0:
+        return None, frames, next_index
+    report, last = _traceback_report(lines, header, exc_index, frames, "traceback")
+    return _Found(report, False), frames, last + 1
+
+
+class _LeadView(Sequence[_Line]):
+    """The lines from ``start`` on, without a lead text that each of them repeats.
+
+    A line that does not start with the lead reads as a boundary, which ends
+    any traceback or message.
+    """
+
+    def __init__(self, lines: Sequence[_Line], start: int, lead: str) -> None:
+        self._lines = lines
+        self._start = start
+        self._lead = lead
+
+    def __len__(self) -> int:
+        return len(self._lines) - self._start
+
+    @overload
+    def __getitem__(self, index: int) -> _Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[_Line]: ...
+
+    def __getitem__(self, index: int | slice) -> _Line | list[_Line]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        line = self._lines[self._start + index]
+        if not line.text.startswith(self._lead):
+            return _Line("", line.start, line.end, None, line.stream, line.record, True)
+        size = len(self._lead)
+        base = None if line.base is None else line.base + size
+        return _Line(line.text[size:], line.start, line.end, base, line.stream, line.record)
+
+
+def _may_hold_report(text: str) -> bool:
+    """Cheap test that a text may contain any report form at all."""
+    return (
+        _HINT_RE.search(text) is not None
+        or "{" in text
+        or _TB_HEADER in text
+        or "Value error, " in text
+        or "Assertion failed, " in text
+    )
+
+
+def _header_start(text: str) -> int | None:
+    """Where the traceback header of a line starts, if the line ends with one."""
+    pos = text.rfind(_TB_HEADER)
+    if pos < 0 or text[pos + len(_TB_HEADER) :].strip():
+        return None
+    if text.endswith(_GROUP_WORDS, 0, pos):
+        pos -= len(_GROUP_WORDS)
+    return pos
+
+
+def _indent(text: str) -> int:
+    """Width of the leading whitespace of a line."""
+    return len(text) - len(text.lstrip(" \t"))
+
+
+def _looks_like_exception(name: str) -> bool:
+    """Whether a class name looks like an exception outside a traceback."""
+    if "(" in name:
+        name = name.split("(", 1)[0]
+    # The suffixes hold no dot: testing the whole name tests its last part.
+    return (
+        name.endswith(_EXC_SUFFIXES)
+        or name.rsplit(".", 1)[-1] in _BUILTIN_EXCEPTIONS
+        or _QUALIFIED_CLASS_RE.fullmatch(name) is not None
+    )
+
+
+def _parse_traceback(
+    lines: Sequence[_Line], first: int, header_indent: int
+) -> tuple[tuple[Frame, ...], int, int]:
+    """Collect frames from line ``first`` on; return them and the exception line and next indexes.
+
+    The exception line index is -1 when the traceback has no exception line
+    (a truncated paste). Frames indented deeper than the header mean that any
+    deeper line is a source or marker line; with indentation lost, one source
+    line (plus markers) is allowed after each frame.
+    """
+    frames: list[Frame] = []
+    structured: bool | None = None
+    after_frame = 0
+    blanks = 0
+    index = first
+    while index < len(lines):
+        line = lines[index]
+        if line.boundary:
+            break
+        text = line.text
+        stripped = text.lstrip(" \t")
+        if not stripped.strip():
+            blanks += 1
+            if blanks > _MAX_TB_BLANKS:
+                break
+            index += 1
+            continue
+        frame_match = _frame_match(text, stripped)
+        if frame_match is not None:
+            frames.append(
+                Frame(
+                    frame_match.group("path"),
+                    int(frame_match.group("line")),
+                    (frame_match.group("func") or "").strip(),
+                )
+            )
+            if structured is None:
+                structured = _indent(text) > header_indent
+            after_frame = 0
+            blanks = 0
+            index += 1
+            continue
+        if _REPEATED_RE.search(stripped):
+            index += 1
+            continue
+        if frames:
+            if structured:
+                if _indent(text) > header_indent:
+                    index += 1
+                    continue
+            elif _CARET_RE.fullmatch(text):
+                index += 1
+                continue
+            elif after_frame == 0 and not _flat_exception_line(stripped):
+                after_frame = 1
+                index += 1
+                continue
+        if _exception_line(line, any_name=True) is not None:
+            return tuple(frames), index, index + 1
+        break
+    return tuple(frames), -1, index
+
+
+def _frame_match(text: str, stripped: str) -> re.Match[str] | None:
+    """A frame line, also behind an unknown prefix (but not inside an exception message)."""
+    match = _FRAME_RE.match(stripped)
+    if match is None and 'File "' in text and _EXC_START_RE.match(stripped) is None:
+        match = _FRAME_RE.search(text)
+    return match
+
+
+def _flat_exception_line(stripped: str) -> bool:
+    """Whether a line right after a frame is an exception line rather than source code."""
+    match = _EXC_LINE_RE.fullmatch(stripped)
+    if match is None:
+        return False
+    name = match.group("cls")
+    if match.group("msg") is not None:
+        return _looks_like_exception(name) or "." in name
+    return _looks_like_exception(name)
+
+
+def _exception_line(line: _Line, *, any_name: bool) -> tuple[str, str, int, bool] | None:
+    """Parse a line as an exception line: class, first message line, position, whole-line flag."""
+    text = line.text
+    indent = _indent(text)
+    match = _EXC_LINE_RE.fullmatch(text, indent)
+    if match is not None and (any_name or _looks_like_exception(match.group("cls"))):
+        return match.group("cls"), match.group("msg") or "", indent, True
+    for hit in _line_hits(text):
+        if hit.kind == "line" and not hit.decoded:
+            return hit.error_class, hit.message, hit.start, False
+    return None
+
+
+def _traceback_report(
+    lines: Sequence[_Line],
+    header: int,
+    exc_index: int,
+    frames: tuple[Frame, ...],
+    kind: ReportKind,
+) -> tuple[ExceptionReport, int]:
+    """Build the report of a traceback's exception line and its continuation lines.
+
+    ``header`` is the traceback's first line: when it carries the same log
+    record prefix as the exception line, the logger prefixed every line.
+    """
+    line = lines[exc_index]
+    every_line = line.record is not None and lines[header].record == line.record
+    parsed = _exception_line(line, any_name=True)
+    assert parsed is not None  # _parse_traceback checked it
+    error_class, first, pos, whole = parsed
+    parts = [first]
+    last, end = exc_index, line.end
+    if whole:
+        more, last, end = _continue_message(
+            lines, exc_index, None, every_line=every_line, verbatim=True
+        )
+        parts.extend(more)
+    report = ExceptionReport(error_class, "\n".join(parts), frames, _offset(line, pos), end, kind)
+    return report, last
+
+
+def _offset(line: _Line, pos: int) -> int:
+    """Original offset of a position in a cleaned line (the line start when unknown)."""
+    if line.base is None:
+        return line.start
+    return min(line.base + pos, line.end)
+
+
+def _end_offset(line: _Line, pos: int) -> int:
+    """Original offset of a position where a message ends (the line end when unknown)."""
+    if line.base is None:
+        return line.end
+    return min(line.base + pos, line.end)
+
+
+def _ends_message(line: _Line, record: str | None, *, every_line: bool, verbatim: bool) -> bool:
+    """Whether a line cannot continue a message that started in a given log record.
+
+    A line from another log record ends the message; with ``every_line`` (the
+    logger prefixed every line of the record) so does a line without a prefix.
+    A line starting with a new exception ends it too, unless ``verbatim`` (the
+    message closes a traceback, where Python prints every message line as is).
+    """
+    if line.boundary:
+        return True
+    text = line.text
+    stripped = text.strip()
+    if not stripped:
+        return True
+    if line.record != record and (every_line or line.record is not None):
+        return True
+    if "exception" in text and _CHAIN_RE.search(text):
+        return True
+    if _TB_HEADER in text:
+        return True
+    if stripped.startswith('File "') and _FRAME_RE.match(stripped):
+        return True
+    first = text[0]
+    if first in "=-_*" and _RULE_RE.match(text):
+        return True
+    if not verbatim and (first.isalpha() or first == "_"):
+        match = _EXC_START_RE.match(text) or _BARE_RE.fullmatch(text)
+        if match is not None and _looks_like_exception(match.group("cls")):
+            return True
+    return False
+
+
+def _continue_message(
+    lines: Sequence[_Line],
+    index: int,
+    closer: str | None,
+    *,
+    every_line: bool = False,
+    verbatim: bool = False,
+) -> tuple[list[str], int, int]:
+    """The lines continuing the message that starts on ``lines[index]``.
+
+    Returns the continuation texts, the index of the last line used and the
+    original offset where the message ends. With a ``closer`` the message ends
+    at the first line that holds it (cut before it). ``every_line`` and
+    ``verbatim`` are passed to :func:`_ends_message`.
+    """
+    start_line = lines[index]
+    record = start_line.record
+    parts: list[str] = []
+    size = 0
+    last, end = index, start_line.end
+    for next_index in range(index + 1, min(len(lines), index + 1 + _MAX_MESSAGE_LINES)):
+        line = lines[next_index]
+        if _ends_message(line, record, every_line=every_line, verbatim=verbatim):
+            break
+        text = line.text
+        if closer is not None:
+            cut = text.find(closer)
+            if cut >= 0:
+                parts.append(text[:cut])
+                return parts, next_index, _end_offset(line, cut)
+        size += len(text) + 1
+        if size > _MAX_MESSAGE_CHARS:
+            break
+        parts.append(text)
+        last, end = next_index, line.end
+    return parts, last, end
+
+
+def _take_hits(
+    lines: Sequence[_Line], index: int, hits: list[_Hit], *, top: bool, follow: bool
+) -> tuple[list[_Found], int]:
+    """Turn the hits of ``lines[index]`` into reports; return them and the last line used.
+
+    At top level, hits are taken left to right until one whose message runs to
+    the end of the line (later hits are inside its message and are found as
+    embedded reports); elsewhere all hits are taken. With ``follow``, an
+    open-ended message may continue on the following lines.
+    """
+    line = lines[index]
+    found: list[_Found] = []
+    last = index
+    taken_until = 0
+    for hit in hits:
+        if top and hit.start < taken_until:
+            continue
+        message, end = hit.message, _end_offset(line, hit.end)
+        continues = hit.closer is not None or (
+            hit.kind == "line" and not hit.decoded and hit.start == _indent(line.text)
+        )
+        if follow and hit.open_ended and continues:
+            more, hit_last, end = _continue_message(lines, index, hit.closer)
+            if more:
+                message = "\n".join([message, *more])
+                last = max(last, hit_last)
+        kind: ReportKind = hit.kind if top else "embedded"
+        report = ExceptionReport(hit.error_class, message, (), _offset(line, hit.start), end, kind)
+        found.append(_Found(report, hit.decoded))
+        if top and hit.open_ended:
+            break
+        taken_until = hit.end
+    return found, last
+
+
+# --------------------------------------------------------------------------
+# Inline forms: "Class: msg", reprs, pydantic lines, HTTP error bodies.
+
+
+def _line_hits(text: str) -> list[_Hit]:
+    """Every exception form found inside one line, left to right."""
+    if len(text) < 4:
+        return []
+    hits: list[_Hit] = []
+    if "{" in text and "message" in text and "type" in text:
+        hits.extend(_json_hits(text))
+    if _HINT_RE.search(text) is not None:
+        spans = [(hit.start, hit.end) for hit in hits]
+        if "(" in text:
+            for hit in _repr_hits(text, spans):
+                hits.append(hit)
+                if not hit.open_ended:
+                    spans.append((hit.start, hit.end))
+        if ": " in text:
+            hits.extend(_class_msg_hits(text, spans))
+    if "Value error, " in text or "Assertion failed, " in text:
+        pydantic = _pydantic_hit(text)
+        if pydantic is not None:
+            hits.append(pydantic)
+    hits.sort(key=lambda hit: hit.start)
+    if len(hits) > _MAX_HITS_PER_LINE:
+        half = _MAX_HITS_PER_LINE // 2
+        hits = hits[:half] + hits[-half:]
+    return hits
+
+
+def _inside(pos: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether a position falls inside one of the spans."""
+    return any(start <= pos < end for start, end in spans)
+
+
+def _is_code(text: str, start: int) -> bool:
+    """Whether the class name at ``start`` follows ``raise``/``except``/... (source code)."""
+    return _CODE_BEFORE_RE.search(text, max(0, start - 12), start) is not None
+
+
+def _exception_matches(
+    pattern: re.Pattern[str], text: str, spans: Sequence[tuple[int, int]]
+) -> list[re.Match[str]]:
+    """Matches of a class-name pattern that look like exceptions, not code; first and last few."""
+    half = _MAX_HITS_PER_LINE // 2
+    head: list[re.Match[str]] = []
+    tail: deque[re.Match[str]] | None = None
+    for match in pattern.finditer(text):
+        start = match.start()
+        if (
+            not _looks_like_exception(match.group("cls"))
+            or (spans and _inside(start, spans))
+            or _is_code(text, start)
+        ):
+            continue
+        if len(head) < half:
+            head.append(match)
+        else:
+            if tail is None:
+                tail = deque(maxlen=half)
+            tail.append(match)
+    return head if tail is None else head + list(tail)
+
+
+def _class_msg_hits(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[_Hit]:
+    """``Class: msg`` occurrences; a quoted one ends at its closing quote."""
+    indent = _indent(text)
+    bare = _EXC_LINE_RE.fullmatch(text, indent)
+    if bare is not None and bare.group("msg") is None and _looks_like_exception(bare.group("cls")):
+        yield _Hit(indent, len(text), bare.group("cls"), "", "line", False, False)
+        return
+    for match in _exception_matches(_CLASS_MSG_RE, text, spans):
+        start = match.start()
+        name = match.group("cls")
+        closer = _closer_for(text, start)
+        msg_start = match.end()
+        close = -1 if closer is None else _find_closer(text, msg_start, closer)
+        if close < 0:
+            message = text[msg_start : msg_start + _MAX_MESSAGE_CHARS]
+            yield _Hit(start, len(text), name, message, "line", False, True, closer)
+        else:
+            yield _Hit(start, close, name, text[msg_start:close], "line", False, False)
+
+
+def _closer_for(text: str, start: int) -> str | None:
+    """The closing delimiter matching a quote or backticks right before ``start``."""
+    if start == 0:
+        return None
+    char = text[start - 1]
+    if char == "`":
+        run = start - len(text[:start].rstrip("`"))
+        return "`" * run
+    return _QUOTE_PAIRS.get(char)
+
+
+def _find_closer(text: str, start: int, closer: str) -> int:
+    """Where a quoted message ends: the next backtick run, else the last fitting quote."""
+    if closer.startswith("`"):
+        return text.find(closer, start)
+    if closer not in "'\"":
+        return text.rfind(closer, start)
+    # The last quote not followed by a letter (so "it's" does not close 'ValueError: x').
+    end = len(text)
+    for _ in range(50):
+        pos = text.rfind(closer, start, end)
+        if pos < 0 or pos + 1 >= len(text) or not (text[pos + 1].isalnum() or text[pos + 1] == "_"):
+            return pos
+        end = pos
+    return -1
+
+
+def _pydantic_hit(text: str) -> _Hit | None:
+    """A pydantic v2 ``Value error, ...`` / ``Assertion failed, ...`` line."""
+    match = _PYDANTIC_RE.fullmatch(text)
+    if match is None:
+        return None
+    error_class = _PYDANTIC_CLASSES[match.group("kind")]
+    rest_start = match.start("rest")
+    start = match.start("kind")
+    tail = text.rfind(_PYDANTIC_TAIL, rest_start)
+    if tail < 0:
+        rest = text[rest_start:]
+        return _Hit(start, len(text), error_class, rest, "line", False, True, _PYDANTIC_TAIL)
+    return _Hit(start, tail, error_class, text[rest_start:tail], "line", False, False)
+
+
+def _repr_hits(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[_Hit]:
+    """Exception reprs such as ``RuntimeError('message')`` or ``ValueError("a", 3)``."""
+    for match in _exception_matches(_REPR_RE, text, spans):
+        start = match.start()
+        name = match.group("cls")
+        open_pos = match.end() - 1
+        close = _find_call_end(text, open_pos)
+        if close is None:
+            rest = text[open_pos + 1 :].lstrip()
+            if rest[:1] in ("'", '"'):
+                cut = rest[1 : 1 + _MAX_MESSAGE_CHARS]
+                yield _Hit(start, len(text), name, cut, "repr", False, True)
+            continue
+        args = _parse_args(text[open_pos + 1 : close])
+        if args is None:
+            continue
+        message = _repr_message(name, args)
+        if message is not None:
+            yield _Hit(start, close + 1, name, message, "repr", True, False)
+
+
+def _find_call_end(text: str, open_pos: int) -> int | None:
+    """Index of the ``)`` closing the parenthesis at ``open_pos``, skipping string literals."""
+    depth = 0
+    pos = open_pos
+    limit = min(len(text), open_pos + _MAX_REPR_SCAN)
+    while pos < limit:
+        match = _CALL_TOKEN_RE.search(text, pos, limit)
+        if match is None:
+            return None
+        char = match.group()
+        if char in "'\"":
+            string = (_SQ_RE if char == "'" else _DQ_RE).match(text, match.start(), limit)
+            if string is None:
+                return None
+            pos = string.end()
+            continue
+        depth += 1 if char in "([{" else -1
+        if depth == 0:
+            return match.start() if char == ")" else None
+        pos = match.end()
+    return None
+
+
+def _parse_args(inner: str) -> tuple[object, ...] | None:
+    """The arguments of a repr as a tuple, or None when they are not literals."""
+    if not inner.strip():
+        return ()
+    for source in (f"({inner},)", f"({inner})"):
+        value = _parse_literal(source)
+        if isinstance(value, tuple):
+            return value
+    return None
+
+
+def _repr_message(name: str, args: tuple[object, ...]) -> str | None:
+    """What ``str(exc)`` prints for an exception built with these arguments."""
+    last = name.rsplit(".", 1)[-1]
+    try:
+        if not args:
+            return ""
+        if len(args) == 1:
+            return repr(args[0]) if last == "KeyError" else str(args[0])
+        builtin = getattr(builtins, last, None)
+        if (
+            isinstance(builtin, type)
+            and issubclass(builtin, OSError)
+            and len(args) in (2, 3)
+            and isinstance(args[0], int)
+            and isinstance(args[1], str)
+        ):
+            text = f"[Errno {args[0]}] {args[1]}"
+            return f"{text}: {args[2]!r}" if len(args) == 3 else text
+        return repr(args)
+    except Exception:  # str()/repr() of odd literals (huge ints) may fail
+        return None
+
+
+def _parse_literal(source: str) -> object:
+    """Parse a Python literal safely (never eval, never a warning); ``_FAIL`` when not one."""
+    if len(source) > _MAX_LITERAL:
+        return _FAIL
+    parts: list[str] = []
+    pos = 0
+    while pos <= len(source):
+        quote = _QUOTE_RE.search(source, pos)
+        stop = len(source) if quote is None else quote.start()
+        other = source[pos:stop]
+        prefix = ""
+        if quote is not None:
+            prefix_match = _STR_PREFIX_RE.search(other)
+            if prefix_match is not None:
+                prefix = prefix_match.group()
+                other = other[: prefix_match.start()]
+        if other and _LITERAL_OTHER_RE.fullmatch(other) is None:
+            return _FAIL
+        parts.append(other)
+        if quote is None:
+            break
+        string = (_SQ_RE if quote.group() == "'" else _DQ_RE).match(source, stop)
+        lowered = prefix.lower()
+        if string is None or "f" in lowered:
+            return _FAIL
+        body = string.group()
+        if "r" not in lowered and "\\" in body:
+            body = _sanitize_escapes(body, is_bytes="b" in lowered)
+        parts.append(prefix + body)
+        pos = string.end()
+    try:
+        return ast.literal_eval("".join(parts))
+    except Exception:  # syntax, recursion, memory: "not a literal"
+        return _FAIL
+
+
+def _sanitize_escapes(body: str, *, is_bytes: bool) -> str:
+    """Double the backslash of escapes Python would warn about (keeping their meaning)."""
+
+    def fix(match: re.Match[str]) -> str:
+        escape = match.group(1)
+        first = escape[:1]
+        if first in _SIMPLE_ESCAPES:
+            return match.group()
+        if first.isdigit():
+            return match.group() if int(escape, 8) <= 0o377 else "\\" + match.group()
+        if len(escape) > 1 and (first == "x" or (not is_bytes and first in "uUN")):
+            return match.group()
+        return "\\" + match.group()
+
+    return _ESCAPE_RE.sub(fix, body)
+
+
+def _json_hits(text: str) -> list[_Hit]:
+    """HTTP error bodies (JSON or a Python dict) with "message" and "type" in a line."""
+    last = text.rfind("}")
+    tries = 0
+    start = text.find("{")
+    while 0 <= start < last and tries < _MAX_JSON_STARTS:
+        tries += 1
+        value = _parse_object(text[start : last + 1])
+        if value is not _FAIL:
+            return [
+                _Hit(start, last + 1, error_class, message, "line", True, False)
+                for error_class, message in _error_bodies(value, 0)
+            ]
+        start = text.find("{", start + 1)
+    return []
+
+
+def _parse_object(source: str) -> object:
+    """JSON or a Python literal; ``_FAIL`` when neither."""
+    if len(source) > _MAX_LITERAL:
+        return _FAIL
+    try:
+        return json.loads(source)
+    except (ValueError, RecursionError):
+        return _parse_literal(source)
+
+
+def _error_bodies(value: object, depth: int) -> Iterator[tuple[str, str]]:
+    """(type, message) of every dict holding both, searched a few levels deep."""
+    if depth > 6:
+        return
+    if isinstance(value, dict):
+        error_type, message = value.get("type"), value.get("message")
+        if (
+            isinstance(error_type, str)
+            and isinstance(message, str)
+            and _TYPE_NAME_RE.fullmatch(error_type)
+        ):
+            yield error_type, message
+            return
+        children: list[object] = list(value.values())
+    elif isinstance(value, list):
+        children = list(value)
+    else:
+        return
+    for child in children[:20]:
+        yield from _error_bodies(child, depth + 1)
+
+
+def _multiline_json(lines: Sequence[_Line], index: int) -> tuple[list[_Found], int] | None:
+    """A pretty-printed HTTP error body starting with a line ``{``."""
+    indent = _indent(lines[index].text)
+    for last in range(index + 1, min(len(lines), index + _MAX_MULTILINE_JSON)):
+        text = lines[last].text
+        if text.strip() == "}" and _indent(text) == indent:
+            source = "\n".join(line.text for line in lines[index : last + 1])
+            value = _parse_object(source)
+            if value is _FAIL:
+                return None
+            first, final = lines[index], lines[last]
+            found = [
+                _Found(ExceptionReport(cls, msg, (), first.start, final.end, "line"), True)
+                for cls, msg in _error_bodies(value, 0)
+            ]
+            return (found, last) if found else None
+    return None
+
+
+# --------------------------------------------------------------------------
+# Step 5: embedded reports.
+
+
+def _embedded(item: _Found) -> list[ExceptionReport]:
+    """Reports found inside a report's message (and inside decoded messages, recursively)."""
+    parent = item.report
+    if not _may_hold_report(parent.message):
+        return []
+    span = (parent.start, parent.end)
+    result: list[ExceptionReport] = []
+    work = deque([(parent.message, item.decoded, 0)])
+    while work and len(result) < _MAX_EMBEDDED:
+        message, decoded, depth = work.popleft()
+        if depth > _MAX_EMBED_DEPTH or not _may_hold_report(message):
+            continue
+        if decoded:
+            lines = _clean_lines(message, span)
+        else:
+            lines = [_Line(text, *span, None, (), None) for text in message.split("\n")]
+        for found in _scan_nested(lines):
+            result.append(found.report)
+            if found.decoded:
+                work.append((found.report.message, True, depth + 1))
+    return result[:_MAX_EMBEDDED]
+
+
+def _scan_nested(lines: Sequence[_Line]) -> list[_Found]:
+    """Every report inside a message: tracebacks first, then all inline hits of every line."""
+    keyed: list[tuple[int, int, _Found]] = []
+    claimed: dict[int, int] = {}
+    consumed: set[int] = set()
+    index = 0
+    while index < len(lines):
+        if _header_start(lines[index].text) is None:
+            index += 1
+            continue
+        frames, exc_index, next_index = _parse_traceback(
+            lines, index + 1, _indent(lines[index].text)
+        )
+        consumed.update(range(index + 1, exc_index if exc_index >= 0 else next_index))
+        if exc_index < 0:
+            index = max(next_index, index + 1)
+            continue
+        report, _ = _traceback_report(lines, index, exc_index, frames, "embedded")
+        parsed = _exception_line(lines[exc_index], any_name=True)
+        claimed[exc_index] = parsed[2] if parsed else -1
+        keyed.append((exc_index, -1, _Found(report, False)))
+        index = exc_index + 1
+    for index, line in enumerate(lines):
+        if index in consumed or line.boundary:
+            continue
+        hits = [hit for hit in _line_hits(line.text) if claimed.get(index) != hit.start]
+        for found in _take_hits(lines, index, hits, top=False, follow=True)[0]:
+            keyed.append((index, 0, found))
+    keyed.sort(key=lambda entry: (entry[0], entry[1]))
+    return [entry[2] for entry in keyed]

@@ -13,6 +13,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from errcat import Catalog, match_error
 from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
@@ -128,7 +129,7 @@ def main() -> None:
         ("miss line", miss),
         ("miss traceback", traceback_of(miss.removeprefix("ValueError: "))),
     ]:
-        samples = timed(lambda t=text: match_error(t, catalog=bundled), args.queries)
+        samples = timed(partial(match_error, text, catalog=bundled), args.queries)
         print(f"{'bundled':>10} {build:9.1f} {case:<16} {percentiles(samples)}")
     for size in [int(s) for s in args.sizes.split(",") if s]:
         catalog, messages = synthetic_catalog(size)

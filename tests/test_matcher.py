@@ -11,6 +11,7 @@ from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.index import fold_whitespace
 from errcat.matcher import CONFIDENCE_THRESHOLD, match_all, match_error
+from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 
 
@@ -185,7 +186,7 @@ def _site(
     path: str,
     line: int,
     template: str = "tensor parallel size {tp} does not divide {n} heads",
-) -> object:
+) -> RecordEnvelope:
     return make_envelope(
         id=f"{n:016x}",
         slug=f"site-{n}",
@@ -201,7 +202,7 @@ def _site(
 def test_identical_messages_are_told_apart_by_frames() -> None:
     catalog = Catalog(
         [_site(1, "pkg/a.py", 40), _site(2, "pkg/b.py", 120), _site(3, "pkg/b.py", 300)]
-    )  # type: ignore[list-item]
+    )
     message = "ValueError: tensor parallel size 3 does not divide 32 heads"
     for path, line, expected in [("a.py", 40, 1), ("b.py", 120, 2), ("b.py", 301, 3)]:
         tb = (

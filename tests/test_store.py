@@ -12,6 +12,7 @@ from errcat.catalog import Catalog
 from errcat.errors import InvalidRecordError
 from errcat.loaders import write_jsonl
 from errcat.matcher import match_all, match_error
+from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.store import FileStore, index_path_for, open_file_store
 
@@ -23,7 +24,7 @@ TEMPLATES = [
 ]
 
 
-def envelopes(n: int = 40) -> list[object]:
+def envelopes(n: int = 40) -> list[RecordEnvelope]:
     out = []
     for k in range(n):
         template = TEMPLATES[k % len(TEMPLATES)].replace("is", f"is (case {k})", 1)
@@ -43,7 +44,7 @@ def envelopes(n: int = 40) -> list[object]:
 def catalog_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ERRCAT_INDEX_DIR", raising=False)
     path = tmp_path / "big.jsonl"
-    write_jsonl(path, envelopes())  # type: ignore[arg-type]
+    write_jsonl(path, envelopes())
     return path
 
 
@@ -95,7 +96,7 @@ def test_stale_index_is_rebuilt(catalog_file: Path) -> None:
     open_file_store(catalog_file)
     with catalog_file.open("a", encoding="utf-8") as fh:
         extra = envelopes(41)[-1]
-        fh.write(json.dumps(extra.model_dump(mode="json")) + "\n")  # type: ignore[attr-defined]
+        fh.write(json.dumps(extra.model_dump(mode="json")) + "\n")
     store = open_file_store(catalog_file)
     assert store is not None and len(store) == 41
 
@@ -114,7 +115,7 @@ def test_damaged_or_foreign_index_is_not_trusted(
         index_file.write_bytes(bytes(data[: len(data) // 2]))
     else:
         other = tmp_path / "other.jsonl"
-        write_jsonl(other, envelopes(5))  # type: ignore[arg-type]
+        write_jsonl(other, envelopes(5))
         open_file_store(other)
         index_file.write_bytes(index_path_for(other).read_bytes())
     from errcat.store import _data_files, _identity
@@ -134,7 +135,7 @@ def test_bad_lines_are_kept_as_problems_and_strict_raises(catalog_file: Path) ->
     with catalog_file.open("a", encoding="utf-8") as fh:
         fh.write("{not json\n")
         dup = envelopes(1)[0]
-        fh.write(json.dumps(dup.model_dump(mode="json")) + "\n")  # type: ignore[attr-defined]
+        fh.write(json.dumps(dup.model_dump(mode="json")) + "\n")
     catalog = Catalog.from_path(catalog_file, lazy=True)
     assert len(catalog) == 40
     reasons = [str(p) for p in catalog.problems]
@@ -176,7 +177,7 @@ def test_merged_lazy_and_memory_catalogs_let_later_records_win(catalog_file: Pat
 def test_non_jsonl_sources_stay_in_memory(tmp_path: Path) -> None:
     (tmp_path / "one.json").write_text(
         json.dumps(envelopes(1)[0].model_dump(mode="json")),
-        encoding="utf-8",  # type: ignore[attr-defined]
+        encoding="utf-8",
     )
     assert open_file_store(tmp_path) is None
     assert len(Catalog.from_path(tmp_path, lazy=True)) == 1

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from errcat.advice import Advice
@@ -88,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="list every candidate, including low-confidence and inexact ones",
     )
     p.add_argument("--limit", type=int, default=5, help="how many candidates --all lists")
+    p.add_argument(
+        "--lines",
+        metavar="FILE",
+        help="match each line of FILE ('-' for stdin) as one error; JSON Lines out",
+    )
+    p.add_argument(
+        "--workers", type=int, default=None, help="processes for --lines (default: all cores)"
+    )
 
     p = sub.add_parser("show", parents=[common], help="show one record by id or slug")
     p.add_argument("key", metavar="ID_OR_SLUG")
@@ -159,11 +169,59 @@ def _print_match(match: Match, out: TextIO, *, heading: str = "") -> None:
     print(match.advice.to_text(), file=out)
 
 
+def _cmd_match_lines(
+    args: argparse.Namespace, catalog: Catalog, stdin: TextIO, out: TextIO, err: TextIO
+) -> int:
+    from errcat.batch import match_many
+
+    if args.text != "-":
+        raise _UsageError("give either TEXT or --lines FILE, not both")
+    if args.workers is not None and args.workers < 1:
+        raise _UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.lines == "-":
+        source: TextIO = stdin
+        total = 0
+    else:
+        try:
+            source = Path(args.lines).open(encoding="utf-8", errors="replace")  # noqa: SIM115
+        except OSError as exc:
+            raise _UsageError(f"cannot read {args.lines}: {exc.strerror or exc}") from None
+        total = os.fstat(source.fileno()).st_size
+    show = err.isatty()
+    done_bytes = 0
+    found = 0
+    number = 0
+
+    def lines() -> Iterator[str]:
+        nonlocal done_bytes
+        for line in source:
+            done_bytes += len(line.encode("utf-8", "replace"))
+            yield line.rstrip("\r\n")
+
+    try:
+        for number, match in enumerate(match_many(lines(), catalog, workers=args.workers), 1):
+            found += match is not None
+            row = {"line": number, "match": match.to_dict() if match else None}
+            print(json.dumps(row, ensure_ascii=False), file=out)
+            if show and number % 500 == 0:
+                share = f" {done_bytes * 100 // total}%" if total else ""
+                print(f"\r{number} lines{share}, {found} matched", end="", file=err, flush=True)
+    finally:
+        if source is not stdin:
+            source.close()
+    if show:
+        print(f"\r{' ' * 40}\r", end="", file=err)
+    print(f"{found} of {number} lines matched", file=err)
+    return 0 if found else 1
+
+
 def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     catalog = _catalog(args, err)
-    text = _read_text(args, stdin, err)
     if args.limit < 1:
         raise _UsageError(f"--limit must be at least 1, got {args.limit}")
+    if args.lines is not None:
+        return _cmd_match_lines(args, catalog, stdin, out, err)
+    text = _read_text(args, stdin, err)
     if args.all:
         matches = match_all(text, catalog=catalog, limit=args.limit)
         if args.json:

@@ -110,6 +110,7 @@ _FRAME_IN_FILE = 0.2
 _REPO_HINT = 0.1
 #: Lines within this distance of lineNumber count as the raise site (versions drift).
 _NEAR_LINES = 3
+_FAR = 1 << 30
 #: A cut-off paste must hold this much of the pattern's literal text (characters, or
 #: share of it, whichever is less) before it is checked as a truncated match.
 _TRUNCATED_MIN_CHARS = 40
@@ -203,6 +204,14 @@ def _variants(report: ExceptionReport) -> list[str]:
             value = None
         if isinstance(value, str):
             out.append(value)
+    if stripped.startswith("(") and stripped.endswith(")") and "," in stripped:
+        # str(exc) of an exception raised with several arguments: its args tuple.
+        try:
+            args = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            args = None
+        if isinstance(args, tuple) and args and isinstance(args[0], str):
+            out.append(args[0])
     errno = _ERRNO.match(stripped)
     if errno:
         out.append(stripped[errno.end() :])
@@ -241,28 +250,39 @@ def _path_agrees(frame_path: str, record_path: str) -> bool:
     return frame_parts[-need:] == record_parts[-need:]
 
 
-def _frame_evidence(frames: Sequence[Frame], record: RecordSummary) -> tuple[float, str | None]:
+def _frame_evidence(
+    frames: Sequence[Frame], record: RecordSummary
+) -> tuple[float, str | None, int]:
+    """Gain, reason, and the line distance of the nearest frame in the record's file.
+
+    The distance breaks ties between records that share a message and are
+    raised a few lines apart: the exact line wins, then the nearest.
+    """
     best = 0.0
     reason = None
+    distance = _FAR
     for frame in frames:
         if not _path_agrees(frame.path, record.file_path):
             continue
-        if abs(frame.line - record.line_number) <= _NEAR_LINES:
-            return _FRAME_AT_SITE, (
+        gap = abs(frame.line - record.line_number)
+        distance = min(distance, gap)
+        if gap <= _NEAR_LINES:
+            best = _FRAME_AT_SITE
+            reason = (
                 f"traceback frame {frame.path}:{frame.line} is the raise site "
                 f"{record.file_path}:{record.line_number}"
             )
-        if best < _FRAME_IN_FILE:
+        elif best < _FRAME_IN_FILE:
             best = _FRAME_IN_FILE
             reason = f"traceback passes through {record.file_path} ({frame.path}:{frame.line})"
     if best:
-        return best, reason
+        return best, reason, distance
     package = record.repo.split("/", 1)[1].replace("-", "_").lower()
     for frame in frames:
         parts = [p.lower() for p in frame.path.replace("\\", "/").split("/")]
         if package in parts:
-            return _REPO_HINT, f"traceback passes through the {package} package"
-    return 0.0, None
+            return _REPO_HINT, f"traceback passes through the {package} package", _FAR
+    return 0.0, None, _FAR
 
 
 def _score(
@@ -275,7 +295,7 @@ def _score(
     matched_length: int,
     captures: Sequence[str | None],
     literal: int,
-) -> tuple[float, list[str], float]:
+) -> tuple[float, list[str], tuple[float, int]]:
     """Confidence, reasons, and the frame evidence used to break ties.
 
     ``literal`` is the number of the pattern's literal characters the message
@@ -304,14 +324,14 @@ def _score(
         else:
             score *= _CLASS_DISAGREES
             reasons.append(f"exception class {got} differs from the record's {want}")
-    frame_gain, frame_reason = _frame_evidence(report.frames, record)
+    frame_gain, frame_reason, distance = _frame_evidence(report.frames, record)
     if frame_gain:
         score += (1 - score) * frame_gain
         assert frame_reason is not None
         reasons.append(frame_reason)
     if len(entry.records) > 1:
         reasons.append(f"{len(entry.records)} records share this message")
-    return min(1.0, max(0.0, score)), reasons, frame_gain
+    return min(1.0, max(0.0, score)), reasons, (frame_gain, -distance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,7 +416,7 @@ class _Collector:
             summary = store.summary(position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
-            confidence, reasons, frame_gain = _score(
+            confidence, reasons, (frame_gain, closeness) = _score(
                 entry=entry,
                 record=summary,
                 report=report,
@@ -421,7 +441,7 @@ class _Collector:
                 reasons=tuple(reasons),
                 _store=store,
                 _position=position,
-                _rank=(confidence, frame_gain, entry.literal_length, -order, -position),
+                _rank=(confidence, frame_gain, closeness, entry.literal_length, -order, -position),
             )
             self.keep(match)
 
@@ -563,7 +583,7 @@ def _near_hints(
                 ),
                 _store=store,
                 _position=position,
-                _rank=(confidence, 0.0, entry.literal_length, -order, -position),
+                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, -position),
             )
 
 

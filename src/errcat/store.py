@@ -522,7 +522,7 @@ class FileStore:
             if zlib.crc32(chunk) != crc:
                 raise ValueError(f"section {name} fails its checksum")
             kind = _ARRAY_KINDS.get(name)
-            parts[name] = chunk.cast(kind) if kind else chunk
+            parts[name] = chunk.cast(kind) if kind else chunk  # type: ignore[call-overload]
         self._files = list(files)
         self._data_maps: dict[int, mmap.mmap] = {}
         self._rows = StringTable(parts["rows"], parts["row_offsets"])
@@ -600,8 +600,12 @@ class FileStore:
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""
         for order, field in ((self._by_id, 0), (self._by_slug, 1)):
-            at = bisect.bisect_left(order, key, key=lambda n, f=field: self._field(n, f))
-            if at < len(order) and self._field(order[at], field) == key:
+
+            def spelled(n: int, f: int = field) -> str:
+                return self._field(n, f)
+
+            at = bisect.bisect_left(order, key, key=spelled)
+            if at < len(order) and spelled(order[at]) == key:
                 return int(order[at])
         return None
 

@@ -25,23 +25,26 @@ Nothing is read at import time: the bundled catalog is loaded on first use.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from errcat.advice import Advice
-from errcat.catalog import Catalog
-from errcat.errors import (
-    CatalogSourceError,
-    ErrcatError,
-    InvalidPatternError,
-    InvalidRecordError,
-    UnknownRecordError,
-)
-from errcat.extract import ExceptionReport, Frame, extract_reports
-from errcat.matcher import CONFIDENCE_THRESHOLD, Match, match_all, match_error
-from errcat.models import ErrorRecord, RecordEnvelope
+from errcat._version import __version__
 
 if TYPE_CHECKING:
+    from errcat.advice import Advice
+    from errcat.batch import match_many
+    from errcat.catalog import Catalog
+    from errcat.errors import (
+        CatalogSourceError,
+        ErrcatError,
+        InvalidPatternError,
+        InvalidRecordError,
+        UnknownRecordError,
+    )
+    from errcat.extract import ExceptionReport, Frame, extract_reports
+    from errcat.matcher import CONFIDENCE_THRESHOLD, Match, match_all, match_error
+    from errcat.models import ErrorRecord, RecordEnvelope
+
     DATA_VERSION: str
 
 __all__ = [
@@ -64,12 +67,30 @@ __all__ = [
     "lookup",
     "match_all",
     "match_error",
+    "match_many",
 ]
 
-try:
-    __version__ = version("errcat")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0+unknown"
+# Public names and the module that defines each: imported on first use, so that
+# `import errcat` stays cheap (no pydantic, no data) for tools that may never match.
+_LAZY = {
+    "Advice": "errcat.advice",
+    "match_many": "errcat.batch",
+    "Catalog": "errcat.catalog",
+    "CatalogSourceError": "errcat.errors",
+    "ErrcatError": "errcat.errors",
+    "InvalidPatternError": "errcat.errors",
+    "InvalidRecordError": "errcat.errors",
+    "UnknownRecordError": "errcat.errors",
+    "ExceptionReport": "errcat.extract",
+    "Frame": "errcat.extract",
+    "extract_reports": "errcat.extract",
+    "CONFIDENCE_THRESHOLD": "errcat.matcher",
+    "Match": "errcat.matcher",
+    "match_all": "errcat.matcher",
+    "match_error": "errcat.matcher",
+    "ErrorRecord": "errcat.models",
+    "RecordEnvelope": "errcat.models",
+}
 
 
 def lookup(id_or_slug: str, catalog: Catalog | None = None) -> ErrorRecord:
@@ -82,15 +103,25 @@ def lookup(id_or_slug: str, catalog: Catalog | None = None) -> ErrorRecord:
     ...
     errcat.errors.UnknownRecordError: Unknown record: 'no-such-record'
     """
+    from errcat.catalog import Catalog
+
     return (catalog if catalog is not None else Catalog.bundled())[id_or_slug]
 
 
 def __getattr__(name: str) -> Any:
-    # DATA_VERSION is read from the bundled manifest on first access, not at import.
+    # Public names are imported on first access; DATA_VERSION is read from the
+    # bundled manifest on first access, not at import.
     if name == "DATA_VERSION":
         from errcat.catalog import bundled_data_version
 
-        value = bundled_data_version()
-        globals()["DATA_VERSION"] = value
-        return value
-    raise AttributeError(f"module 'errcat' has no attribute {name!r}")
+        value: Any = bundled_data_version()
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module 'errcat' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

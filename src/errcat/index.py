@@ -131,6 +131,8 @@ class IndexTables:
     anchors: Postings
     first_words: Postings
     always: Sequence[int]
+    #: For each pattern, how many patterns contain its rarest word (0: it has none).
+    rarity: Sequence[int]
 
 
 @dataclass(eq=False)
@@ -143,17 +145,19 @@ class Entry:
     literal_length: int
     #: Literal text around each ``(.+?)`` when the pattern is only that, else None.
     pieces: tuple[str, ...] | None
+    #: How many patterns of the index contain this one's rarest word (0: no word).
+    rarity: int = 0
     _compiled: CompiledPattern | None = field(default=None, repr=False)
 
     @classmethod
-    def build(cls, pattern: str, records: tuple[int, ...]) -> Entry:
+    def build(cls, pattern: str, records: tuple[int, ...], rarity: int = 0) -> Entry:
         """Analyse ``pattern`` once."""
         pieces = pattern_pieces(pattern)
         if pieces is None:
             fragments = literal_fragments(pattern)
         else:  # the same fragments, without tokenizing the regex again
             fragments = tuple(p for p in pieces if p.strip())
-        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces)
+        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity)
 
     @property
     def compiled(self) -> CompiledPattern:
@@ -210,6 +214,7 @@ class PatternIndex:
         index._anchors = tables.anchors
         index._first_words = tables.first_words
         index.always = tables.always
+        index.rarity = tables.rarity
         return index
 
     def tables(self) -> IndexTables:
@@ -221,6 +226,7 @@ class PatternIndex:
             anchors=self._anchors,
             first_words=self._first_words,
             always=self.always,
+            rarity=self.rarity,
         )
 
     def _build_anchors(self) -> None:
@@ -257,12 +263,14 @@ class PatternIndex:
 
         anchors: dict[str, list[int]] = {}
         always: list[int] = []
+        rarest = array("I", bytes(4 * len(self.patterns)))
         for pid in range(len(self.patterns)):
             ids = pattern_words[bounds[pid] : bounds[pid + 1]]
             if not ids:
                 always.append(pid)
                 continue
             best = min(ids, key=rarity)
+            rarest[pid] = frequency[best]
             anchors.setdefault(spelled[best], []).append(pid)
             if ANCHORS_PER_PATTERN > 1 and len(ids) > 1:
                 runner_up = min((k for k in ids if k != best), key=rarity)
@@ -271,6 +279,7 @@ class PatternIndex:
         self._anchors = Postings.from_lists(anchors)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
+        self.rarity: Sequence[int] = rarest
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -284,7 +293,7 @@ class PatternIndex:
         """The analysed pattern ``pid`` (built on first use and kept)."""
         entry = self._entries.get(pid)
         if entry is None:
-            entry = Entry.build(self.patterns[pid], self.records_of(pid))
+            entry = Entry.build(self.patterns[pid], self.records_of(pid), self.rarity[pid])
             self._entries[pid] = entry
         return entry
 

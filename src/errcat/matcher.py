@@ -99,7 +99,7 @@ _MODE_FACTOR: dict[str, float] = {
 }
 
 #: Literal characters at which the literal text counts as specific (1 - 1/e of the way).
-_SPECIFIC_CHARS = 25.0
+_SPECIFIC_CHARS = 30.0
 #: A captured value counts at most this many characters against the explained share.
 _CAPTURE_CAP = 24
 #: Share of the remaining doubt removed by class, frame and repo agreement.
@@ -108,6 +108,11 @@ _CLASS_DISAGREES = 0.6  # a multiplier
 _FRAME_AT_SITE = 0.5
 _FRAME_IN_FILE = 0.2
 _REPO_HINT = 0.1
+_FRAMES_ELSEWHERE = 0.75  # a multiplier
+#: A pattern whose rarest word is in more than this many patterns counts as generic,
+#: its score multiplied by (_COMMON_WORDS / count) ** _COMMON_EXPONENT.
+_COMMON_WORDS = 4
+_COMMON_EXPONENT = 0.25
 #: Lines within this distance of lineNumber count as the raise site (versions drift).
 _NEAR_LINES = 3
 _FAR = 1 << 30
@@ -306,6 +311,9 @@ def _score(
     explained = literal / (literal + captured + unexplained) if literal else 0.0
     strength = 1.0 - math.exp(-literal / _SPECIFIC_CHARS)
     score = strength * math.sqrt(explained) * _MODE_FACTOR[mode]
+    if entry.rarity > _COMMON_WORDS:
+        # Even the rarest word of this pattern is in many others: a generic shape.
+        score *= (_COMMON_WORDS / entry.rarity) ** _COMMON_EXPONENT
     reasons = [
         {
             "full": "the pattern matches the whole message",
@@ -329,6 +337,10 @@ def _score(
         score += (1 - score) * frame_gain
         assert frame_reason is not None
         reasons.append(frame_reason)
+    elif report.frames:
+        # The traceback shows where the error came from, and it is not this record's code.
+        score *= _FRAMES_ELSEWHERE
+        reasons.append(f"the traceback never passes through {record.file_path}")
     if len(entry.records) > 1:
         reasons.append(f"{len(entry.records)} records share this message")
     return min(1.0, max(0.0, score)), reasons, (frame_gain, -distance)

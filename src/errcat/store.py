@@ -52,7 +52,7 @@ __all__ = [
 logger = logging.getLogger("errcat")
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
@@ -431,6 +431,7 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
         "first_starts": arr("I", tables.first_words.starts),
         "first_ids": arr("I", tables.first_words.ids),
         "always": arr("I", tables.always),
+        "rarity": arr("I", tables.rarity),
         "rows": bytes(built.rows),
         "row_offsets": built.row_offsets.tobytes(),
         "file_of": built.file_of.tobytes(),
@@ -453,6 +454,7 @@ _ARRAY_KINDS = {
     "first_starts": "I",
     "first_ids": "I",
     "always": "I",
+    "rarity": "I",
     "row_offsets": "Q",
     "file_of": "I",
     "offsets": "Q",
@@ -549,6 +551,7 @@ class FileStore:
                 parts["first_ids"],
             ),
             always=parts["always"],
+            rarity=parts["rarity"],
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}

@@ -1178,3 +1178,49 @@ def test_module_qualified_classes_are_exception_lines(line: str) -> None:
     assert report.kind == "line"
     assert report.error_class == line.split(":", 1)[0]
     assert report.message == line.split(": ", 1)[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x1b"),
+        max_size=60,
+    ),
+    st.sampled_from([ValueError, KeyError, TypeError, RuntimeError]),
+)
+def test_plain_traceback_fast_path_agrees_with_the_full_parser(
+    message: str, cls: type[Exception]
+) -> None:
+    from errcat.extract import _extract, _plain_traceback
+
+    def inner() -> None:
+        raise cls(message)
+
+    def outer() -> None:
+        inner()
+
+    try:
+        outer()
+    except Exception as exc:  # noqa: BLE001 - the exception is the test's subject
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    fast = _plain_traceback(text)
+    if fast is not None:
+        assert fast == _extract(text)
+    assert extract_reports(text) == _extract(text)
+
+
+def test_plain_traceback_fast_path_is_taken_for_a_plain_traceback() -> None:
+    from errcat.extract import _plain_traceback
+
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app.py", line 3, in <module>\n'
+        "    main()\n"
+        '  File "/srv/lib.py", line 10, in main\n'
+        "    raise ValueError(f'bad {x}')\n"
+        "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "ValueError: bad value 3\n"
+    )
+    (report,) = _plain_traceback(text) or []
+    assert report.error_class == "ValueError" and report.message == "bad value 3"
+    assert [f.line for f in report.frames] == [3, 10]

@@ -182,3 +182,21 @@ def test_non_jsonl_sources_stay_in_memory(tmp_path: Path) -> None:
     assert open_file_store(tmp_path) is None
     assert len(Catalog.from_path(tmp_path, lazy=True)) == 1
     assert not (tmp_path / ".errcat-index").exists()
+
+
+def test_parallel_scan_gives_the_same_index(
+    catalog_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errcat.store as store_module
+
+    with catalog_file.open("a", encoding="utf-8") as fh:
+        fh.write("{broken\n")
+    serial = store_module._scan([catalog_file], progress=False)
+    monkeypatch.setattr(store_module, "_PARALLEL_BYTES", 1)
+    monkeypatch.setattr(store_module, "_CHUNK_BYTES", 3000)  # a few lines per chunk
+    parallel = store_module._scan([catalog_file], progress=False)
+    assert len(store_module._chunks([catalog_file], 3000)) > 3
+    assert parallel.ids == serial.ids and parallel.rows == serial.rows
+    assert list(parallel.lines) == list(serial.lines) and parallel.patterns == serial.patterns
+    assert [str(p) for p in parallel.problems] == [str(p) for p in serial.problems]
+    assert [p.line for p in serial.problems] == [41]

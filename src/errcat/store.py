@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 import mmap
+import multiprocessing
 import os
 import sys
 import threading
@@ -310,8 +311,135 @@ class _Built:
     problems: list[InvalidRecordError]
 
 
+@dataclass(frozen=True)
+class _Chunk:
+    """A run of whole lines of one data file, scanned by one worker."""
+
+    number: int  # the file's position in the source
+    path: Path
+    start: int  # byte offsets
+    end: int
+    first_line: int
+
+
+@dataclass
+class _Scanned:
+    """What one chunk yields: a row per valid line and the problems of the others."""
+
+    rows: list[bytes]
+    ids: list[str]
+    slugs: list[str]
+    patterns: list[str]
+    offsets: list[int]
+    lengths: list[int]
+    lines: list[int]
+    problems: list[dict[str, Any]]
+
+
+#: Sources at least this large are validated on every core, in chunks of about this size.
+_PARALLEL_BYTES = 64 << 20
+_CHUNK_BYTES = 32 << 20
+
+
+def _scan_chunk(chunk: _Chunk) -> _Scanned:
+    """Validate every line of a chunk (runs in a worker process for large sources)."""
+    out = _Scanned([], [], [], [], [], [], [], [])
+    source = str(chunk.path)
+    with chunk.path.open("rb") as fh:
+        fh.seek(chunk.start)
+        offset = chunk.start
+        line_no = chunk.first_line - 1
+        while offset < chunk.end:
+            raw = fh.readline()
+            if not raw:
+                break
+            start = offset
+            offset += len(raw)
+            line_no += 1
+            if not raw.strip():
+                continue
+            try:
+                envelope = RecordEnvelope.model_validate_json(raw)
+            except ValueError:
+                try:
+                    envelope = validate_envelope(json.loads(raw), path=source, line=line_no)
+                except ValueError as exc:
+                    problem = (
+                        exc
+                        if isinstance(exc, InvalidRecordError)
+                        else InvalidRecordError(f"invalid JSON: {exc}", path=source, line=line_no)
+                    )
+                    out.problems.append(_problem_dict(problem))
+                    continue
+            record = envelope.record
+            out.rows.append(RecordSummary.of(record).encode().encode("utf-8", "surrogatepass"))
+            out.ids.append(record.id)
+            out.slugs.append(record.slug)
+            out.patterns.append(record.message_pattern)
+            out.offsets.append(start)
+            out.lengths.append(len(raw))
+            out.lines.append(line_no)
+    return out
+
+
+def _problem_dict(problem: InvalidRecordError) -> dict[str, Any]:
+    return {
+        "reason": problem.reason,
+        "path": problem.path,
+        "line": problem.line,
+        "field": problem.field,
+        "id": problem.record_id,
+    }
+
+
+def _problem(data: dict[str, Any]) -> InvalidRecordError:
+    return InvalidRecordError(
+        data["reason"],
+        path=data["path"],
+        line=data["line"],
+        field=data["field"],
+        record_id=data["id"],
+    )
+
+
+def _chunks(files: Sequence[Path], size: int) -> list[_Chunk]:
+    """Split files into runs of whole lines of about ``size`` bytes."""
+    chunks = []
+    for number, path in enumerate(files):
+        length = path.stat().st_size
+        if length == 0:
+            continue
+        with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            start, line = 0, 1
+            while start < length:
+                cut = data.find(b"\n", min(start + size, length) - 1)
+                end = length if cut < 0 else cut + 1
+                chunks.append(_Chunk(number, path, start, end, line))
+                line += data[start:end].count(b"\n")
+                start = end
+    return chunks
+
+
 def _scan(files: Sequence[Path], progress: bool) -> _Built:
-    """Read and validate every line once, keeping what the stored index needs."""
+    """Read and validate every line once, keeping what the stored index needs.
+
+    Large sources are validated in chunks on every core (forked workers); the
+    chunks are merged in file order, so the result does not depend on it.
+    """
+    total = sum(p.stat().st_size for p in files)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    parallel = (
+        total >= _PARALLEL_BYTES
+        and (cores or 1) > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
+    chunks = _chunks(files, _CHUNK_BYTES if parallel else max(total, 1))
+    if parallel:
+        pool = multiprocessing.get_context("fork").Pool(min(cores or 1, len(chunks)))
+        results: Iterable[_Scanned] = pool.imap(_scan_chunk, chunks)
+    else:
+        pool = None
+        results = map(_scan_chunk, chunks)
     rows = bytearray()
     row_offsets = array("Q", [0])
     ids: list[str] = []
@@ -320,62 +448,41 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
     file_of, offsets, lengths, lines = array("I"), array("Q"), array("I"), array("I")
     problems: list[InvalidRecordError] = []
     seen: dict[str, int] = {}
-    total = sum(p.stat().st_size for p in files) or 1
-    done = 0
-    shown = -1
-    for number, path in enumerate(files):
-        source = str(path)
-        with path.open("rb") as fh:
-            offset = 0
-            for line_no, raw in enumerate(fh, start=1):
-                start = offset
-                offset += len(raw)
-                if progress and (percent := (done + offset) * 100 // total) != shown:
-                    shown = percent
-                    print(f"\rerrcat: indexing {percent}%", end="", file=sys.stderr, flush=True)
-                if not raw.strip():
-                    continue
-                try:
-                    envelope = RecordEnvelope.model_validate_json(raw)
-                except ValueError:
-                    try:
-                        data = json.loads(raw)
-                    except ValueError as exc:
-                        problems.append(
-                            InvalidRecordError(f"invalid JSON: {exc}", path=source, line=line_no)
-                        )
-                        continue
-                    try:
-                        envelope = validate_envelope(data, path=source, line=line_no)
-                    except InvalidRecordError as exc:
-                        problems.append(exc)
-                        continue
-                record = envelope.record
-                previous = seen.get(record.id)
+    try:
+        for done, (chunk, part) in enumerate(zip(chunks, results, strict=True), start=1):
+            if progress:
+                share = done * 100 // len(chunks)
+                print(f"\rerrcat: indexing {share}%", end="", file=sys.stderr, flush=True)
+            problems.extend(_problem(p) for p in part.problems)
+            for n, rid in enumerate(part.ids):
+                previous = seen.get(rid)
                 if previous is not None:
                     problems.append(
                         InvalidRecordError(
-                            f"duplicate id {record.id!r} (first at {files[file_of[previous]]}:"
+                            f"duplicate id {rid!r} (first at {files[file_of[previous]]}:"
                             f"{lines[previous]}); the later line wins",
-                            path=source,
-                            line=line_no,
+                            path=str(chunk.path),
+                            line=part.lines[n],
                             field="record.id",
-                            record_id=record.id,
+                            record_id=rid,
                         )
                     )
-                seen[record.id] = len(ids)
-                rows += RecordSummary.of(record).encode().encode("utf-8", "surrogatepass")
+                seen[rid] = len(ids)
+                rows += part.rows[n]
                 row_offsets.append(len(rows))
-                ids.append(record.id)
-                slugs.append(record.slug)
-                patterns.append(record.message_pattern)
-                file_of.append(number)
-                offsets.append(start)
-                lengths.append(len(raw))
-                lines.append(line_no)
-        done += path.stat().st_size
+                ids.append(rid)
+                slugs.append(part.slugs[n])
+                patterns.append(part.patterns[n])
+                file_of.append(chunk.number)
+                offsets.append(part.offsets[n])
+                lengths.append(part.lengths[n])
+                lines.append(part.lines[n])
+    finally:
+        if pool is not None:
+            pool.terminate()
     if progress:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr, flush=True)
+    problems.sort(key=lambda p: (files.index(Path(p.path)) if p.path else 0, p.line or 0))
     # Drop lines that a later line with the same id replaced.
     keep = sorted(seen.values())
     if len(keep) != len(ids):
@@ -478,16 +585,7 @@ def _write(path: Path, identity: list[list[Any]], built: _Built, index: PatternI
             "byteorder": sys.byteorder,
             "sources": identity,
             "records": len(built.ids),
-            "problems": [
-                {
-                    "reason": p.reason,
-                    "path": p.path,
-                    "line": p.line,
-                    "field": p.field,
-                    "id": p.record_id,
-                }
-                for p in built.problems
-            ],
+            "problems": [_problem_dict(p) for p in built.problems],
             "sections": layout,
         }
     ).encode()
@@ -555,12 +653,7 @@ class FileStore:
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}
-        self.problems = tuple(
-            InvalidRecordError(
-                p["reason"], path=p["path"], line=p["line"], field=p["field"], record_id=p["id"]
-            )
-            for p in header["problems"]
-        )
+        self.problems = tuple(_problem(p) for p in header["problems"])
 
     def __len__(self) -> int:
         """Number of records."""

@@ -14,6 +14,7 @@ bad usage or unreadable input.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -64,8 +65,9 @@ def _common(dest_prefix: str = "") -> argparse.ArgumentParser:
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``errcat`` command."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``errcat`` command (fully built for ``argv``'s command)."""
+    wanted = _command_in(sys.argv[1:] if argv is None else argv)
     common = _common()
     parser = argparse.ArgumentParser(
         prog=_PROG,
@@ -123,15 +125,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print problems as JSON")
 
-    from errcat import mine
-
-    p = sub.add_parser(
-        "mine",
-        help="build draft records from Python source",
-        description="Mine raise sites from Python source into draft records.",
-    )
-    mine.add_arguments(p)
+    for name, (module, summary, takes_catalog) in _HEAVY.items():
+        p = sub.add_parser(
+            name,
+            help=summary,
+            description=summary[0].upper() + summary[1:] + ".",
+            parents=[common] if takes_catalog else [],
+        )
+        if wanted in (name, None):
+            # Imported only when the command runs or help is shown: keeps `errcat match` fast.
+            importlib.import_module(module).add_arguments(p)
+        else:
+            p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
+
+
+#: Commands whose module is imported only when used: (module, help, takes --catalog).
+_HEAVY = {
+    "mine": ("errcat.mine", "build draft records from Python source", False),
+    "release": ("errcat.release", "check, build and diff versioned data releases", False),
+    "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
+}
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv`` (None when help is asked for or none is given)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in {"-h", "--help"}:
+            return None
+        elif arg == "--catalog":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
 
 
 def _catalog(args: argparse.Namespace, stderr: TextIO) -> Catalog:
@@ -304,10 +333,10 @@ def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if problems else 0
 
 
-def _cmd_mine(args: argparse.Namespace) -> int:
-    from errcat import mine
-
-    return mine.run(args)
+def _cmd_heavy(args: argparse.Namespace) -> int:
+    module = importlib.import_module(_HEAVY[args.command][0])
+    status: int = module.run(args)
+    return status
 
 
 def main(
@@ -321,7 +350,7 @@ def main(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     inp = stdin if stdin is not None else sys.stdin
-    parser = build_parser()
+    parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or bad usage (argparse printed why)
@@ -331,7 +360,9 @@ def main(
         "show": lambda: _cmd_show(args, out, err),
         "list": lambda: _cmd_list(args, out, err),
         "validate": lambda: _cmd_validate(args, out),
-        "mine": lambda: _cmd_mine(args),
+        "mine": lambda: _cmd_heavy(args),
+        "release": lambda: _cmd_heavy(args),
+        "serve": lambda: _cmd_heavy(args),
     }
     try:
         return commands[args.command]()

@@ -52,7 +52,7 @@ def _encode(match: Match | None, catalog: Catalog) -> tuple[Any, ...] | None:
         match.confidence,
         match.exact,
         match.mode,
-        dict(match.params),
+        match.captures,
         match.span,
         match.report,
         match.reasons,
@@ -63,15 +63,13 @@ def _encode(match: Match | None, catalog: Catalog) -> tuple[Any, ...] | None:
 def _decode(data: tuple[Any, ...] | None, catalog: Catalog) -> Match | None:
     if data is None:
         return None
-    part, position, summary, confidence, exact, mode, params, span, report, reasons, rank = data
-    from types import MappingProxyType
-
+    part, position, summary, confidence, exact, mode, captures, span, report, reasons, rank = data
     return Match(
         summary=summary,
         confidence=confidence,
         exact=exact,
         mode=mode,
-        params=MappingProxyType(params),
+        captures=captures,
         span=span,
         report=report,
         reasons=reasons,

@@ -144,13 +144,19 @@ class Match:
     confidence: float
     exact: bool
     mode: MatchMode
-    params: Mapping[str, str]
     span: tuple[int, int]
     report: ExceptionReport
     reasons: tuple[str, ...] = ()
+    #: What each group of the pattern captured, in order (named by :attr:`params`).
+    captures: tuple[str | None, ...] = ()
     _store: Store | None = field(default=None, repr=False, compare=False)
     _position: int = field(default=-1, repr=False, compare=False)
     _rank: tuple[float, ...] = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def params(self) -> Mapping[str, str]:
+        """The captured values keyed by the placeholder expressions of ``errorMessage``."""
+        return MappingProxyType(_params(self.summary, self.captures))
 
     @cached_property
     def record(self) -> ErrorRecord:
@@ -447,7 +453,7 @@ class _Collector:
                 confidence=round(confidence, 3),
                 exact=mode != "truncated",
                 mode=mode,  # type: ignore[arg-type]
-                params=MappingProxyType(_params(summary, captures)),
+                captures=captures,
                 span=(report.start, report.end),
                 report=report,
                 reasons=tuple(reasons),
@@ -586,7 +592,6 @@ def _near_hints(
                 confidence=round(confidence, 3),
                 exact=False,
                 mode="fuzzy",
-                params=MappingProxyType({}),
                 span=(report.start, report.end),
                 report=report,
                 reasons=(

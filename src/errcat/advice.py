@@ -11,21 +11,116 @@ Markdown for a chat or an issue comment, or JSON.
 ('Pass a good x',)
 >>> print(advice.to_text().splitlines()[0])
 ValueError: bad value {x!r}
+
+Chat replies fit a length limit (Discord's 2,000 characters, Slack's 3,000 for
+a section block) by dropping the least useful parts first; see
+:meth:`Advice.to_markdown`. :func:`chat_reply` is the one call for a support
+bot: it matches a pasted error and answers with the advice, or with an honest
+"no match" and near records when there are some.
+
+>>> len(advice.to_markdown(max_chars=DISCORD_MESSAGE_LIMIT)) <= 2000
+True
+>>> print(render_no_match([]))
+No record in the errcat catalog matches this error.
+<BLANKLINE>
+Paste the whole traceback, down to its last line (`SomeError: message`), for the best match.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from errcat.catalog import Catalog
     from errcat.matcher import Match
     from errcat.models import ErrorRecord
 
-__all__ = ["Advice"]
+__all__ = [
+    "DISCORD_MESSAGE_LIMIT",
+    "GITHUB_COMMENT_LIMIT",
+    "MIN_MARKDOWN_CHARS",
+    "SLACK_SECTION_LIMIT",
+    "Advice",
+    "Flavor",
+    "chat_reply",
+    "markdown_length",
+    "render_no_match",
+]
+
+#: Longest message a Discord bot may send (characters).
+DISCORD_MESSAGE_LIMIT = 2000
+#: Longest ``text`` of a Slack section block (characters).
+SLACK_SECTION_LIMIT = 3000
+#: Longest GitHub issue or pull-request comment (characters).
+GITHUB_COMMENT_LIMIT = 65536
+#: The smallest ``max_chars`` a chat rendering accepts.
+MIN_MARKDOWN_CHARS = 100
+
+#: ``"markdown"``: CommonMark/GFM, for GitHub, Discord and Slack's ``markdown``
+#: block. ``"mrkdwn"``: Slack's own format, for section blocks and ``text``.
+Flavor = Literal["markdown", "mrkdwn"]
+
+_WS = re.compile(r"\s+")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_LONG_TICKS = re.compile(r"`{3,}")
+_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+#: Captured values are shortened to these lengths, in turn, when a reply is too long.
+_VALUE_CAPS = (60, 20)
+#: The summary's message is shortened to this before the first solution is touched.
+_SHORT_SUMMARY_CHARS = 80
+#: A first solution is shortened no further than this before it is dropped.
+_MIN_SOLUTION_CHARS = 30
+#: How many near records a "did you mean" lists at most.
+_MAX_HINTS = 3
+
+
+def markdown_length(text: str) -> int:
+    """The length of a reply as chat services count it: UTF-16 code units.
+
+    JavaScript clients count a character outside the Basic Multilingual Plane
+    (most emoji) as two, so this is never less than ``len(text)``.
+
+    >>> markdown_length("abc"), markdown_length("ok 👍")
+    (3, 5)
+    """
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` shortened to at most ``limit`` UTF-16 units, ending in "…" when cut.
+
+    >>> _clip("one two three", 9)
+    'one two…'
+    >>> _clip("short", 9)
+    'short'
+    """
+    if markdown_length(text) <= limit:
+        return text
+    if limit < 1:
+        return ""
+    kept: list[str] = []
+    used = 0
+    for char in text:
+        width = 2 if ord(char) > 0xFFFF else 1
+        if used + width > limit - 1:
+            break
+        kept.append(char)
+        used += width
+    cut = "".join(kept)
+    space = cut.rfind(" ")
+    if space > 0 and len(cut) - space <= 15:  # end on a word when one ends nearby
+        cut = cut[:space]
+    return cut.rstrip() + "…"
+
+
+def _fold(text: str) -> str:
+    return _WS.sub(" ", text).strip()
 
 
 def _fence(code: str, lang: str = "") -> str:
@@ -46,6 +141,145 @@ def _guess_lang(code: str) -> str:
     if stripped.startswith("#") and ("python -m" in code or "\n--" in code):
         return "bash"
     return "python"
+
+
+class _Markdown:
+    """CommonMark / GitHub-flavoured Markdown (GitHub, Discord, Slack ``markdown`` blocks)."""
+
+    bullet = "-"
+
+    @staticmethod
+    def text(value: str) -> str:
+        """One line of prose; fence markers are escaped so that none can open a block.
+
+        (A fence may also open inside a list item or a quote, as in ``- ```py``.)
+        """
+        return _FENCE_RUN.sub(lambda m: "\\" + m.group(), _fold(value))
+
+    @staticmethod
+    def bold(value: str) -> str:
+        return f"**{value}**"
+
+    @staticmethod
+    def italic(value: str) -> str:
+        return f"_{value}_"
+
+    @staticmethod
+    def code(value: str) -> str:
+        """An inline code span that backticks inside ``value`` cannot close."""
+        value = _fold(value) or " "
+        longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
+        ticks = "`" * (longest + 1)
+        pad = " " if value.startswith("`") or value.endswith("`") else ""
+        return f"{ticks}{pad}{value}{pad}{ticks}"
+
+    @staticmethod
+    def link(label: str, url: str) -> str:
+        """A link whose label is already rendered."""
+        target = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+        return f"[{label}]({target})"
+
+    @staticmethod
+    def block(code: str) -> str:
+        return _fence(code, _guess_lang(code))
+
+
+class _Mrkdwn:
+    """Slack's mrkdwn: ``*bold*``, ``<url|label>``, ``&<>`` escaped, plain ``` blocks."""
+
+    bullet = "•"
+
+    @staticmethod
+    def _escape(value: str) -> str:
+        value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        # Slack has no longer fences: break up any run that would open or close a block.
+        return _LONG_TICKS.sub(lambda m: "\u200b".join(m.group()), value)
+
+    @classmethod
+    def text(cls, value: str) -> str:
+        return cls._escape(_fold(value))
+
+    @staticmethod
+    def bold(value: str) -> str:
+        return f"*{value}*"
+
+    @staticmethod
+    def italic(value: str) -> str:
+        return f"_{value}_"
+
+    @classmethod
+    def code(cls, value: str) -> str:
+        return "`" + cls._escape(_fold(value).replace("`", "\u02cb") or " ") + "`"
+
+    @classmethod
+    def link(cls, label: str, url: str) -> str:
+        target = url.replace(" ", "%20").replace("|", "%7C").replace(">", "%3E")
+        return f"<{target}|{label.replace('|', '/').replace('`', '')}>"
+
+    @classmethod
+    def block(cls, code: str) -> str:
+        return f"```\n{cls._escape(code.rstrip())}\n```"
+
+
+_Style = type[_Markdown] | type[_Mrkdwn]
+
+
+def _style(flavor: Flavor) -> _Style:
+    if flavor == "markdown":
+        return _Markdown
+    if flavor == "mrkdwn":
+        return _Mrkdwn
+    raise ValueError(f"Unknown flavor: {flavor!r} (expected 'markdown' or 'mrkdwn')")
+
+
+def _check_limit(max_chars: int | None) -> None:
+    if max_chars is not None and max_chars < MIN_MARKDOWN_CHARS:
+        raise ValueError(f"max_chars must be at least {MIN_MARKDOWN_CHARS}, got {max_chars!r}")
+
+
+def _fit(
+    render: Callable[[Any], str],
+    cuts: Iterator[Any],
+    max_chars: int,
+) -> str:
+    """The rendering of the first cut that fits (the last one, clipped, if none does)."""
+    out = ""
+    for cut in cuts:
+        out = render(cut)
+        if markdown_length(out) <= max_chars:
+            return out
+    return _clip(out, max_chars)  # only for a limit too small for any structure
+
+
+def _longest_fitting(fits: Callable[[int], bool], high: int) -> int | None:
+    """The largest n in [0, high] with ``fits(n)`` (monotone), or None."""
+    if not fits(0):
+        return None
+    low = 0
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """How much of each part a chat reply keeps (see :meth:`Advice.to_markdown`)."""
+
+    tips: int
+    documentation: Literal["all", "sentence", "none"]
+    value_chars: int | None
+    confidence: bool
+    solutions: int
+    fix: bool
+    values: bool
+    solution_chars: int | None = None
+    summary_chars: int | None = None
+    compact_link: bool = False
+    link: bool = True
 
 
 @dataclass(frozen=True)
@@ -156,29 +390,271 @@ class Advice:
             lines.extend(f"  - {tip}" for tip in self.prevention_tips)
         return "\n".join(lines)
 
-    def to_markdown(self) -> str:
-        """Markdown for a chat message or issue comment."""
-        r = self.record
-        parts = [
-            f"**`{r.error_class}`**: {r.error_message}",
-            f"Raised in [`{r.file_path}:{r.line_number}`]({self.source_url}) ({r.repo})",
-        ]
+    def to_markdown(self, *, max_chars: int | None = None, flavor: Flavor = "markdown") -> str:
+        """A reply for a chat message or an issue comment, at most ``max_chars`` long.
+
+        The reply holds, in order: the one-line summary (exception class and
+        message), where the error is raised (linked to the source), for a
+        match its confidence, the captured values, why it is raised, the
+        solutions as a numbered list, the example fix in a fenced block and
+        the prevention tips. ``flavor="mrkdwn"`` writes Slack's own format
+        (for section blocks) instead of Markdown.
+
+        With ``max_chars`` (at least :data:`MIN_MARKDOWN_CHARS`; lengths are
+        counted as :func:`markdown_length` does) a reply that is too long is
+        shortened in this order, stopping as soon as it fits:
+
+        1. prevention tips, the last first;
+        2. the documentation, cut to its first sentence, then dropped;
+        3. captured values, each shortened to 60, then 20 characters;
+        4. the match-confidence note;
+        5. solutions after the first, the last first;
+        6. the example fix, as a whole fenced block (never part of one);
+        7. the summary's message, shortened to 80 characters with "…";
+        8. the captured values;
+        9. the first solution, shortened with "…", then dropped;
+        10. the summary's message, shortened further;
+        11. the location line, down to a bare "source" link.
+
+        The summary and the source link always stay (for a limit too small to
+        hold a link at all, the summary alone is returned). Solutions are
+        therefore never dropped while a prevention tip is kept, and code
+        fences are always balanced.
+
+        >>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+        >>> record = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record
+        >>> print(Advice.from_record(record).to_markdown(max_chars=200))
+        **`ValueError`**: bad value {x!r}
+        <BLANKLINE>
+        Raised in [`src/project/core.py:12`](https://github.com/...) (example/project)
+        >>> print(Advice.from_record(record).to_markdown(flavor="mrkdwn").splitlines()[0])
+        *`ValueError`*: bad value {x!r}
+        """
+        style = _style(flavor)
+        _check_limit(max_chars)
+        full = _Cut(
+            tips=len(self.prevention_tips),
+            documentation="all",
+            value_chars=None,
+            confidence=True,
+            solutions=len(self.solutions),
+            fix=bool(self.example_fix),
+            values=True,
+        )
+        if max_chars is None:
+            return self._render(full, style)
+        cuts = self._cuts(full, style, max_chars)
+        return _fit(lambda cut: self._render(cut, style), cuts, max_chars)
+
+    def _cuts(self, cut: _Cut, style: _Style, max_chars: int) -> Iterator[_Cut]:
+        """Ever shorter versions of the reply, in the documented order."""
+        yield cut
+        for kept in range(cut.tips - 1, -1, -1):
+            cut = replace(cut, tips=kept)
+            yield cut
+        if self.record.documentation.strip():
+            cut = replace(cut, documentation="sentence")
+            yield cut
+            cut = replace(cut, documentation="none")
+            yield cut
         if self.params:
+            for cap in _VALUE_CAPS:
+                cut = replace(cut, value_chars=cap)
+                yield cut
+        if self.confidence is not None:
+            cut = replace(cut, confidence=False)
+            yield cut
+        for kept in range(cut.solutions - 1, 0, -1):
+            cut = replace(cut, solutions=kept)
+            yield cut
+        if cut.fix:
+            cut = replace(cut, fix=False)
+            yield cut
+        message_length = markdown_length(_fold(self.record.error_message))
+        if message_length > _SHORT_SUMMARY_CHARS:
+            cut = replace(cut, summary_chars=_SHORT_SUMMARY_CHARS)
+            yield cut
+        if self.params:
+            cut = replace(cut, values=False)
+            yield cut
+
+        def fits(c: _Cut) -> bool:
+            return markdown_length(self._render(c, style)) <= max_chars
+
+        if cut.solutions:
+            first = _fold(self.solutions[0])
+            n = _longest_fitting(
+                lambda n: fits(replace(cut, solution_chars=n)), markdown_length(first)
+            )
+            if n is not None and n >= _MIN_SOLUTION_CHARS:
+                yield replace(cut, solution_chars=n)
+            cut = replace(cut, solutions=0)
+            yield cut
+        for compact in (False, True):
+            linked = replace(cut, compact_link=compact)
+
+            def summary_fits(n: int, c: _Cut = linked) -> bool:
+                return fits(replace(c, summary_chars=n))
+
+            n = _longest_fitting(
+                summary_fits, min(message_length, cut.summary_chars or message_length)
+            )
+            if n is not None:
+                yield replace(linked, summary_chars=n)
+            cut = linked
+        yield replace(cut, summary_chars=0, link=False)
+
+    def _render(self, cut: _Cut, style: _Style) -> str:
+        r = self.record
+        message = _fold(r.error_message)
+        if cut.summary_chars is not None:
+            message = _clip(message, cut.summary_chars)
+        parts = [f"{style.bold(style.code(r.error_class))}: {style.text(message)}".rstrip()]
+        if cut.link:
+            if cut.compact_link:
+                parts.append(style.link("source", self.source_url))
+            else:
+                where = style.link(style.code(f"{r.file_path}:{r.line_number}"), self.source_url)
+                parts.append(f"Raised in {where} ({style.text(r.repo)})")
+        if cut.confidence and self.confidence is not None:
+            if self.exact:
+                note = f"Exact match, confidence {self.confidence:.2f}."
+            else:
+                note = f"Inexact match (confidence {self.confidence:.2f}): check that it fits."
+            parts.append(style.italic(note))
+        if cut.values and self.params:
+            cap = cut.value_chars
             parts.append(
                 "Captured values:\n"
-                + "\n".join(f"- `{name}` = `{value}`" for name, value in self.params.items())
+                + "\n".join(
+                    f"{style.bullet} {style.code(name)} = "
+                    f"{style.code(_clip(_fold(value), cap) if cap else value)}"
+                    for name, value in self.params.items()
+                )
             )
-        if r.documentation:
-            parts.append(r.documentation)
-        if self.solutions:
+        if cut.documentation != "none":
+            paragraphs = [p for p in _PARAGRAPH.split(r.documentation) if p.strip()]
+            if cut.documentation == "sentence" and paragraphs:
+                paragraphs = [_SENTENCE_END.split(_fold(paragraphs[0]), maxsplit=1)[0]]
+            parts.extend(style.text(p) for p in paragraphs)
+        if cut.solutions:
+            items = [style.text(s) for s in self.solutions[: cut.solutions]]
+            if cut.solution_chars is not None:
+                items[0] = style.text(_clip(_fold(self.solutions[0]), cut.solution_chars))
             parts.append(
-                "**Solutions**\n"
-                + "\n".join(f"{n}. {s}" for n, s in enumerate(self.solutions, start=1))
+                style.bold("Solutions")
+                + "\n"
+                + "\n".join(f"{n}. {s}" for n, s in enumerate(items, start=1))
             )
-        if self.example_fix:
+        if cut.fix and self.example_fix:
+            parts.append(style.bold("Example fix") + "\n" + style.block(self.example_fix))
+        if cut.tips:
             parts.append(
-                "**Example fix**\n" + _fence(self.example_fix, _guess_lang(self.example_fix))
+                style.bold("Prevention")
+                + "\n"
+                + "\n".join(
+                    f"{style.bullet} {style.text(t)}" for t in self.prevention_tips[: cut.tips]
+                )
             )
-        if self.prevention_tips:
-            parts.append("**Prevention**\n" + "\n".join(f"- {t}" for t in self.prevention_tips))
         return "\n\n".join(parts)
+
+
+@dataclass(frozen=True)
+class _HintCut:
+    hints: int
+    message_chars: int | None = None
+    advice: bool = True
+
+
+def _hint_line(match: Match, style: _Style, message_chars: int | None) -> str:
+    r = match.record
+    message = _fold(r.error_message)
+    if message_chars is not None:
+        message = _clip(message, message_chars)
+    where = style.link(style.code(f"{r.file_path}:{r.line_number}"), r.github_url)
+    kind = "inexact" if not match.exact else "low confidence"
+    return (
+        f"{style.bold(style.code(r.error_class))}: {style.text(message)} "
+        f"({where}, {kind}, confidence {match.confidence:.2f})"
+    )
+
+
+def render_no_match(
+    hints: Sequence[Match] = (),
+    *,
+    max_chars: int | None = None,
+    flavor: Flavor = "markdown",
+) -> str:
+    """The reply when no record is a confident answer, with a "did you mean" for near ones.
+
+    ``hints`` are the candidates :func:`~errcat.matcher.match_all` found (fuzzy
+    or low-confidence), best first; at most three are listed. To fit
+    ``max_chars``, the last hints are dropped first, then the messages of the
+    rest are shortened; the first line always stays.
+
+    >>> print(render_no_match([], flavor="mrkdwn").splitlines()[0])
+    No record in the errcat catalog matches this error.
+    """
+    style = _style(flavor)
+    _check_limit(max_chars)
+    shown = list(hints[:_MAX_HINTS])
+    head = "No record in the errcat catalog matches this error."
+
+    def render(cut: _HintCut) -> str:
+        if not shown:
+            advice = (
+                "Paste the whole traceback, down to its last line "
+                f"({style.code('SomeError: message')}), for the best match."
+            )
+            return f"{head}\n\n{advice}" if cut.advice else head
+        if not cut.hints:
+            return head
+        lines = [_hint_line(h, style, cut.message_chars) for h in shown[: cut.hints]]
+        return f"{head}\n\nDid you mean:\n" + "\n".join(f"{style.bullet} {line}" for line in lines)
+
+    if max_chars is None:
+        return render(_HintCut(len(shown)))
+
+    def cuts() -> Iterator[_HintCut]:
+        if not shown:
+            yield _HintCut(0)
+            yield _HintCut(0, advice=False)
+            return
+        for kept in range(len(shown), 0, -1):
+            yield _HintCut(kept)
+        for chars in (80, 40, 10):
+            yield _HintCut(1, message_chars=chars)
+        yield _HintCut(0)
+
+    return _fit(render, cuts(), max_chars)
+
+
+def chat_reply(
+    text: str,
+    *,
+    catalog: Catalog | None = None,
+    max_chars: int | None = None,
+    flavor: Flavor = "markdown",
+) -> str:
+    """Answer a pasted error in a chat: the best match's advice, or an honest "no match".
+
+    A confident match (see :func:`~errcat.matcher.match_error`) is rendered
+    with :meth:`Advice.to_markdown`; otherwise :func:`render_no_match` lists
+    the near records :func:`~errcat.matcher.match_all` found, if any.
+
+    >>> reply = chat_reply(
+    ...     "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend. "
+    ...     "Select another --speculative-moe-a2a-backend.",
+    ...     max_chars=DISCORD_MESSAGE_LIMIT,
+    ... )
+    >>> "**Solutions**" in reply, len(reply) <= DISCORD_MESSAGE_LIMIT
+    (True, True)
+    >>> print(chat_reply("KeyError: 'nothing like this'").splitlines()[0])
+    No record in the errcat catalog matches this error.
+    """
+    from errcat.matcher import match_all
+
+    matches = match_all(text, catalog=catalog, limit=_MAX_HINTS)
+    if matches and matches[0].confident:
+        return matches[0].advice.to_markdown(max_chars=max_chars, flavor=flavor)
+    return render_no_match(matches, max_chars=max_chars, flavor=flavor)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from errcat import Catalog, match_error
 from errcat.mine import mine_paths
-from errcat.models import ErrorRecord
+from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import parse_template
 
 VALUES = [
@@ -44,14 +44,14 @@ def third_party() -> list[Path]:
     site = Path(sysconfig.get_paths()["purelib"])
     out = []
     for path in sorted(site.iterdir()):
-        if path.is_dir() and (path / "__init__.py").exists() and path.name not in SKIP:
-            if not path.name.startswith(("_", "errcat")):
-                out.append(path)
+        package = path.is_dir() and (path / "__init__.py").exists()
+        if package and path.name not in SKIP and not path.name.startswith(("_", "errcat")):
+            out.append(path)
     return out
 
 
 def mine_catalog(paths: Iterable[Path], repo_of: str | None = None) -> Catalog:
-    envelopes = []
+    envelopes: list[RecordEnvelope] = []
     for path in paths:
         repo = repo_of or f"pypi/{path.name}"
         result = mine_paths([path], repo=repo, sha="0" * 40)

@@ -28,7 +28,7 @@ from errcat.errors import ErrcatError, InvalidRecordError
 from errcat.loaders import iter_path
 from errcat.matcher import CONFIDENCE_THRESHOLD, Match, match_all, match_error
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "catalog_from_args", "main"]
 
 _PROG = "errcat"
 
@@ -163,14 +163,20 @@ def _command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _catalog(args: argparse.Namespace, stderr: TextIO) -> Catalog:
-    sources = [*args.global_catalog, *args.catalog]
-    no_bundled = args.global_no_bundled or args.no_bundled
+def catalog_from_args(args: argparse.Namespace, stderr: TextIO, *, prog: str = _PROG) -> Catalog:
+    """The catalog that ``--catalog`` / ``--no-bundled`` (before or after the command) name.
+
+    Load problems are printed to ``stderr`` as warnings; ``--no-bundled``
+    without a ``--catalog`` is a usage error (a ``ValueError``).
+    """
+    # The options may come before the command (global_*) or after it.
+    sources = [*getattr(args, "global_catalog", []), *getattr(args, "catalog", [])]
+    no_bundled = getattr(args, "global_no_bundled", False) or getattr(args, "no_bundled", False)
     if no_bundled and not sources:
         raise _UsageError("--no-bundled needs at least one --catalog PATH")
     extra = Catalog.from_path(*sources) if sources else None
     for problem in extra.problems if extra else ():
-        print(f"{_PROG}: warning: skipped {problem}", file=stderr)
+        print(f"{prog}: warning: skipped {problem}", file=stderr)
     if no_bundled:
         assert extra is not None
         return extra
@@ -178,8 +184,8 @@ def _catalog(args: argparse.Namespace, stderr: TextIO) -> Catalog:
     return bundled.merge(extra) if extra else bundled
 
 
-class _UsageError(Exception):
-    pass
+class _UsageError(ValueError):
+    """Bad usage of the command line (exit status 2)."""
 
 
 def _read_text(args: argparse.Namespace, stdin: TextIO, stderr: TextIO) -> str:
@@ -245,7 +251,7 @@ def _cmd_match_lines(
 
 
 def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
-    catalog = _catalog(args, err)
+    catalog = catalog_from_args(args, err)
     if args.limit < 1:
         raise _UsageError(f"--limit must be at least 1, got {args.limit}")
     if args.lines is not None:
@@ -283,7 +289,7 @@ def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    record = _catalog(args, err)[args.key]
+    record = catalog_from_args(args, err)[args.key]
     advice = Advice.from_record(record)
     if args.json:
         print(advice.to_json(), file=out)
@@ -297,7 +303,9 @@ def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    catalog = _catalog(args, err).filter(repo=args.repo, error_class=args.error_class, tag=args.tag)
+    catalog = catalog_from_args(args, err).filter(
+        repo=args.repo, error_class=args.error_class, tag=args.tag
+    )
     for record in catalog:
         if args.json:
             print(record.model_dump_json(), file=out)

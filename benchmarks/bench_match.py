@@ -166,7 +166,9 @@ def bundled_table() -> None:
     bare = wall([sys.executable, "-c", "pass"], repeat=5)
     print("bundled catalog (3 records)")
     print(f"  errcat match, one-shot         {one_shot * 1e3:8.0f} ms   (target <= 300 ms)")
-    print(f"  python -c 'import errcat'      {imp * 1e3:8.0f} ms   (interpreter alone {bare * 1e3:.0f} ms)")
+    print(
+        f"  python -c 'import errcat'      {imp * 1e3:8.0f} ms   (interpreter alone {bare * 1e3:.0f} ms)"
+    )
     print()
 
 
@@ -186,16 +188,28 @@ def size_table(n: int, directory: Path, k: int, scan_limit: int) -> None:
         one_shot = wall([*cmd, "--no-bundled", "--catalog", str(path), "match", hit])
     finally:
         qfile.unlink()
-    print(f"{n:,} records ({path.stat().st_size / 1e6:.0f} MB of JSON Lines; generated in {made:.0f} s)")
-    print(f"  index build                    {build['build_s']:8.2f} s    peak {build['peak_rss_mb']:.0f} MB, file {build['index_mb']:.0f} MB")
+    print(
+        f"{n:,} records ({path.stat().st_size / 1e6:.0f} MB of JSON Lines; generated in {made:.0f} s)"
+    )
+    print(
+        f"  index build                    {build['build_s']:8.2f} s    peak {build['peak_rss_mb']:.0f} MB, file {build['index_mb']:.0f} MB"
+    )
     print(f"  index load                     {run['load_s'] * 1e3:8.1f} ms")
-    print(f"  first answer, Python           {run['first_answer_s'] * 1e3:8.1f} ms   (import {run['import_s'] * 1e3:.0f} ms)")
+    print(
+        f"  first answer, Python           {run['first_answer_s'] * 1e3:8.1f} ms   (import {run['import_s'] * 1e3:.0f} ms)"
+    )
     print(f"  first answer, errcat one-shot  {one_shot * 1e3:8.1f} ms")
     print(f"  peak memory, load + queries    {run['peak_rss_mb']:8.0f} MB")
-    print(f"  match_many, 1 / 2 workers      {run['many_1_per_s']:8.0f} / {run['many_2_per_s']:.0f} texts/s")
-    scan_note = f"{scan['patterns']:,} patterns" + (f", x{scan['scale']:.0f}" if scan["scale"] > 1 else "")
+    print(
+        f"  match_many, 1 / 2 workers      {run['many_1_per_s']:8.0f} / {run['many_2_per_s']:.0f} texts/s"
+    )
+    scan_note = f"{scan['patterns']:,} patterns" + (
+        f", x{scan['scale']:.0f}" if scan["scale"] > 1 else ""
+    )
     print(f"  every-regex loop: compile {scan['compile_s']:.1f} s ({scan_note})")
-    print(f"  {'kind':<18} {'median µs':>10} {'p99 µs':>10} {'loop µs':>12} {'speed-up':>9} {'agree':>7}")
+    print(
+        f"  {'kind':<18} {'median µs':>10} {'p99 µs':>10} {'loop µs':>12} {'speed-up':>9} {'agree':>7}"
+    )
     for kind, row in run["kinds"].items():
         loop = scan["kinds"][kind]["median_us"]
         ours = run["answers"][kind]

@@ -13,9 +13,13 @@ kept a line from loading. Callers decide whether a problem is fatal
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import struct
 import sys
+import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib.resources import files
@@ -33,11 +37,16 @@ from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.models import RecordEnvelope, validate_envelope
 
 __all__ = [
+    "ARTIFACT_SUFFIX",
     "MANIFEST_NAME",
     "Loaded",
     "bundled_data_dir",
+    "data_files",
     "dump_envelope",
+    "is_artifact",
+    "iter_data_files",
     "iter_path",
+    "read_artifact",
     "read_manifest",
     "sha256_file",
     "write_jsonl",
@@ -45,6 +54,12 @@ __all__ = [
 
 #: Name of the manifest file at the top of a data directory.
 MANIFEST_NAME = "manifest.json"
+
+#: File name ending of a release artifact: a zip of ``manifest.json`` and ``records/*.jsonl``.
+ARTIFACT_SUFFIX = ".zip"
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+#: An artifact member larger than this is refused (a zip bomb, not a catalog).
+_MAX_MEMBER_BYTES = 1 << 30
 
 #: File name endings read as JSON Lines, as one JSON document, or sniffed.
 _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
@@ -209,16 +224,248 @@ def _iter_manifest_dir(directory: Traversable, *, strict: bool) -> Iterator[Load
         yield from _iter_file(path, source, strict=strict)
 
 
+def data_files(directory: str | os.PathLike[str]) -> list[Path]:
+    """The data files under a directory, sorted, whatever its manifest lists.
+
+    These are the ``.jsonl``, ``.ndjson``, ``.json`` and ``.txt`` files (the
+    manifest and hidden files aside): what a release check reads, so that a
+    record added or edited since the last build is seen.
+    """
+    return _data_files(Path(directory))
+
+
+def iter_data_files(directory: str | os.PathLike[str], *, strict: bool = False) -> Iterator[Loaded]:
+    """Yield every envelope (or problem) of every data file under ``directory``.
+
+    Unlike :func:`iter_path`, a manifest is not used: its checksums describe the
+    last build, and a release check reads the files as they are now.
+    """
+    for file in _data_files(Path(directory)):
+        yield from _iter_file(file, str(file), strict=strict)
+
+
+def is_artifact(path: str | os.PathLike[str]) -> bool:
+    """True for a file that is a release artifact (a ``.zip``, or anything starting like one)."""
+    p = Path(path)
+    if p.suffix.lower() == ARTIFACT_SUFFIX:
+        return True
+    try:
+        with p.open("rb") as fh:
+            return fh.read(4) in _ZIP_MAGIC
+    except OSError:
+        return False
+
+
+_LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
+_LOCAL_SIGNATURE = b"PK\x03\x04"
+_HAS_DATA_DESCRIPTOR = 0x08
+
+
+@dataclass(frozen=True, slots=True)
+class _RawMember:
+    """A member read straight from its local header (for a zip whose directory is gone)."""
+
+    name: str
+    method: int
+    size: int  # uncompressed size the header announces
+    data: bytes  # compressed bytes present (fewer than announced when cut short)
+    complete: bool
+
+
+def _raw_members(raw: bytes) -> list[_RawMember]:
+    """Walk the local file headers of a (possibly truncated) zip from the start."""
+    members: list[_RawMember] = []
+    offset = 0
+    while raw.startswith(_LOCAL_SIGNATURE, offset):
+        if offset + _LOCAL_HEADER.size > len(raw):
+            break
+        fields = _LOCAL_HEADER.unpack_from(raw, offset)
+        flags, method, csize, usize, name_len, extra_len = (
+            fields[2],
+            fields[3],
+            fields[7],
+            fields[8],
+            fields[9],
+            fields[10],
+        )
+        name_start = offset + _LOCAL_HEADER.size
+        name = raw[name_start : name_start + name_len].decode("utf-8", "replace")
+        start = name_start + name_len + extra_len
+        if flags & _HAS_DATA_DESCRIPTOR:
+            break  # sizes are after the data: cannot walk on
+        data = raw[start : start + csize]
+        members.append(_RawMember(name, method, usize, data, len(data) == csize))
+        offset = start + csize
+    return members
+
+
+def _inflate(member: _RawMember) -> bytes:
+    if member.method == zipfile.ZIP_STORED:
+        return member.data
+    if member.method == zipfile.ZIP_DEFLATED:
+        return zlib.decompressobj(-zlib.MAX_WBITS).decompress(member.data)
+    raise zlib.error(f"unsupported compression method {member.method}")
+
+
+def _diagnose(source: str, raw: bytes, reason: str) -> CatalogSourceError:
+    """Say which member of a damaged artifact is at fault, and its checksum."""
+    members = {m.name: m for m in _raw_members(raw)}
+    manifest_member = members.get(MANIFEST_NAME)
+    if manifest_member is None:
+        return CatalogSourceError(
+            f"{source}: truncated or corrupted release artifact ({reason}); "
+            f"its {MANIFEST_NAME} cannot be read"
+        )
+    if not manifest_member.complete:
+        return CatalogSourceError(
+            f"{source}: truncated release artifact ({reason}): its {MANIFEST_NAME} is cut short "
+            f"({len(manifest_member.data)} bytes present), so no file can be verified"
+        )
+    try:
+        manifest = json.loads(_inflate(manifest_member))
+        entries = manifest["files"]
+        assert isinstance(entries, dict)
+    except (ValueError, zlib.error, KeyError, TypeError, AssertionError):
+        return CatalogSourceError(
+            f"{source}: truncated or corrupted release artifact ({reason}); "
+            f"its {MANIFEST_NAME} is damaged"
+        )
+    for name, meta in sorted(entries.items()):
+        expected = meta.get("sha256") if isinstance(meta, dict) else None
+        member = members.get(name)
+        if member is None:
+            return CatalogSourceError(
+                f"{source}: truncated release artifact ({reason}): {name} is missing "
+                f"(expected sha256 {expected})"
+            )
+        if not member.complete:
+            return CatalogSourceError(
+                f"{source}: truncated release artifact ({reason}): {name} is cut short "
+                f"({len(member.data)} bytes present); expected sha256 {expected}"
+            )
+        try:
+            actual = hashlib.sha256(_inflate(member)).hexdigest()
+        except zlib.error as exc:
+            return CatalogSourceError(
+                f"{source}: corrupted release artifact: {name} cannot be decompressed ({exc}); "
+                f"expected sha256 {expected}"
+            )
+        if actual != expected:
+            return _sha_mismatch(source, name, expected, actual)
+    return CatalogSourceError(
+        f"{source}: truncated or corrupted release artifact ({reason}); every member listed "
+        "in its manifest checks out, but the archive itself is incomplete"
+    )
+
+
+def _sha_mismatch(source: str, name: str, expected: object, actual: str) -> CatalogSourceError:
+    return CatalogSourceError(
+        f"{source}: {name}: sha256 {actual} does not match the manifest's {expected}; "
+        "the artifact was altered or truncated"
+    )
+
+
+def read_artifact(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Read a release artifact and verify it: its manifest and every file's bytes by name.
+
+    Every file the manifest lists must be present with the listed sha256, and
+    nothing else may be in the archive. Any damage (a truncated or altered
+    file) raises :class:`~errcat.errors.CatalogSourceError` naming the artifact,
+    the file inside it and the checksum; nothing is returned half-checked.
+    """
+    source = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise CatalogSourceError(f"Cannot read {source}: {exc.strerror or exc}") from None
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    except zipfile.BadZipFile as exc:
+        raise _diagnose(source, raw, str(exc)) from None
+    with archive:
+        names = archive.namelist()
+        if MANIFEST_NAME not in names:
+            raise CatalogSourceError(f"{source}: not a release artifact (no {MANIFEST_NAME})")
+        manifest_bytes = _read_member(archive, MANIFEST_NAME, source, raw, expected=None)
+        try:
+            manifest = json.loads(manifest_bytes)
+        except ValueError as exc:
+            raise CatalogSourceError(
+                f"{source}: {MANIFEST_NAME} is not valid JSON: {exc}"
+            ) from None
+        entries = manifest.get("files") if isinstance(manifest, dict) else None
+        if not isinstance(entries, dict):
+            raise CatalogSourceError(f"{source}: {MANIFEST_NAME} has no 'files' table")
+        members = {name for name in names if not name.endswith("/")}  # not directory entries
+        extra = sorted(members - set(entries) - {MANIFEST_NAME})
+        if extra:
+            raise CatalogSourceError(
+                f"{source}: {extra[0]} is in the archive but not in its manifest"
+            )
+        contents: dict[str, bytes] = {}
+        for name, meta in sorted(entries.items()):
+            expected = meta.get("sha256") if isinstance(meta, dict) else None
+            if not isinstance(expected, str):
+                raise CatalogSourceError(f"{source}: {name}: the manifest gives no sha256")
+            if name not in names:
+                raise CatalogSourceError(
+                    f"{source}: {name}: listed in the manifest but missing "
+                    f"(expected sha256 {expected})"
+                )
+            data = _read_member(archive, name, source, raw, expected=expected)
+            actual = hashlib.sha256(data).hexdigest()
+            if actual != expected:
+                raise _sha_mismatch(source, name, expected, actual)
+            contents[name] = data
+    return manifest, contents
+
+
+def _read_member(
+    archive: zipfile.ZipFile, name: str, source: str, raw: bytes, *, expected: str | None
+) -> bytes:
+    info = archive.getinfo(name)
+    if info.file_size > _MAX_MEMBER_BYTES:
+        raise CatalogSourceError(f"{source}: {name} is too large ({info.file_size} bytes)")
+    try:
+        return archive.read(info)
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+        # The zip's own CRC-32 caught the damage; say what the manifest expected, and what
+        # the bytes hash to when they can still be inflated.
+        member = next((m for m in _raw_members(raw) if m.name == name), None)
+        actual = None
+        if member is not None and member.complete:
+            try:
+                actual = hashlib.sha256(_inflate(member)).hexdigest()
+            except zlib.error:
+                actual = None
+        if expected is not None and actual is not None and actual != expected:
+            raise _sha_mismatch(source, name, expected, actual) from None
+        want = f"; expected sha256 {expected}" if expected else ""
+        raise CatalogSourceError(
+            f"{source}: {name}: damaged in the archive ({exc}){want}; "
+            "the artifact was altered or truncated"
+        ) from None
+
+
+def _iter_artifact(path: Path, *, strict: bool) -> Iterator[Loaded]:
+    """Verify a whole artifact first, then yield its records file by file."""
+    manifest, contents = read_artifact(path)
+    del manifest
+    for name, data in contents.items():
+        yield from _iter_jsonl(data.splitlines(keepends=True), f"{path}!{name}", strict=strict)
+
+
 def iter_path(
     path: str | os.PathLike[str] | Traversable, *, strict: bool = False
 ) -> Iterator[Loaded]:
-    """Yield every envelope (or problem) of a file or directory.
+    """Yield every envelope (or problem) of a file, directory or release artifact.
 
     A directory with a ``manifest.json`` is read through it (files checked
     against their sha256); any other directory is searched for ``.jsonl``,
-    ``.ndjson``, ``.json`` and ``.txt`` files, in sorted order. A file whose
-    whole text is one JSON value is one envelope (or a list of them); other
-    files are JSON Lines.
+    ``.ndjson``, ``.json`` and ``.txt`` files, in sorted order. A release
+    artifact (``errcat-data-<version>.zip``) is verified whole before its first
+    record is yielded. A file whose whole text is one JSON value is one envelope
+    (or a list of them); other files are JSON Lines.
     """
     if isinstance(path, Traversable) and not isinstance(path, Path):
         if (path / MANIFEST_NAME).is_file():
@@ -235,6 +482,9 @@ def iter_path(
         return
     if not p.exists():
         raise CatalogSourceError(f"No such file or directory: {str(p)!r}")
+    if is_artifact(p):
+        yield from _iter_artifact(p, strict=strict)
+        return
     yield from _iter_file(p, str(p), strict=strict)
 
 

@@ -49,7 +49,14 @@ import regex
 
 from errcat.errors import InvalidPatternError, InvalidRecordError
 from errcat.models import ErrorRecord
-from errcat.patterns import compile_pattern, literal_fragments, parse_template, render_template
+from errcat.patterns import (
+    _skip_class,
+    _skip_group,
+    compile_pattern,
+    literal_fragments,
+    parse_template,
+    render_template,
+)
 
 __all__ = [
     "ADVERSARIAL_SIZE",
@@ -450,45 +457,6 @@ class _PatternParser:
             return _Node("group", p[start : self.i], branches=branches)
         self.i = min(len(p), j + 1)
         return None
-
-
-def _skip_class(pattern: str, i: int) -> int:
-    """Index past the character class starting at ``pattern[i] == "["``."""
-    j = i + 1
-    if j < len(pattern) and pattern[j] == "^":
-        j += 1
-    if j < len(pattern) and pattern[j] == "]":
-        j += 1
-    while j < len(pattern):
-        if pattern[j] == "\\":
-            j += 2
-            continue
-        if pattern[j] == "]":
-            return j + 1
-        j += 1
-    return len(pattern)
-
-
-def _skip_group(pattern: str, i: int) -> int:
-    """Index past the group starting at ``pattern[i] == "("``."""
-    depth = 0
-    j = i
-    while j < len(pattern):
-        c = pattern[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[":
-            j = _skip_class(pattern, j)
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        j += 1
-    return len(pattern)
 
 
 @lru_cache(maxsize=4096)

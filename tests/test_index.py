@@ -56,6 +56,22 @@ def test_pieces_give_the_same_fragments_as_the_tokenizer(pattern: str) -> None:
     assert Entry.build(pattern, (0,)).fragments == literal_fragments(pattern)
 
 
+@settings(max_examples=800)
+@given(simple_patterns(), st.text(alphabet=alphabet, max_size=8), texts)
+def test_inner_pieces_agree_with_the_regex(pattern: str, before: str, text: str) -> None:
+    from errcat.patterns import inner_tail_possible, pieces_inner
+
+    pieces = pattern_pieces(pattern)
+    assert pieces is not None
+    whole = fold_whitespace(before + " " + text)
+    m = compile_pattern(pattern).inner.search(whole)
+    if m is not None:
+        assert inner_tail_possible(pieces, whole)
+    if pieces[0]:
+        got = pieces_inner(pieces, whole)
+        assert got == ((m.groups(), m.start(), m.end()) if m else None)
+
+
 def test_non_simple_patterns_have_no_pieces() -> None:
     for pattern in [r"a\d", "a.b", "(?:x)", "a|b", "a+", r"\n"]:
         assert pattern_pieces(pattern) is None, pattern

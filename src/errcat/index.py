@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
@@ -133,6 +133,8 @@ class IndexTables:
     always: Sequence[int]
     #: For each pattern, how many patterns contain its rarest word (0: it has none).
     rarity: Sequence[int]
+    #: For each pattern, its longest literal fragment: a message without it cannot match.
+    keys: Sequence[str]
 
 
 @dataclass(eq=False)
@@ -215,6 +217,7 @@ class PatternIndex:
         index._first_words = tables.first_words
         index.always = tables.always
         index.rarity = tables.rarity
+        index.keys = tables.keys
         return index
 
     def tables(self) -> IndexTables:
@@ -227,6 +230,7 @@ class PatternIndex:
             first_words=self._first_words,
             always=self.always,
             rarity=self.rarity,
+            keys=self.keys,
         )
 
     def _build_anchors(self) -> None:
@@ -237,12 +241,14 @@ class PatternIndex:
         pattern_words = array("I")
         bounds = array("I", [0])
         first_words: dict[str, list[int]] = {}
+        keys: list[str] = []
         for pid in range(len(self.patterns)):
             pattern = self.patterns[pid]
             pieces = pattern_pieces(pattern)
             if pieces is None:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
+            keys.append(max((p for p in pieces if p.strip()), key=len, default=""))
             for word in _bounded_words(pieces):
                 k = vocab.get(word)
                 if k is None:
@@ -280,6 +286,7 @@ class PatternIndex:
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
+        self.keys: Sequence[str] = keys
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -306,10 +313,20 @@ class PatternIndex:
                 pids.update(hit)
         return pids
 
+    def _with_key(self, text: str) -> Iterator[int]:
+        """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
+        keys = self.keys
+        occurs_in = getattr(keys, "occurs_in", None)
+        if occurs_in is None:
+            yield from (pid for pid in self._proposed(text) if keys[pid] in text)
+            return
+        haystack = text.encode("utf-8", "surrogatepass")
+        yield from (pid for pid in self._proposed(text) if occurs_in(pid, haystack))
+
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
         found = []
-        for pid in self._proposed(text):
+        for pid in self._with_key(text):
             entry = self.entry(pid)
             if _in_order(entry.fragments, text):
                 found.append(entry)
@@ -318,7 +335,9 @@ class PatternIndex:
 
     def prefix_candidates(self, text: str) -> list[Entry]:
         """Patterns ``text`` could be a cut-off rendering of (it holds their first fragment)."""
-        pids = self._proposed(text)
+        # Patterns whose longest fragment is in the text, and those that start with
+        # the text's first word (the cut may have removed everything else).
+        pids = set(self._with_key(text))
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())

@@ -46,6 +46,7 @@ True
 from __future__ import annotations
 
 import ast
+import heapq
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -59,7 +60,14 @@ import regex
 from errcat.advice import Advice
 from errcat.extract import ExceptionReport, Frame, extract_reports
 from errcat.index import Entry, fold_whitespace, words
-from errcat.patterns import GROUP, pieces_fullmatch, pieces_prefix, placeholder_names
+from errcat.patterns import (
+    GROUP,
+    inner_tail_possible,
+    pieces_fullmatch,
+    pieces_inner,
+    pieces_prefix,
+    placeholder_names,
+)
 from errcat.store import RecordSummary, Store
 
 if TYPE_CHECKING:
@@ -109,6 +117,8 @@ _FRAME_AT_SITE = 0.5
 _FRAME_IN_FILE = 0.2
 _REPO_HINT = 0.1
 _FRAMES_ELSEWHERE = 0.75  # a multiplier
+#: match_all lists low-confidence hints from at most this many records of one pattern.
+_HINT_RECORDS = 64
 #: A pattern whose rarest word is in more than this many patterns counts as generic,
 #: its score multiplied by (_COMMON_WORDS / count) ** _COMMON_EXPONENT.
 _COMMON_WORDS = 4
@@ -253,28 +263,42 @@ def _params(record: RecordSummary, groups: Sequence[str | None]) -> dict[str, st
     return params
 
 
-def _path_agrees(frame_path: str, record_path: str) -> bool:
-    """True when a frame's file is the record's file (by trailing path components)."""
-    frame_parts = frame_path.replace("\\", "/").split("/")
-    record_parts = record_path.replace("\\", "/").split("/")
-    need = min(len(record_parts), 2)
-    return frame_parts[-need:] == record_parts[-need:]
+def _path_parts(path: str) -> list[str]:
+    return path.replace("\\", "/").split("/")
 
 
-def _frame_evidence(
-    frames: Sequence[Frame], record: RecordSummary
-) -> tuple[float, str | None, int]:
+class _FrameView:
+    """A report's frames indexed by their last one and two path components.
+
+    A frame is in a record's file when its trailing components equal the
+    record's ``filePath``'s (the last two, or the only one): one dictionary
+    lookup per record instead of a pass over every frame.
+    """
+
+    __slots__ = ("by_tail", "packages")
+
+    def __init__(self, frames: Sequence[Frame]) -> None:
+        self.by_tail: dict[tuple[str, ...], list[Frame]] = {}
+        self.packages: set[str] = set()
+        for frame in frames:
+            parts = _path_parts(frame.path)
+            self.by_tail.setdefault(tuple(parts[-1:]), []).append(frame)
+            if len(parts) >= 2:
+                self.by_tail.setdefault(tuple(parts[-2:]), []).append(frame)
+            self.packages.update(p.lower() for p in parts)
+
+
+def _frame_evidence(view: _FrameView, record: RecordSummary) -> tuple[float, str | None, int]:
     """Gain, reason, and the line distance of the nearest frame in the record's file.
 
     The distance breaks ties between records that share a message and are
     raised a few lines apart: the exact line wins, then the nearest.
     """
+    record_parts = _path_parts(record.file_path)
     best = 0.0
     reason = None
     distance = _FAR
-    for frame in frames:
-        if not _path_agrees(frame.path, record.file_path):
-            continue
+    for frame in view.by_tail.get(tuple(record_parts[-2:]), ()):
         gap = abs(frame.line - record.line_number)
         distance = min(distance, gap)
         if gap <= _NEAR_LINES:
@@ -289,25 +313,21 @@ def _frame_evidence(
     if best:
         return best, reason, distance
     package = record.repo.split("/", 1)[1].replace("-", "_").lower()
-    for frame in frames:
-        parts = [p.lower() for p in frame.path.replace("\\", "/").split("/")]
-        if package in parts:
-            return _REPO_HINT, f"traceback passes through the {package} package", _FAR
+    if package in view.packages:
+        return _REPO_HINT, f"traceback passes through the {package} package", _FAR
     return 0.0, None, _FAR
 
 
-def _score(
+def _text_score(
     *,
     entry: Entry,
-    record: RecordSummary,
-    report: ExceptionReport,
     mode: str,
     message_length: int,
     matched_length: int,
     captures: Sequence[str | None],
     literal: int,
-) -> tuple[float, list[str], tuple[float, int]]:
-    """Confidence, reasons, and the frame evidence used to break ties.
+) -> tuple[float, list[str]]:
+    """The part of the confidence that depends on the text alone (shared by the pattern's records).
 
     ``literal`` is the number of the pattern's literal characters the message
     holds: all of them, except for a truncated message.
@@ -329,6 +349,33 @@ def _score(
         }[mode],
         f"literal text explains {explained:.0%} of the message ({literal} characters)",
     ]
+    return score, reasons
+
+
+def _best_possible(score: float, report: ExceptionReport) -> float:
+    """The highest confidence a record could reach from ``score`` with the report's evidence."""
+    if report.error_class is not None and report.kind != "text":
+        score += (1 - score) * _CLASS_AGREES
+    if report.frames:
+        score += (1 - score) * _FRAME_AT_SITE
+    return min(1.0, score)
+
+
+def _score(
+    *,
+    entry: Entry,
+    record: RecordSummary,
+    report: ExceptionReport,
+    frames: _FrameView,
+    score: float,
+    reasons: list[str],
+) -> tuple[float, list[str], tuple[float, int]]:
+    """Confidence, reasons, and the frame evidence used to break ties, for one record.
+
+    ``score`` and ``reasons`` come from :func:`_text_score`; class, traceback
+    frames and repo move the score for this record.
+    """
+    reasons = list(reasons)
     got = _short_class(report.error_class)
     want = _short_class(record.error_class)
     if got is not None and report.kind != "text":
@@ -338,7 +385,7 @@ def _score(
         else:
             score *= _CLASS_DISAGREES
             reasons.append(f"exception class {got} differs from the record's {want}")
-    frame_gain, frame_reason, distance = _frame_evidence(report.frames, record)
+    frame_gain, frame_reason, distance = _frame_evidence(frames, record)
     if frame_gain:
         score += (1 - score) * frame_gain
         assert frame_reason is not None
@@ -389,6 +436,11 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
             prefix = pieces_prefix(entry.pieces, text)
             if prefix is not None:
                 return _Hit("prefix", prefix[0], 0, prefix[1])
+            if entry.pieces[0]:
+                inner_hit = pieces_inner(entry.pieces, text)
+                return None if inner_hit is None else _Hit("inner", *inner_hit)
+            if not inner_tail_possible(entry.pieces, text):
+                return None
         else:
             assert compiled is not None
             m = compiled.full.match(text, timeout=REGEX_TIMEOUT)
@@ -413,8 +465,28 @@ def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
 @dataclass
 class _Collector:
     catalog: Catalog
+    #: How many results the caller wants: a pattern that cannot reach the
+    #: ``limit``-th best confidence so far is skipped without scoring its records.
+    limit: int
+    #: match_error only returns a confident match: lower ones need not be scored.
+    confident_only: bool = False
     part: int = 0
     best: dict[str, Match] = field(default_factory=dict)
+    _views: dict[int, _FrameView] = field(default_factory=dict)
+
+    def frame_view(self, report: ExceptionReport) -> _FrameView:
+        """The report's frames, indexed once per report."""
+        view = self._views.get(id(report))
+        if view is None:
+            view = self._views[id(report)] = _FrameView(report.frames)
+        return view
+
+    def floor(self) -> float:
+        """The confidence a new match must exceed to matter (0 until ``limit`` are held)."""
+        base = CONFIDENCE_THRESHOLD if self.confident_only else 0.0
+        if len(self.best) < self.limit:
+            return base
+        return max(base, heapq.nlargest(self.limit, (m._rank[0] for m in self.best.values()))[-1])
 
     def add(
         self,
@@ -428,9 +500,28 @@ class _Collector:
     ) -> None:
         mode = hit.mode
         captures = hit.groups
-        matched = hit.end - hit.start
+        text_score, text_reasons = _text_score(
+            entry=entry,
+            mode=mode,
+            message_length=len(text),
+            matched_length=hit.end - hit.start,
+            captures=captures,
+            literal=entry.literal_length if truncated_literal is None else truncated_literal,
+        )
+        if truncated_literal is not None:
+            share = truncated_literal / max(1, entry.literal_length)
+            text_score *= 0.5 + 0.5 * share
+            text_reasons.append(f"{share:.0%} of the pattern's literal text is present")
+        best_possible = _best_possible(text_score, report)
+        if best_possible < self.floor():
+            return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]
-        for position in entry.records:
+        frames = self.frame_view(report)
+        records = entry.records
+        if best_possible < CONFIDENCE_THRESHOLD:
+            # Only a hint: a generic pattern shared all over is sampled, not scored whole.
+            records = records[:_HINT_RECORDS]
+        for position in records:
             summary = store.summary(position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
@@ -438,16 +529,10 @@ class _Collector:
                 entry=entry,
                 record=summary,
                 report=report,
-                mode=mode,
-                message_length=len(text),
-                matched_length=matched,
-                captures=captures,
-                literal=entry.literal_length if truncated_literal is None else truncated_literal,
+                frames=frames,
+                score=text_score,
+                reasons=text_reasons,
             )
-            if truncated_literal is not None:
-                share = truncated_literal / max(1, entry.literal_length)
-                confidence *= 0.5 + 0.5 * share
-                reasons.append(f"{share:.0%} of the pattern's literal text is present")
             match = Match(
                 summary=summary,
                 confidence=round(confidence, 3),
@@ -501,8 +586,14 @@ def _reports(text: str) -> list[ExceptionReport]:
     return extract_reports(text)
 
 
-def _collect(reports: Sequence[ExceptionReport], catalog: Catalog) -> _Collector:
-    collector = _Collector(catalog)
+def _collect(
+    reports: Sequence[ExceptionReport],
+    catalog: Catalog,
+    limit: int,
+    *,
+    confident_only: bool = False,
+) -> _Collector:
+    collector = _Collector(catalog, limit, confident_only)
     for part, store in enumerate(catalog.parts):
         collector.part = part
         index = store.index
@@ -614,7 +705,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
         raise ValueError(f"limit must be at least 1, got {limit!r}")
     cat = _resolve(catalog)
     reports = _reports(text)
-    collector = _collect(reports, cat)
+    collector = _collect(reports, cat, limit)
     matches = sorted(collector.best.values(), key=lambda m: m._rank, reverse=True)
     if not matches:
         seen: set[str] = set()
@@ -633,7 +724,7 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     unless ``catalog`` is given.
     """
     cat = _resolve(catalog)
-    collector = _collect(_reports(text), cat)
+    collector = _collect(_reports(text), cat, 1, confident_only=True)
     if not collector.best:
         return None
     best = max(collector.best.values(), key=lambda m: m._rank)

@@ -37,6 +37,7 @@ __all__ = [
     "parse_template",
     "pattern_pieces",
     "pieces_fullmatch",
+    "pieces_inner",
     "pieces_prefix",
     "placeholder_names",
     "render_template",
@@ -413,15 +414,16 @@ def _whitespace_tolerant(pattern: str, *, search: bool) -> str:
             pending_ws = True
             continue
         if pending_ws:
-            # Whitespace at the very start is optional: messages are compared stripped.
-            out.append(r"\s+" if out else r"\s*")
+            # Whitespace at the very start is dropped: messages are compared stripped.
+            if out:
+                out.append(r"\s+")
             pending_ws = False
         if search and index == 0 and token.text == GROUP:
             out.append(r"(\S+?)")
         else:
             out.append(token.text)
-    if pending_ws:
-        out.append(r"\s*")  # trailing whitespace is optional for the same reason
+    # Trailing whitespace is dropped for the same reason (and so that a match's
+    # span ends with its last literal, as the regex-free verifier's does).
     return "".join(out)
 
 
@@ -562,3 +564,66 @@ def pieces_prefix(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], in
         groups.append(text[position:found])
         position = found + len(piece)
     return tuple(groups), position
+
+
+#: What may follow a message quoted inside a longer one: closing quotes, brackets,
+#: punctuation and spaces (the lookahead of :attr:`CompiledPattern.inner`).
+INNER_TRAIL = " \t\n\r\f\v'\"`)]}>.,;:!"
+
+
+def inner_tail_possible(pieces: Sequence[str], text: str) -> bool:
+    """A cheap necessary condition for ``inner``: the last literal ends the message.
+
+    >>> inner_tail_possible(("a ", " b."), "x: a 1 b.'")
+    True
+    >>> inner_tail_possible(("a ", " b."), "x: a 1 b. and more")
+    False
+    """
+    last = pieces[-1].rstrip(INNER_TRAIL)
+    return text.rstrip(INNER_TRAIL).endswith(last)
+
+
+def pieces_inner(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int, int] | None:
+    """Captures, start and end of a simple pattern found at the end of a longer message.
+
+    The same result as ``compile_pattern(p).inner.search(text)`` for a pattern
+    that starts with literal text: with placeholders, the leftmost occurrence of
+    the first literal (the last placeholder stretches to the end, so a later
+    start cannot fit more), lazy groups up to the leftmost following literals,
+    and a match that ends where only closing punctuation remains; without
+    placeholders, the leftmost occurrence that reaches that end.
+
+    >>> pieces_inner(("shard ", " missing"), "worker 3: shard 7 missing.'")
+    (('7',), 10, 25)
+    """
+    first = pieces[0]
+    if not first:
+        raise ValueError("pieces_inner needs a pattern that starts with literal text")
+    tail = len(text.rstrip(INNER_TRAIL))
+    if len(pieces) == 1:
+        # No placeholder: the occurrence must itself reach the end of the message.
+        found = text.find(first, max(0, tail - len(first)))
+        return ((), found, found + len(first)) if found >= 0 else None
+    start = text.find(first)
+    if start < 0:
+        return None
+    position = start + len(first)
+    groups = []
+    for piece in pieces[1:-1]:
+        found = text.find(piece, position + 1)
+        if found < 0:
+            return None
+        groups.append(text[position:found])
+        position = found + len(piece)
+    last = pieces[-1]
+    if not last:
+        end = max(position + 1, tail)
+        if end > len(text):
+            return None
+        groups.append(text[position:end])
+        return tuple(groups), start, end
+    found = text.find(last, max(position + 1, tail - len(last)))
+    if found < 0:
+        return None
+    groups.append(text[position:found])
+    return tuple(groups), start, found + len(last)

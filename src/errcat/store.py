@@ -53,7 +53,7 @@ __all__ = [
 logger = logging.getLogger("errcat")
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
@@ -228,6 +228,10 @@ class StringTable(Sequence[str]):
     def __len__(self) -> int:
         """Number of strings."""
         return len(self._offsets) - 1
+
+    def occurs_in(self, index: int, haystack: bytes) -> bool:
+        """Whether string ``index`` occurs in ``haystack`` (UTF-8), without decoding it."""
+        return haystack.find(self._blob[self._offsets[index] : self._offsets[index + 1]]) >= 0
 
     def __getitem__(self, index: int) -> str:  # type: ignore[override]
         """The string at ``index`` (slices are not supported)."""
@@ -518,6 +522,7 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
     pattern_blob, pattern_offsets = StringTable.encode(tables.patterns)
     anchor_blob, anchor_offsets = StringTable.encode(tables.anchors.words)
     first_blob, first_offsets = StringTable.encode(tables.first_words.words)
+    key_blob, key_offsets = StringTable.encode(tables.keys)
     by_id = sorted(range(len(built.ids)), key=built.ids.__getitem__)
     by_slug = sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n))
 
@@ -539,6 +544,8 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
         "first_ids": arr("I", tables.first_words.ids),
         "always": arr("I", tables.always),
         "rarity": arr("I", tables.rarity),
+        "keys": key_blob,
+        "key_offsets": key_offsets.tobytes(),
         "rows": bytes(built.rows),
         "row_offsets": built.row_offsets.tobytes(),
         "file_of": built.file_of.tobytes(),
@@ -562,6 +569,7 @@ _ARRAY_KINDS = {
     "first_ids": "I",
     "always": "I",
     "rarity": "I",
+    "key_offsets": "Q",
     "row_offsets": "Q",
     "file_of": "I",
     "offsets": "Q",
@@ -650,6 +658,7 @@ class FileStore:
             ),
             always=parts["always"],
             rarity=parts["rarity"],
+            keys=StringTable(parts["keys"], parts["key_offsets"]),
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}

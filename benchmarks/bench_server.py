@@ -10,10 +10,9 @@ keep-alive HTTP/1.1 connections for ``--duration`` seconds per concurrency
 level and prints one table row per case. The bodies cycle through seed
 tracebacks, bare error lines and misses, so the rows mix hits and misses.
 
-The large catalog is mined, in code, from the standard library and the
-installed packages with ``errcat.mine`` (about 9k raise sites), then scaled up
-to ``--size`` with copies whose message carries a distinct suffix, so every
-pattern is different. Nothing is written to disk.
+The large catalog comes from ``corpus.py``: mined from the standard library
+and the installed packages with ``errcat.mine``, scaled up to ``--size`` with
+records as other projects would raise them (cached, as for ``bench_match.py``).
 """
 
 from __future__ import annotations
@@ -52,50 +51,18 @@ MISS = "ValueError: the expert count 7 is not divisible by the EP size 2"
 # --- the server side (child process) ---------------------------------------------------------
 
 
-def mined_catalog(size: int) -> tuple[object, list[str], str]:
-    """A catalog of ``size`` records mined from installed code, and sample error lines."""
-    import sysconfig
-    from datetime import datetime, timezone
-
+def corpus_catalog(size: int) -> tuple[object, list[str], str]:
+    """A catalog of ``size`` records from ``corpus.py`` (mined code, scaled), and sample errors."""
+    sys.path.insert(0, str(HERE))
+    import corpus
     from errcat import Catalog
-    from errcat.mine import mine_paths
-    from errcat.models import ErrorRecord, RecordEnvelope
-    from errcat.patterns import placeholder_names, render_template, template_to_pattern
 
-    when = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    paths = sysconfig.get_paths()
-    base: list[ErrorRecord] = []
-    for root, repo in ((paths["stdlib"], "python/cpython"), (paths["purelib"], "site/packages")):
-        base += mine_paths([root], repo=repo, sha="0" * 40, analyzed_at=when, workers=2).records
-    base = [r for r in base if len(r.error_message) >= 12]
-    records: list[ErrorRecord] = []
-    copy = 0
-    while len(records) < size:
-        for record in base:
-            if len(records) >= size:
-                break
-            if copy == 0:
-                records.append(record)
-                continue
-            message = f"{record.error_message} (shard {copy})"
-            records.append(
-                record.model_copy(
-                    update={
-                        "id": f"{(int(record.id, 16) + copy * 7919) % (1 << 64):016x}",
-                        "repo": f"mirror{copy}/{record.repo.split('/')[1]}",
-                        "error_message": message,
-                        "message_pattern": template_to_pattern(message),
-                    }
-                )
-            )
-        copy += 1
-    stamp = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    catalog = Catalog(RecordEnvelope(record=r, dataset_version=stamp) for r in records)
-    samples = []
-    for record in records[:: max(1, len(records) // 200)]:
-        values = ["'sample_value'"] * len(placeholder_names(record.error_message))
-        samples.append(f"{record.error_class}: {render_template(record.error_message, values)}")
-    return catalog, samples, f"mined ({len(base)} sites, scaled)"
+    path = corpus.write_catalog(size, corpus.cache_root() / "catalogs")
+    queries = corpus.make_queries(path, 30, seed=2)
+    samples = [
+        text for kind in ("hit line", "hit traceback", "miss line") for text, _ in queries[kind]
+    ]
+    return Catalog.from_path(path), samples, "mined and scaled (corpus.py)"
 
 
 def serve(size: int, port: int, workers: int) -> None:
@@ -107,7 +74,7 @@ def serve(size: int, port: int, workers: int) -> None:
 
     started = time.perf_counter()
     if size:
-        catalog, samples, kind = mined_catalog(size)
+        catalog, samples, kind = corpus_catalog(size)
     else:
         catalog, samples, kind = Catalog.bundled(), [], "bundled"
     app = create_app(catalog)  # type: ignore[arg-type]

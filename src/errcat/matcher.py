@@ -123,6 +123,8 @@ _HINT_RECORDS = 64
 #: its score multiplied by (_COMMON_WORDS / count) ** _COMMON_EXPONENT.
 _COMMON_WORDS = 4
 _COMMON_EXPONENT = 0.25
+#: ... when it has fewer literal characters than this.
+_GENERIC_CHARS = 30
 #: Lines within this distance of lineNumber count as the raise site (versions drift).
 _NEAR_LINES = 3
 _FAR = 1 << 30
@@ -337,8 +339,10 @@ def _text_score(
     explained = literal / (literal + captured + unexplained) if literal else 0.0
     strength = 1.0 - math.exp(-literal / _SPECIFIC_CHARS)
     score = strength * math.sqrt(explained) * _MODE_FACTOR[mode]
-    if entry.rarity > _COMMON_WORDS:
-        # Even the rarest word of this pattern is in many others: a generic shape.
+    if entry.rarity > _COMMON_WORDS and literal < _GENERIC_CHARS:
+        # Little literal text, and even its rarest word is in many other patterns:
+        # a generic shape ({name} must be an integer). Longer patterns are specific
+        # by their whole text even when a catalog holds many variants of them.
         score *= (_COMMON_WORDS / entry.rarity) ** _COMMON_EXPONENT
     reasons = [
         {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -155,3 +156,39 @@ def test_shared_patterns_keep_every_record() -> None:
     index = PatternIndex(["a (.+?) b", "c", "a (.+?) b"])
     assert len(index) == 2
     assert index.candidates("a 1 b")[0].records == (0, 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora(), st.integers(0, 3))
+def test_pair_anchors_and_their_fallback_find_the_same_candidates(
+    corpus: tuple[list[str], list[str]], most_words: int
+) -> None:
+    import errcat.index as index_module
+
+    templates, messages = corpus
+    patterns = [template_to_pattern(t) for t in templates]
+    plain = PatternIndex(patterns)
+    old = index_module.RARE_WORD, index_module.PAIR_WORDS_MAX
+    try:
+        index_module.RARE_WORD = 0  # every pattern with two words is pair-anchored
+        index_module.PAIR_WORDS_MAX = most_words  # and wordy messages use the fallback
+        paired = PatternIndex(patterns)
+        for message in messages:
+            text = fold_whitespace(message.split(": ", 1)[1])
+            assert [e.pattern for e in paired.candidates(text)] == [
+                e.pattern for e in plain.candidates(text)
+            ]
+    finally:
+        index_module.RARE_WORD, index_module.PAIR_WORDS_MAX = old
+
+
+def test_common_rarest_word_files_the_pattern_under_a_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    import errcat.index as index_module
+
+    monkeypatch.setattr(index_module, "RARE_WORD", 1)
+    index = PatternIndex(["shard (.+?) missing", "shard (.+?) corrupt", "disk (.+?) missing"])
+    # "missing" and "shard" are each in two patterns; "corrupt" and "disk" in one.
+    assert index._pairs.words == ["missing\x00shard"]
+    assert sorted(index._anchors.words) == ["corrupt", "disk"]
+    assert [e.pattern for e in index.candidates("shard 3 missing")] == ["shard (.+?) missing"]
+    assert index.candidates("shard 3 gone") == []

@@ -47,8 +47,13 @@ _LOWER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 #: next ones only while they are rare (they help a drifted message find its pattern).
 ANCHORS_PER_PATTERN = 2  # the code below files under at most two
 #: A word shared by more patterns than this is not used as an extra anchor, nor to
-#: look up cut-off messages by their first word.
+#: look up cut-off messages by their first word; a pattern whose rarest word is
+#: that common is filed under the pair of its two rarest words instead.
 RARE_WORD = 64
+#: A message with more distinct pair-anchor words than this probes the pair-anchored
+#: patterns by their rarest word instead of by every pair (bounded work, same answers).
+PAIR_WORDS_MAX = 48
+_PAIR = "\x00"
 
 
 def fold_whitespace(text: str) -> str:
@@ -135,6 +140,10 @@ class IndexTables:
     rarity: Sequence[int]
     #: For each pattern, its longest literal fragment: a message without it cannot match.
     keys: Sequence[str]
+    #: Patterns filed under a pair of words ("a\x00b", a < b) ...
+    pairs: Postings
+    #: ... and the same patterns under their rarest word, for very wordy messages.
+    common: Postings
 
 
 @dataclass(eq=False)
@@ -218,6 +227,9 @@ class PatternIndex:
         index.always = tables.always
         index.rarity = tables.rarity
         index.keys = tables.keys
+        index._pairs = tables.pairs
+        index._common = tables.common
+        index._pair_words = _pair_words(tables.pairs)
         return index
 
     def tables(self) -> IndexTables:
@@ -231,6 +243,8 @@ class PatternIndex:
             always=self.always,
             rarity=self.rarity,
             keys=self.keys,
+            pairs=self._pairs,
+            common=self._common,
         )
 
     def _build_anchors(self) -> None:
@@ -268,6 +282,8 @@ class PatternIndex:
             return (frequency[k], -len(spelled[k]), spelled[k])
 
         anchors: dict[str, list[int]] = {}
+        pairs: dict[str, list[int]] = {}
+        common: dict[str, list[int]] = {}
         always: list[int] = []
         rarest = array("I", bytes(4 * len(self.patterns)))
         for pid in range(len(self.patterns)):
@@ -277,12 +293,22 @@ class PatternIndex:
                 continue
             best = min(ids, key=rarity)
             rarest[pid] = frequency[best]
+            if frequency[best] > RARE_WORD and len(ids) > 1:
+                # Even the rarest word is common: the pair of the two rarest is selective.
+                second = min((k for k in ids if k != best), key=rarity)
+                a, b = sorted((spelled[best], spelled[second]))
+                pairs.setdefault(a + _PAIR + b, []).append(pid)
+                common.setdefault(spelled[best], []).append(pid)
+                continue
             anchors.setdefault(spelled[best], []).append(pid)
             if ANCHORS_PER_PATTERN > 1 and len(ids) > 1:
                 runner_up = min((k for k in ids if k != best), key=rarity)
                 if frequency[runner_up] <= RARE_WORD:
                     anchors.setdefault(spelled[runner_up], []).append(pid)
         self._anchors = Postings.from_lists(anchors)
+        self._pairs = Postings.from_lists(pairs)
+        self._common = Postings.from_lists(common)
+        self._pair_words = _pair_words(self._pairs)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
@@ -307,10 +333,23 @@ class PatternIndex:
     def _proposed(self, text: str) -> set[int]:
         pids: set[int] = set(self.always)
         anchors = self._anchors
-        for word in set(_WORD.findall(text)):
+        present = set(_WORD.findall(text))
+        for word in present:
             hit = anchors.get(word)
             if hit:
                 pids.update(hit)
+        if self._pair_words:
+            paired = sorted(present & self._pair_words)
+            if len(paired) > PAIR_WORDS_MAX:
+                for word in paired:
+                    pids.update(self._common.get(word))
+            else:
+                pairs = self._pairs
+                for i, a in enumerate(paired):
+                    for b in paired[i + 1 :]:
+                        hit = pairs.get(a + _PAIR + b)
+                        if hit:
+                            pids.update(hit)
         return pids
 
     def _with_key(self, text: str) -> Iterator[int]:
@@ -393,6 +432,11 @@ class ScanIndex(PatternIndex):
     def candidates(self, text: str) -> list[Entry]:
         """Every pattern, most specific first."""
         return sorted((self.entry(pid) for pid in range(len(self.patterns))), key=_rank_key)
+
+
+def _pair_words(pairs: Postings) -> frozenset[str]:
+    """Every word that is half of a pair anchor."""
+    return frozenset(w for key in pairs.words for w in key.split(_PAIR))
 
 
 def _rank_key(entry: Entry) -> tuple[int, int, str]:

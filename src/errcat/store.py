@@ -53,7 +53,7 @@ __all__ = [
 logger = logging.getLogger("errcat")
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
@@ -523,6 +523,8 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
     anchor_blob, anchor_offsets = StringTable.encode(tables.anchors.words)
     first_blob, first_offsets = StringTable.encode(tables.first_words.words)
     key_blob, key_offsets = StringTable.encode(tables.keys)
+    pair_blob, pair_offsets = StringTable.encode(tables.pairs.words)
+    common_blob, common_offsets = StringTable.encode(tables.common.words)
     by_id = sorted(range(len(built.ids)), key=built.ids.__getitem__)
     by_slug = sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n))
 
@@ -546,6 +548,14 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
         "rarity": arr("I", tables.rarity),
         "keys": key_blob,
         "key_offsets": key_offsets.tobytes(),
+        "pair_words": pair_blob,
+        "pair_word_offsets": pair_offsets.tobytes(),
+        "pair_starts": arr("I", tables.pairs.starts),
+        "pair_ids": arr("I", tables.pairs.ids),
+        "common_words": common_blob,
+        "common_word_offsets": common_offsets.tobytes(),
+        "common_starts": arr("I", tables.common.starts),
+        "common_ids": arr("I", tables.common.ids),
         "rows": bytes(built.rows),
         "row_offsets": built.row_offsets.tobytes(),
         "file_of": built.file_of.tobytes(),
@@ -570,6 +580,12 @@ _ARRAY_KINDS = {
     "always": "I",
     "rarity": "I",
     "key_offsets": "Q",
+    "pair_word_offsets": "Q",
+    "pair_starts": "I",
+    "pair_ids": "I",
+    "common_word_offsets": "Q",
+    "common_starts": "I",
+    "common_ids": "I",
     "row_offsets": "Q",
     "file_of": "I",
     "offsets": "Q",
@@ -640,25 +656,17 @@ class FileStore:
         self._lines = parts["lines"]
         self._by_id = parts["by_id"]
         self._by_slug = parts["by_slug"]
-        anchor_words = bytes(parts["anchor_words"]).decode("utf-8", "surrogatepass")
-        first_words = bytes(parts["first_words"]).decode("utf-8", "surrogatepass")
         self._tables = IndexTables(
             patterns=StringTable(parts["patterns"], parts["pattern_offsets"]),
             starts=parts["starts"],
             records=parts["records"],
-            anchors=Postings(
-                _split(anchor_words, parts["anchor_word_offsets"]),
-                parts["anchor_starts"],
-                parts["anchor_ids"],
-            ),
-            first_words=Postings(
-                _split(first_words, parts["first_word_offsets"]),
-                parts["first_starts"],
-                parts["first_ids"],
-            ),
+            anchors=_postings(parts, "anchor"),
+            first_words=_postings(parts, "first"),
             always=parts["always"],
             rarity=parts["rarity"],
             keys=StringTable(parts["keys"], parts["key_offsets"]),
+            pairs=_postings(parts, "pair"),
+            common=_postings(parts, "common"),
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}
@@ -723,6 +731,14 @@ class FileStore:
         if self._index is None:
             self._index = PatternIndex.from_tables(self._tables)
         return self._index
+
+
+def _postings(parts: dict[str, Any], name: str) -> Postings:
+    """The Postings stored in the ``<name>_words``/``_starts``/``_ids`` sections."""
+    words = bytes(parts[f"{name}_words"]).decode("utf-8", "surrogatepass")
+    return Postings(
+        _split(words, parts[f"{name}_word_offsets"]), parts[f"{name}_starts"], parts[f"{name}_ids"]
+    )
 
 
 def _split(words: str, offsets: Sequence[int]) -> list[str]:

@@ -323,3 +323,42 @@ def test_real_traceback_from_python_is_matched() -> None:
         text = "".join(traceback.format_exception(exc))
     m = match_error(text, catalog=catalog)
     assert m is not None and m.params == {"index": "3", "total": "8"}
+
+
+def test_records_outside_the_traceback_files_are_skipped_without_changing_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import errcat.matcher as matcher_module
+
+    template = "{a}: {b}"
+    envelopes = [
+        make_envelope(
+            id=f"{n:016x}",
+            slug=f"generic-{n}",
+            errorMessage=template,
+            messagePattern=template_to_pattern(template),
+            filePath=f"pkg{n}/mod.py",
+            lineNumber=50,
+            sourceCodeStart=32,
+            sourceCodeEnd=68,
+        )
+        for n in range(200)
+    ]
+    catalog = Catalog(envelopes)
+    texts = [
+        'Traceback (most recent call last):\n  File "/site/pkg137/mod.py", line 50, in f\n'
+        "ValueError: cache: corrupt\n",
+        'Traceback (most recent call last):\n  File "/elsewhere/app.py", line 9, in f\n'
+        "ValueError: cache: corrupt\n",
+        "ValueError: cache: corrupt",
+    ]
+
+    def answers() -> list[list[tuple[str, float]]]:
+        out = [[(m.summary.id, m.confidence) for m in match_all(t, catalog=catalog)] for t in texts]
+        best = [match_error(t, catalog=catalog) for t in texts]
+        return [*out, [(m.summary.id, m.confidence) for m in best if m]]
+
+    fast = answers()
+    monkeypatch.setattr(matcher_module, "_best_without_file", lambda score, report: 1.0)
+    assert answers() == fast
+    assert fast[0][0][0] == f"{137:016x}"  # the record whose raise site is in the traceback

@@ -159,6 +159,7 @@ class Entry:
     #: How many patterns of the index contain this one's rarest word (0: no word).
     rarity: int = 0
     _compiled: CompiledPattern | None = field(default=None, repr=False)
+    _record_set: frozenset[int] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, pattern: str, records: tuple[int, ...], rarity: int = 0) -> Entry:
@@ -169,6 +170,13 @@ class Entry:
         else:  # the same fragments, without tokenizing the regex again
             fragments = tuple(p for p in pieces if p.strip())
         return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity)
+
+    @property
+    def record_set(self) -> frozenset[int]:
+        """:attr:`records` as a set (built on first use)."""
+        if self._record_set is None:
+            self._record_set = frozenset(self.records)
+        return self._record_set
 
     @property
     def compiled(self) -> CompiledPattern:

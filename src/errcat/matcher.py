@@ -356,6 +356,13 @@ def _text_score(
     return score, reasons
 
 
+def _best_without_file(score: float, report: ExceptionReport) -> float:
+    """The highest confidence of a record whose file is not in the report's traceback."""
+    if report.error_class is not None and report.kind != "text":
+        score += (1 - score) * _CLASS_AGREES
+    return min(1.0, score + (1 - score) * _REPO_HINT)
+
+
 def _best_possible(score: float, report: ExceptionReport) -> float:
     """The highest confidence a record could reach from ``score`` with the report's evidence."""
     if report.error_class is not None and report.kind != "text":
@@ -477,6 +484,7 @@ class _Collector:
     part: int = 0
     best: dict[str, Match] = field(default_factory=dict)
     _views: dict[int, _FrameView] = field(default_factory=dict)
+    _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
 
     def frame_view(self, report: ExceptionReport) -> _FrameView:
         """The report's frames, indexed once per report."""
@@ -484,6 +492,17 @@ class _Collector:
         if view is None:
             view = self._views[id(report)] = _FrameView(report.frames)
         return view
+
+    def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
+        """Positions (in the current store) of the records raised in the report's files."""
+        key = (self.part, id(report))
+        found = self._in_files.get(key)
+        if found is None:
+            store = self.catalog.parts[self.part]
+            tails = {"/".join(tail) for tail in self.frame_view(report).by_tail}
+            found = frozenset(p for tail in tails for p in store.records_in_file(tail))
+            self._in_files[key] = found
+        return found
 
     def floor(self) -> float:
         """The confidence a new match must exceed to matter (0 until ``limit`` are held)."""
@@ -521,7 +540,14 @@ class _Collector:
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]
         frames = self.frame_view(report)
-        records = entry.records
+        records: Sequence[int] = entry.records
+        if report.frames and _best_without_file(text_score, report) < self.floor():
+            # Only a record raised in one of the traceback's files can make the results.
+            in_files = self.in_frame_files(report)
+            if len(in_files) < len(records):
+                records = sorted(in_files.intersection(entry.record_set))
+            else:
+                records = [p for p in records if p in in_files]
         if best_possible < CONFIDENCE_THRESHOLD:
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]

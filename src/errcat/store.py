@@ -46,6 +46,7 @@ __all__ = [
     "RecordSummary",
     "Store",
     "StringTable",
+    "file_tail",
     "index_path_for",
     "open_file_store",
 ]
@@ -53,7 +54,7 @@ __all__ = [
 logger = logging.getLogger("errcat")
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
@@ -110,6 +111,15 @@ class RecordSummary:
         )
 
 
+def file_tail(path: str) -> str:
+    """The last two components of a path (or its only one): how frames find a record's file.
+
+    >>> file_tail("python/sglang/srt/server_args.py"), file_tail("setup.py")
+    ('srt/server_args.py', 'setup.py')
+    """
+    return "/".join(path.replace("\\", "/").split("/")[-2:])
+
+
 class Store(Protocol):
     """What a catalog needs from where its records live."""
 
@@ -128,6 +138,9 @@ class Store(Protocol):
 
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""
+
+    def records_in_file(self, tail: str) -> Sequence[int]:
+        """Positions of the records raised in a file with this :func:`file_tail`."""
 
     @property
     def index(self) -> PatternIndex:
@@ -166,6 +179,7 @@ class MemoryStore:
         self.problems = tuple(problems)
         self._engine = engine
         self._index: PatternIndex | None = None
+        self._by_file: dict[str, list[int]] | None = None
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -188,6 +202,15 @@ class MemoryStore:
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""
         return self._positions.get(key)
+
+    def records_in_file(self, tail: str) -> Sequence[int]:
+        """Positions of the records raised in a file with this :func:`file_tail`."""
+        if self._by_file is None:
+            by_file: dict[str, list[int]] = {}
+            for position, record in enumerate(self._records):
+                by_file.setdefault(file_tail(record.file_path), []).append(position)
+            self._by_file = by_file
+        return self._by_file.get(tail, ())
 
     @property
     def index(self) -> PatternIndex:
@@ -307,6 +330,7 @@ class _Built:
     row_offsets: array[int]
     ids: list[str]
     slugs: list[str]
+    tails: list[str]
     file_of: array[int]
     offsets: array[int]
     lengths: array[int]
@@ -333,6 +357,7 @@ class _Scanned:
     rows: list[bytes]
     ids: list[str]
     slugs: list[str]
+    tails: list[str]
     patterns: list[str]
     offsets: list[int]
     lengths: list[int]
@@ -347,7 +372,7 @@ _CHUNK_BYTES = 32 << 20
 
 def _scan_chunk(chunk: _Chunk) -> _Scanned:
     """Validate every line of a chunk (runs in a worker process for large sources)."""
-    out = _Scanned([], [], [], [], [], [], [], [])
+    out = _Scanned([], [], [], [], [], [], [], [], [])
     source = str(chunk.path)
     with chunk.path.open("rb") as fh:
         fh.seek(chunk.start)
@@ -379,6 +404,7 @@ def _scan_chunk(chunk: _Chunk) -> _Scanned:
             out.rows.append(RecordSummary.of(record).encode().encode("utf-8", "surrogatepass"))
             out.ids.append(record.id)
             out.slugs.append(record.slug)
+            out.tails.append(file_tail(record.file_path))
             out.patterns.append(record.message_pattern)
             out.offsets.append(start)
             out.lengths.append(len(raw))
@@ -448,6 +474,7 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
     row_offsets = array("Q", [0])
     ids: list[str] = []
     slugs: list[str] = []
+    tails: list[str] = []
     patterns: list[str] = []
     file_of, offsets, lengths, lines = array("I"), array("Q"), array("I"), array("I")
     problems: list[InvalidRecordError] = []
@@ -476,6 +503,7 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
                 row_offsets.append(len(rows))
                 ids.append(rid)
                 slugs.append(part.slugs[n])
+                tails.append(part.tails[n])
                 patterns.append(part.patterns[n])
                 file_of.append(chunk.number)
                 offsets.append(part.offsets[n])
@@ -497,6 +525,7 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
             row_offsets.append(len(rows))
         ids = [ids[n] for n in keep]
         slugs = [slugs[n] for n in keep]
+        tails = [tails[n] for n in keep]
         patterns = [patterns[n] for n in keep]
         file_of = array("I", (file_of[n] for n in keep))
         offsets = array("Q", (offsets[n] for n in keep))
@@ -508,6 +537,7 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
         row_offsets,
         ids,
         slugs,
+        tails,
         file_of,
         offsets,
         lengths,
@@ -525,6 +555,11 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
     key_blob, key_offsets = StringTable.encode(tables.keys)
     pair_blob, pair_offsets = StringTable.encode(tables.pairs.words)
     common_blob, common_offsets = StringTable.encode(tables.common.words)
+    by_file: dict[str, list[int]] = {}
+    for position, tail in enumerate(built.tails):
+        by_file.setdefault(tail, []).append(position)
+    files = Postings.from_lists(by_file)
+    file_blob, file_offsets = StringTable.encode(files.words)
     by_id = sorted(range(len(built.ids)), key=built.ids.__getitem__)
     by_slug = sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n))
 
@@ -556,6 +591,10 @@ def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
         "common_word_offsets": common_offsets.tobytes(),
         "common_starts": arr("I", tables.common.starts),
         "common_ids": arr("I", tables.common.ids),
+        "file_words": file_blob,
+        "file_word_offsets": file_offsets.tobytes(),
+        "file_starts": arr("I", files.starts),
+        "file_ids": arr("I", files.ids),
         "rows": bytes(built.rows),
         "row_offsets": built.row_offsets.tobytes(),
         "file_of": built.file_of.tobytes(),
@@ -586,6 +625,9 @@ _ARRAY_KINDS = {
     "common_word_offsets": "Q",
     "common_starts": "I",
     "common_ids": "I",
+    "file_word_offsets": "Q",
+    "file_starts": "I",
+    "file_ids": "I",
     "row_offsets": "Q",
     "file_of": "I",
     "offsets": "Q",
@@ -670,6 +712,7 @@ class FileStore:
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}
+        self._by_file = _postings(parts, "file")
         self.problems = tuple(_problem(p) for p in header["problems"])
 
     def __len__(self) -> int:
@@ -709,6 +752,10 @@ class FileStore:
     def record(self, position: int) -> ErrorRecord:
         """The record at ``position``, read and validated on first access."""
         return self.envelope(position).record
+
+    def records_in_file(self, tail: str) -> Sequence[int]:
+        """Positions of the records raised in a file with this :func:`file_tail`."""
+        return self._by_file.get(tail)
 
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""

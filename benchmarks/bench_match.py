@@ -233,9 +233,11 @@ def _agreement(ours: list[list[str | None]], best: list[str | None], sampled: bo
     """
     from errcat.patterns import template_to_pattern
 
+    if sampled:
+        return "n/a"  # the sampled loop does not hold most records: nothing to compare
     both = [(o[1], b) for o, b in zip(ours, best, strict=True) if o[1] is not None and b]
     if not both:
-        return "n/a" if sampled else "-"
+        return "-"
     same = sum(template_to_pattern(o) == b for o, b in both)
     return f"{same / len(both):.0%}"
 

@@ -1171,6 +1171,9 @@ def test_real_tracebacks_round_trip(
         "gzip.BadGzipFile: Not a gzipped file (b'ab')",
         "smtplib.SMTPServerDisconnected: please run connect() first",
         "http.client.InvalidURL: nonnumeric port: 'x'",
+        "re.error: missing ), unterminated subpattern at position 0",
+        "socket.timeout: timed out",
+        "regex._regex_core.error: bad escape \\d at position 3",
     ],
 )
 def test_module_qualified_classes_are_exception_lines(line: str) -> None:

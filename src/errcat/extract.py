@@ -125,12 +125,13 @@ _TYPE_NAME_RE: Final = re.compile(_NAME)
 # Cheap test that a line may name an exception at all (every builtin matches too).
 _HINT_RE: Final = re.compile(
     "Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Timeout|Abort|Iteration"
-    r"|[a-z0-9_]\.[A-Z][A-Za-z0-9]*:"
+    r"|[a-z0-9_]\.[A-Z][A-Za-z0-9]*:|\.(?:error|timeout|gaierror|herror):"
 )
 # A module-qualified CapWords class (`gzip.BadGzipFile`, `http.client.InvalidURL`):
 # Python prints that form only for exceptions defined outside builtins.
 _QUALIFIED_CLASS_RE: Final = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\.[A-Z][A-Za-z0-9]*"
+    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
+    r"\.(?:[A-Z][A-Za-z0-9]*|error|timeout|gaierror|herror)"  # re.error, socket.timeout
 )
 # Words right before a class name that make it source code, not an error report.
 _CODE_BEFORE_RE: Final = re.compile(r"\b(?:raise|except|class|def|import)[ \t]*\Z")

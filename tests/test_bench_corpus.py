@@ -38,7 +38,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> corpus.MinedBase:
             (STDLIB / "json", "Lib/json"),
             (STDLIB / "argparse.py", "Lib"),
             (STDLIB / "configparser.py", "Lib"),
-            (STDLIB / "zipfile.py", "Lib"),
+            (STDLIB / "shlex.py", "Lib"),
+            (STDLIB / "ipaddress.py", "Lib"),
         ),
     )
     root = tmp_path_factory.mktemp("cache")

@@ -500,7 +500,10 @@ def evaluate(mined: Mined, tmp: Path) -> list[Outcome]:
             continue
         exc = _run_case(name, fn, tmp)
         site = _raise_site(exc)
-        assert site is not None, f"{name}: {exc!r} was not raised by a raise statement"
+        if site is None:
+            # On some Python versions the error comes from C code (e.g. secrets.choice([])
+            # on 3.10): there is no raise statement to mine, so the case says nothing.
+            continue
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         bare = traceback.format_exception_only(type(exc), exc)[-1].strip()
         match = match_error(text, catalog=mined.catalog)

@@ -33,3 +33,18 @@ def test_setup_command_matches_a_real_seed_error() -> None:
     assert "python/sglang/srt/server_args.py:7632" in shown
     assert "Set --speculative-moe-a2a-backend deepep" in shown
     assert "Example fix:" in shown
+
+
+def test_sample_output_is_what_the_command_prints() -> None:
+    marker = README.index("<!-- sample-output -->")
+    block = re.search(r"```\n(.+?)\n```", README[marker:], flags=re.DOTALL)
+    assert block is not None
+    command, *shown = block.group(1).splitlines()
+    text = re.search(r'errcat match "([^"]+)"', command)
+    assert text is not None
+    out = io.StringIO()
+    assert main(["match", text.group(1)], stdout=out, stderr=io.StringIO()) == 0
+    printed = out.getvalue().splitlines()
+    for line in shown:
+        if line != "...":
+            assert line in printed, line

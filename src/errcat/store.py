@@ -54,7 +54,7 @@ __all__ = [
 logger = logging.getLogger("errcat")
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
@@ -404,7 +404,7 @@ def _scan_chunk(chunk: _Chunk) -> _Scanned:
             out.rows.append(RecordSummary.of(record).encode().encode("utf-8", "surrogatepass"))
             out.ids.append(record.id)
             out.slugs.append(record.slug)
-            out.tails.append(file_tail(record.file_path))
+            out.tails.append(sys.intern(file_tail(record.file_path)))  # shared by a file's records
             out.patterns.append(record.message_pattern)
             out.offsets.append(start)
             out.lengths.append(len(raw))
@@ -437,15 +437,24 @@ def _chunks(files: Sequence[Path], size: int) -> list[_Chunk]:
     chunks = []
     for number, path in enumerate(files):
         length = path.stat().st_size
-        if length == 0:
-            continue
-        with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        # Read in blocks rather than mapping the file: mapped pages would count as
+        # this process's memory (a 1M-record catalog is 2.5 GB).
+        with path.open("rb") as fh:
             start, line = 0, 1
             while start < length:
-                cut = data.find(b"\n", min(start + size, length) - 1)
-                end = length if cut < 0 else cut + 1
+                newlines = 0
+                remaining = min(size, length - start)
+                while remaining > 0:
+                    block = fh.read(min(1 << 20, remaining))
+                    if not block:
+                        break
+                    newlines += block.count(b"\n")
+                    remaining -= len(block)
+                rest = fh.readline()  # finish the line the cut fell in
+                end = min(length, start + min(size, length - start) + len(rest))
+                newlines += rest.count(b"\n")
                 chunks.append(_Chunk(number, path, start, end, line))
-                line += data[start:end].count(b"\n")
+                line += newlines
                 start = end
     return chunks
 
@@ -463,7 +472,8 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
         and (cores or 1) > 1
         and "fork" in multiprocessing.get_all_start_methods()
     )
-    chunks = _chunks(files, _CHUNK_BYTES if parallel else max(total, 1))
+    # Chunks bound the memory held for results not yet merged, in either mode.
+    chunks = _chunks(files, _CHUNK_BYTES)
     if parallel:
         pool = multiprocessing.get_context("fork").Pool(min(cores or 1, len(chunks)))
         results: Iterable[_Scanned] = pool.imap(_scan_chunk, chunks)
@@ -478,7 +488,7 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
     patterns: list[str] = []
     file_of, offsets, lengths, lines = array("I"), array("Q"), array("I"), array("I")
     problems: list[InvalidRecordError] = []
-    seen: dict[str, int] = {}
+    seen: dict[int, int] = {}  # id (as the integer its 16 hex digits spell) -> position
     try:
         for done, (chunk, part) in enumerate(zip(chunks, results, strict=True), start=1):
             if progress:
@@ -486,7 +496,8 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
                 print(f"\rerrcat: indexing {share}%", end="", file=sys.stderr, flush=True)
             problems.extend(_problem(p) for p in part.problems)
             for n, rid in enumerate(part.ids):
-                previous = seen.get(rid)
+                key = int(rid, 16)
+                previous = seen.get(key)
                 if previous is not None:
                     problems.append(
                         InvalidRecordError(
@@ -498,12 +509,12 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
                             record_id=rid,
                         )
                     )
-                seen[rid] = len(ids)
+                seen[key] = len(ids)
                 rows += part.rows[n]
                 row_offsets.append(len(rows))
                 ids.append(rid)
                 slugs.append(part.slugs[n])
-                tails.append(part.tails[n])
+                tails.append(sys.intern(part.tails[n]))
                 patterns.append(part.patterns[n])
                 file_of.append(chunk.number)
                 offsets.append(part.offsets[n])
@@ -547,63 +558,47 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
     )
 
 
-def _sections(built: _Built, index: PatternIndex) -> dict[str, bytes]:
+def _sections(built: _Built, index: PatternIndex) -> Iterator[tuple[str, bytes | memoryview]]:
+    """The stored index's sections, built one at a time so each can be written and dropped."""
     tables = index.tables()
-    pattern_blob, pattern_offsets = StringTable.encode(tables.patterns)
-    anchor_blob, anchor_offsets = StringTable.encode(tables.anchors.words)
-    first_blob, first_offsets = StringTable.encode(tables.first_words.words)
-    key_blob, key_offsets = StringTable.encode(tables.keys)
-    pair_blob, pair_offsets = StringTable.encode(tables.pairs.words)
-    common_blob, common_offsets = StringTable.encode(tables.common.words)
-    by_file: dict[str, list[int]] = {}
-    for position, tail in enumerate(built.tails):
-        by_file.setdefault(tail, []).append(position)
-    files = Postings.from_lists(by_file)
-    file_blob, file_offsets = StringTable.encode(files.words)
-    by_id = sorted(range(len(built.ids)), key=built.ids.__getitem__)
-    by_slug = sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n))
 
     def arr(kind: str, values: Iterable[int]) -> bytes:
         return array(kind, values).tobytes()
 
-    return {
-        "patterns": pattern_blob,
-        "pattern_offsets": pattern_offsets.tobytes(),
-        "starts": arr("I", tables.starts),
-        "records": arr("I", tables.records),
-        "anchor_words": anchor_blob,
-        "anchor_word_offsets": anchor_offsets.tobytes(),
-        "anchor_starts": arr("I", tables.anchors.starts),
-        "anchor_ids": arr("I", tables.anchors.ids),
-        "first_words": first_blob,
-        "first_word_offsets": first_offsets.tobytes(),
-        "first_starts": arr("I", tables.first_words.starts),
-        "first_ids": arr("I", tables.first_words.ids),
-        "always": arr("I", tables.always),
-        "rarity": arr("I", tables.rarity),
-        "keys": key_blob,
-        "key_offsets": key_offsets.tobytes(),
-        "pair_words": pair_blob,
-        "pair_word_offsets": pair_offsets.tobytes(),
-        "pair_starts": arr("I", tables.pairs.starts),
-        "pair_ids": arr("I", tables.pairs.ids),
-        "common_words": common_blob,
-        "common_word_offsets": common_offsets.tobytes(),
-        "common_starts": arr("I", tables.common.starts),
-        "common_ids": arr("I", tables.common.ids),
-        "file_words": file_blob,
-        "file_word_offsets": file_offsets.tobytes(),
-        "file_starts": arr("I", files.starts),
-        "file_ids": arr("I", files.ids),
-        "rows": bytes(built.rows),
-        "row_offsets": built.row_offsets.tobytes(),
-        "file_of": built.file_of.tobytes(),
-        "offsets": built.offsets.tobytes(),
-        "lengths": built.lengths.tobytes(),
-        "lines": built.lines.tobytes(),
-        "by_id": arr("I", by_id),
-        "by_slug": arr("I", by_slug),
-    }
+    def strings(name: str, offsets_name: str, values: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+        blob, offsets = StringTable.encode(values)
+        yield name, blob
+        del blob
+        yield offsets_name, offsets.tobytes()
+
+    def postings(name: str, table: Postings) -> Iterator[tuple[str, bytes]]:
+        yield from strings(f"{name}_words", f"{name}_word_offsets", table.words)
+        yield f"{name}_starts", arr("I", table.starts)
+        yield f"{name}_ids", arr("I", table.ids)
+
+    yield from strings("patterns", "pattern_offsets", tables.patterns)
+    yield "starts", arr("I", tables.starts)
+    yield "records", arr("I", tables.records)
+    yield from postings("anchor", tables.anchors)
+    yield from postings("first", tables.first_words)
+    yield "always", arr("I", tables.always)
+    yield "rarity", arr("I", tables.rarity)
+    yield from strings("keys", "key_offsets", tables.keys)
+    yield from postings("pair", tables.pairs)
+    yield from postings("common", tables.common)
+    by_file: dict[str, list[int]] = {}
+    for position, tail in enumerate(built.tails):
+        by_file.setdefault(tail, []).append(position)
+    yield from postings("file", Postings.from_lists(by_file))
+    del by_file
+    yield "rows", memoryview(built.rows)
+    yield "row_offsets", built.row_offsets.tobytes()
+    yield "file_of", built.file_of.tobytes()
+    yield "offsets", built.offsets.tobytes()
+    yield "lengths", built.lengths.tobytes()
+    yield "lines", built.lines.tobytes()
+    yield "by_id", arr("I", sorted(range(len(built.ids)), key=built.ids.__getitem__))
+    yield "by_slug", arr("I", sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n)))
 
 
 _ARRAY_KINDS = {
@@ -639,29 +634,35 @@ _ARRAY_KINDS = {
 
 
 def _write(path: Path, identity: list[list[Any]], built: _Built, index: PatternIndex) -> None:
-    sections = _sections(built, index)
+    """Write the stored index: magic, sections (8-byte aligned), then the header as a trailer.
+
+    The header (format, byte order, the data files it was built from, problems
+    and each section's offset, length and CRC-32) comes last so that sections can
+    be written as they are built; its length and the magic close the file.
+    """
     layout: dict[str, list[int]] = {}
-    offset = 0
-    for name, data in sections.items():
-        layout[name] = [offset, len(data), zlib.crc32(data)]
-        offset += len(data) + (-len(data) % 8)
-    header = json.dumps(
-        {
-            "format": FORMAT_VERSION,
-            "byteorder": sys.byteorder,
-            "sources": identity,
-            "records": len(built.ids),
-            "problems": [_problem_dict(p) for p in built.problems],
-            "sections": layout,
-        }
-    ).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with tmp.open("wb") as fh:
-        prefix = _MAGIC + len(header).to_bytes(8, "little") + header
-        fh.write(prefix + b"\0" * (-len(prefix) % 8))
-        for data in sections.values():
-            fh.write(data + b"\0" * (-len(data) % 8))
+        fh.write(_MAGIC)
+        for name, data in _sections(built, index):
+            layout[name] = [fh.tell(), len(data), zlib.crc32(data)]
+            fh.write(data)
+            fh.write(b"\0" * (-len(data) % 8))
+            del data
+        header = json.dumps(
+            {
+                "format": FORMAT_VERSION,
+                "byteorder": sys.byteorder,
+                "sources": identity,
+                "records": len(built.ids),
+                "problems": [_problem_dict(p) for p in built.problems],
+                "sections": layout,
+            }
+        ).encode()
+        fh.write(header)
+        fh.write(len(header).to_bytes(8, "little"))
+        fh.write(_MAGIC)
     tmp.replace(path)
 
 
@@ -673,18 +674,19 @@ class FileStore:
         with path.open("rb") as fh:
             self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         view = memoryview(self._map)
-        if bytes(view[:8]) != _MAGIC:
-            raise ValueError("not an errcat index")
-        size = int.from_bytes(view[8:16], "little")
-        header = json.loads(bytes(view[16 : 16 + size]))
+        if len(view) < 24 or bytes(view[:8]) != _MAGIC or bytes(view[-8:]) != _MAGIC:
+            raise ValueError("not an errcat index, or a truncated one")
+        size = int.from_bytes(view[-16:-8], "little")
+        if size > len(view) - 24:
+            raise ValueError("damaged header")
+        header = json.loads(bytes(view[-16 - size : -16]))
         if header.get("format") != FORMAT_VERSION or header.get("byteorder") != sys.byteorder:
             raise ValueError("built by another format version or byte order")
         if header.get("sources") != identity:
             raise ValueError("built for other data (files changed since)")
-        base = 16 + size + (-(16 + size) % 8)
         parts: dict[str, Any] = {}
         for name, (offset, length, crc) in header["sections"].items():
-            chunk = view[base + offset : base + offset + length]
+            chunk = view[offset : offset + length]
             if zlib.crc32(chunk) != crc:
                 raise ValueError(f"section {name} fails its checksum")
             kind = _ARRAY_KINDS.get(name)

@@ -206,11 +206,6 @@ class Catalog:
                 if last or not self.hidden(number, store.summary(position).id):
                     yield store, position
 
-    def summaries(self) -> Iterator[RecordSummary]:
-        """The matching fields of every record (no record body is read)."""
-        for store, position in self._visible():
-            yield store.summary(position)
-
     # -- collection -----------------------------------------------------------------
 
     def __len__(self) -> int:

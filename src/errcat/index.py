@@ -43,10 +43,9 @@ _WS = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 _LOWER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
-#: How many of its rarest words a pattern is filed under: the rarest always, the
-#: next ones only while they are rare (they help a drifted message find its pattern).
-ANCHORS_PER_PATTERN = 2  # the code below files under at most two
-#: A word shared by more patterns than this is not used as an extra anchor, nor to
+#: A pattern is filed under its rarest word, and under its runner-up while that is
+#: rare too (it helps a drifted message find its pattern). A word shared by more
+#: patterns than this is not used as a second anchor, nor to
 #: look up cut-off messages by their first word; a pattern whose rarest word is
 #: that common is filed under the pair of its two rarest words instead.
 RARE_WORD = 64
@@ -300,19 +299,17 @@ class PatternIndex:
                 always.append(pid)
                 continue
             best = min(ids, key=rarity)
+            second = min((k for k in ids if k != best), key=rarity) if len(ids) > 1 else None
             rarest[pid] = frequency[best]
-            if frequency[best] > RARE_WORD and len(ids) > 1:
+            if frequency[best] > RARE_WORD and second is not None:
                 # Even the rarest word is common: the pair of the two rarest is selective.
-                second = min((k for k in ids if k != best), key=rarity)
                 a, b = sorted((spelled[best], spelled[second]))
                 pairs.setdefault(a + _PAIR + b, []).append(pid)
                 common.setdefault(spelled[best], []).append(pid)
                 continue
             anchors.setdefault(spelled[best], []).append(pid)
-            if ANCHORS_PER_PATTERN > 1 and len(ids) > 1:
-                runner_up = min((k for k in ids if k != best), key=rarity)
-                if frequency[runner_up] <= RARE_WORD:
-                    anchors.setdefault(spelled[runner_up], []).append(pid)
+            if second is not None and frequency[second] <= RARE_WORD:
+                anchors.setdefault(spelled[second], []).append(pid)
         self._anchors = Postings.from_lists(anchors)
         self._pairs = Postings.from_lists(pairs)
         self._common = Postings.from_lists(common)

@@ -828,8 +828,3 @@ def open_file_store(
     except OSError as exc:
         raise CatalogSourceError(f"Cannot write the index of {source} to {path}: {exc}") from None
     return FileStore(path, files, identity)
-
-
-def iter_positions(store: Store) -> Iterator[int]:
-    """Every position of a store, in order."""
-    return iter(range(len(store)))

@@ -1,0 +1,127 @@
+"""Rebuild errcat's background model of Python error messages (src/errcat/_background.json.gz).
+
+Run: .venv/bin/python benchmarks/build_background.py [--site DIR ...] [--wheel WHL ...]
+
+errcat's own miner runs over the standard library of the running interpreter,
+every top-level package in the given site-packages folders (default: the
+running interpreter's), and the ``.py`` files of any wheels given (for example
+a torch wheel). Each top-level package is one project; the standard library is
+one project too. The model keeps:
+
+* ``words``: for each word, the number of distinct templates holding it (kept
+  when at least 3);
+* ``shapes``: for each message shape (:func:`errcat.background.shape_key`), the
+  number of distinct files raising it, each project counting at most 5 files
+  (kept when at least 2).
+
+The output is written with sorted keys and a fixed gzip mtime, so the same
+sources give the same bytes. It prints a summary table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import sysconfig
+import tempfile
+import time
+import zipfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from errcat.background import shape_key, shape_words
+from errcat.patterns import literal_fragments
+from errcat.mine import mine_paths
+
+OUT = Path(__file__).resolve().parent.parent / "src" / "errcat" / "_background.json.gz"
+SKIP = {"pip", "setuptools", "_distutils_hack", "pkg_resources", "wheel", "errcat", "test", "tests"}
+PER_PROJECT_FILES = 5
+MIN_WORD_TEMPLATES = 3
+MIN_SHAPE_FILES = 2
+
+
+def projects_in(site: Path) -> list[tuple[str, Path]]:
+    out = []
+    for path in sorted(site.iterdir()):
+        if path.name in SKIP or path.name.startswith(("_", ".")) or path.name.endswith("-info"):
+            continue
+        if path.is_dir() and (path / "__init__.py").exists():
+            out.append((path.name, path))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", action="append", type=Path, default=[])
+    parser.add_argument("--wheel", action="append", type=Path, default=[])
+    parser.add_argument("-o", "--output", type=Path, default=OUT)
+    args = parser.parse_args()
+    sites = args.site or [Path(sysconfig.get_paths()["purelib"])]
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+
+    templates_words: dict[str, set[str]] = {}
+    shape_files: dict[str, Counter[str]] = defaultdict(Counter)
+    rows: list[tuple[str, int, float]] = []
+
+    def take(project: str, path: Path, prefix: str = "") -> None:
+        began = time.perf_counter()
+        result = mine_paths([path], repo=f"background/{project}", sha="0" * 40, path_prefix=prefix)
+        for record in result.records:
+            fragments = literal_fragments(record.message_pattern)
+            key = shape_key(fragments)
+            if not key:
+                continue
+            templates_words.setdefault(f"{project}\0{record.error_message}", set()).update(
+                w for f in fragments for w in shape_words(f)
+            )
+            files = shape_files[key]
+            if sum(1 for name in files if name.startswith(project + "\0")) < PER_PROJECT_FILES:
+                files[f"{project}\0{record.file_path}"] += 1
+        rows.append((project, len(result.records), time.perf_counter() - began))
+        print(f"  {project:<32} {len(result.records):>7} records", file=sys.stderr)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        take("cpython", stdlib)
+        for site in sites:
+            for name, path in projects_in(site):
+                take(name, path)
+        for wheel in args.wheel:
+            target = Path(tmp) / wheel.stem
+            with zipfile.ZipFile(wheel) as archive:
+                members = [n for n in archive.namelist() if n.endswith(".py")]
+                archive.extractall(target, members)
+            for name, path in projects_in(target):
+                take(name, path)
+
+    word_counts: Counter[str] = Counter()
+    for found in templates_words.values():
+        word_counts.update(found)
+    words = {w: n for w, n in sorted(word_counts.items()) if n >= MIN_WORD_TEMPLATES}
+    shapes = {
+        key: len(files)
+        for key, files in sorted(shape_files.items())
+        if len(files) >= MIN_SHAPE_FILES
+    }
+    model = {
+        "version": time.strftime("%Y-%m-%d"),
+        "templates": len(templates_words),
+        "projects": len(rows),
+        "words": words,
+        "shapes": shapes,
+    }
+    raw = json.dumps(model, sort_keys=True, separators=(",", ":")).encode()
+    args.output.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
+    print(f"projects                  {len(rows):>8}")
+    print(f"records mined             {sum(r[1] for r in rows):>8}")
+    print(f"distinct templates        {len(templates_words):>8}")
+    print(f"words kept (>= {MIN_WORD_TEMPLATES} templates) {len(words):>8}")
+    print(f"shapes kept (>= {MIN_SHAPE_FILES} files)    {len(shapes):>8}")
+    print(f"mining time               {sum(r[2] for r in rows):>8.1f} s")
+    print(f"model file                {args.output.stat().st_size / 1024:>8.0f} KiB  {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -348,7 +348,7 @@ class _Hit:
 
     start: int  # where the report begins in the line
     end: int  # where its message ends in the line
-    error_class: str
+    error_class: str | None  # None for an HTTP body that names no exception class
     message: str
     kind: ReportKind
     decoded: bool  # the message is new text (from JSON or a literal), not a slice
@@ -854,7 +854,7 @@ def _exception_line(line: _Line, *, any_name: bool) -> tuple[str, str, int, bool
     if match is not None and (any_name or _looks_like_exception(match.group("cls"))):
         return match.group("cls"), match.group("msg") or "", indent, True
     for hit in _line_hits(text):
-        if hit.kind == "line" and not hit.decoded:
+        if hit.kind == "line" and not hit.decoded and hit.error_class is not None:
             return hit.error_class, hit.message, hit.start, False
     return None
 
@@ -1015,7 +1015,9 @@ def _line_hits(text: str) -> list[_Hit]:
     if len(text) < 4:
         return []
     hits: list[_Hit] = []
-    if "{" in text and "message" in text and "type" in text:
+    if "{" in text and (
+        (("message" in text or "msg" in text) and "type" in text) or "detail" in text
+    ):
         hits.extend(_json_hits(text))
     if _HINT_RE.search(text) is not None:
         spans = [(hit.start, hit.end) for hit in hits]
@@ -1291,8 +1293,21 @@ def _parse_object(source: str) -> object:
         return _parse_literal(source)
 
 
-def _error_bodies(value: object, depth: int) -> Iterator[tuple[str, str]]:
-    """(type, message) of every dict holding both, searched a few levels deep."""
+#: How pydantic words a validator's exception in its error list ("msg").
+_PYDANTIC_MSG_PREFIXES: Final = (
+    ("Value error, ", "ValueError"),
+    ("Assertion failed, ", "AssertionError"),
+)
+
+
+def _error_bodies(value: object, depth: int) -> Iterator[tuple[str | None, str]]:
+    """(type, message) of every error a JSON body holds, searched a few levels deep.
+
+    An OpenAI-style body names its class (``{"message": ..., "type":
+    "BadRequestError"}``); FastAPI's ``{"detail": "..."}`` names none; a pydantic
+    error list (``{"detail": [{"msg": "Value error, ...", "type": "value_error"}]}``)
+    carries a validator's ``ValueError`` or ``AssertionError``.
+    """
     if depth > 6:
         return
     if isinstance(value, dict):
@@ -1303,6 +1318,17 @@ def _error_bodies(value: object, depth: int) -> Iterator[tuple[str, str]]:
             and _TYPE_NAME_RE.fullmatch(error_type)
         ):
             yield error_type, message
+            return
+        detail, msg = value.get("detail"), value.get("msg")
+        if isinstance(detail, str) and detail.strip():
+            yield None, detail
+            return
+        if isinstance(msg, str) and isinstance(error_type, str) and msg.strip():
+            for prefix, name in _PYDANTIC_MSG_PREFIXES:
+                if msg.startswith(prefix):
+                    yield name, msg[len(prefix) :]
+                    return
+            yield None, msg
             return
         children: list[object] = list(value.values())
     elif isinstance(value, list):

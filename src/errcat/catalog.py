@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -175,6 +175,33 @@ class Catalog:
         if not parts:
             parts.append(MemoryStore())
         return cls._of_parts(parts)
+
+    @classmethod
+    def from_sources(
+        cls,
+        paths: Sequence[str | os.PathLike[str]] = (),
+        *,
+        bundled: bool = True,
+    ) -> Catalog:
+        """The bundled catalog (unless ``bundled=False``) with the records of ``paths`` on top.
+
+        This is how the ``errcat`` commands and the server load what
+        ``--catalog`` and ``--no-bundled`` name; the records that could not be
+        read are in :attr:`problems`.
+
+        >>> Catalog.from_sources(bundled=False)
+        Traceback (most recent call last):
+        ...
+        ValueError: no catalog to load: no paths given and the bundled catalog left out
+        """
+        if not bundled and not paths:
+            raise ValueError("no catalog to load: no paths given and the bundled catalog left out")
+        extra = cls.from_path(*paths) if paths else None
+        if not bundled:
+            assert extra is not None
+            return extra
+        base = cls.bundled()
+        return base.merge(extra) if extra else base
 
     @classmethod
     def bundled(cls) -> Catalog:

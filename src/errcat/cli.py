@@ -174,14 +174,10 @@ def catalog_from_args(args: argparse.Namespace, stderr: TextIO, *, prog: str = _
     no_bundled = getattr(args, "global_no_bundled", False) or getattr(args, "no_bundled", False)
     if no_bundled and not sources:
         raise _UsageError("--no-bundled needs at least one --catalog PATH")
-    extra = Catalog.from_path(*sources) if sources else None
-    for problem in extra.problems if extra else ():
+    catalog = Catalog.from_sources(sources, bundled=not no_bundled)
+    for problem in catalog.problems:
         print(f"{prog}: warning: skipped {problem}", file=stderr)
-    if no_bundled:
-        assert extra is not None
-        return extra
-    bundled = Catalog.bundled()
-    return bundled.merge(extra) if extra else bundled
+    return catalog
 
 
 class _UsageError(ValueError):
@@ -201,7 +197,7 @@ def _read_text(args: argparse.Namespace, stdin: TextIO, stderr: TextIO) -> str:
 def _print_match(match: Match, out: TextIO, *, heading: str = "") -> None:
     if heading:
         print(heading, file=out)
-    print(match.advice.to_text(), file=out)
+    print(Advice.from_match(match).to_text(), file=out)
 
 
 def _cmd_match_lines(
@@ -260,7 +256,7 @@ def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO
     if args.all:
         matches = match_all(text, catalog=catalog, limit=args.limit)
         if args.json:
-            payload = [{**m.to_dict(), "advice": m.advice.to_dict()} for m in matches]
+            payload = [{**m.to_dict(), "advice": Advice.from_match(m).to_dict()} for m in matches]
             print(json.dumps(payload, indent=2, ensure_ascii=False), file=out)
         else:
             for n, m in enumerate(matches, start=1):
@@ -280,7 +276,7 @@ def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO
         return 1
     if args.json:
         print(
-            json.dumps({**best.to_dict(), "advice": best.advice.to_dict()}, indent=2),
+            json.dumps({**best.to_dict(), "advice": Advice.from_match(best).to_dict()}, indent=2),
             file=out,
         )
     else:

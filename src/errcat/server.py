@@ -279,7 +279,7 @@ def _match_out(match: Match) -> MatchOut:
         **data,
         confident=match.confident,
         message_parts=_message_parts(match.record, dict(match.params)),
-        advice=_advice_out(match.advice),
+        advice=_advice_out(Advice.from_match(match)),
     )
 
 
@@ -288,7 +288,7 @@ def _answer(catalog: Catalog, request: MatchRequest) -> MatchResponse:
     matches = match_all(request.text, catalog=catalog, limit=request.limit)
     confident = bool(matches) and matches[0].confident
     if confident:
-        reply = matches[0].advice.to_markdown(
+        reply = Advice.from_match(matches[0]).to_markdown(
             max_chars=request.reply_max_chars, flavor=request.reply_flavor
         )
     else:
@@ -651,10 +651,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_catalog(args: argparse.Namespace) -> Catalog:
-    """The catalog the options name, loaded as the other ``errcat`` commands load it."""
-    from errcat.cli import catalog_from_args
-
-    return catalog_from_args(args, sys.stderr, prog="errcat serve")
+    """The catalog that ``--catalog`` and ``--no-bundled`` name (load problems go to stderr)."""
+    # `errcat serve` accepts the options before the command too (global_*).
+    sources = [*getattr(args, "global_catalog", []), *getattr(args, "catalog", [])]
+    no_bundled = getattr(args, "global_no_bundled", False) or getattr(args, "no_bundled", False)
+    if no_bundled and not sources:
+        raise ValueError("--no-bundled needs at least one --catalog PATH")
+    catalog = Catalog.from_sources(sources, bundled=not no_bundled)
+    for problem in catalog.problems:
+        print(f"errcat serve: warning: skipped {problem}", file=sys.stderr)
+    return catalog
 
 
 def _serve_forked(config: Any, workers: int) -> int:

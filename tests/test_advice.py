@@ -36,7 +36,7 @@ def test_advice_from_a_match_shows_captured_values(bundled: Catalog) -> None:
         catalog=bundled,
     )
     assert m is not None
-    advice = m.advice
+    advice = Advice.from_match(m)
     assert advice.params == {
         "architecture": "'GemmaForCausalLM'",
         "sorted(validated_architectures)": "['A']",

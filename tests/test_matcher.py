@@ -362,3 +362,67 @@ def test_records_outside_the_traceback_files_are_skipped_without_changing_answer
     monkeypatch.setattr(matcher_module, "_best_without_file", lambda score, report: 1.0)
     assert answers() == fast
     assert fast[0][0][0] == f"{137:016x}"  # the record whose raise site is in the traceback
+
+
+# -- chains: the exception that ended the traceback answers ---------------------------
+
+
+def _chain_text(cause: str, outer: str, phrase: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/loader.py", line 10, in load\n'
+        f"    raise ValueError(...)\n{cause}\n\n{phrase}\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/main.py", line 20, in main\n'
+        f"    raise RuntimeError(...) from e\n{outer}\n"
+    )
+
+
+CHAIN_PHRASES = [
+    "The above exception was the direct cause of the following exception:",
+    "During handling of the above exception, another exception occurred:",
+]
+
+
+@pytest.mark.parametrize("phrase", CHAIN_PHRASES)
+def test_the_outer_exception_answers_and_its_cause_is_related(phrase: str) -> None:
+    cat = Catalog(
+        [
+            make_envelope(
+                id="00000000000000a1",
+                slug="cause",
+                errorClass="ValueError",
+                errorMessage="checkpoint shard {n} is missing",
+                messagePattern="checkpoint shard (.+?) is missing",
+            ),
+            make_envelope(
+                id="00000000000000b2",
+                slug="outer",
+                errorClass="RuntimeError",
+                errorMessage="could not load the model weights from {path}; see the cause above",
+                messagePattern="could not load the model weights from (.+?); see the cause above",
+            ),
+        ]
+    )
+    text = _chain_text(
+        "ValueError: checkpoint shard 3 is missing",
+        "RuntimeError: could not load the model weights from /ckpt; see the cause above",
+        phrase,
+    )
+    m = match_error(text, catalog=cat)
+    assert m is not None and m.summary.id == "00000000000000b2"
+    assert [r.summary.id for r in m.related] == ["00000000000000a1"]
+    assert match_all(text, catalog=cat)[0].summary.id == "00000000000000b2"
+
+
+@pytest.mark.parametrize("phrase", CHAIN_PHRASES)
+def test_a_wrapper_without_a_record_defers_to_the_nearest_cause(phrase: str) -> None:
+    cat = catalog_of("checkpoint shard {n} is missing from the directory")
+    text = _chain_text(
+        "ValueError: checkpoint shard 3 is missing from the directory",
+        "RuntimeError: something went wrong in the worker",
+        phrase,
+    )
+    m = match_error(text, catalog=cat)
+    assert m is not None and m.params == {"n": "3"}
+    assert m.related == ()

@@ -10,7 +10,7 @@ Paste anything that holds an error (a traceback, a log excerpt, a bare
 ... )
 >>> m.record.file_path, m.record.line_number, m.exact
 ('python/sglang/srt/server_args.py', 7632, True)
->>> print(m.advice.solutions[0])
+>>> print(errcat.Advice.from_match(m).solutions[0])
 Set --speculative-moe-a2a-backend deepep (or another supported backend) explicitly for the draft
 
 Look records up by id or slug, browse a :class:`Catalog`, or load other data:

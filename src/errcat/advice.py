@@ -290,6 +290,9 @@ class Advice:
     params: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     confidence: float | None = None
     exact: bool | None = None
+    #: What this occurrence adds: how an inexact message differs, the chain's other
+    #: exceptions and their records.
+    notes: tuple[str, ...] = ()
 
     @classmethod
     def from_record(cls, record: ErrorRecord) -> Advice:
@@ -298,8 +301,15 @@ class Advice:
 
     @classmethod
     def from_match(cls, match: Match) -> Advice:
-        """Advice for a match, carrying its captured values and confidence."""
-        return cls(match.record, match.params, match.confidence, match.exact)
+        """Advice for a match, carrying its captured values, confidence and notes."""
+        notes = [r for r in match.reasons if r.startswith("the message ")] if not match.exact else []
+        for other in match.related:
+            notes.append(
+                f"also in this text: {other.summary.error_class} from record {other.summary.id} "
+                f"({other.summary.file_path}:{other.summary.line_number}), "
+                f"confidence {other.confidence:.2f}"
+            )
+        return cls(match.record, match.params, match.confidence, match.exact, tuple(notes))
 
     @property
     def summary(self) -> str:
@@ -355,6 +365,7 @@ class Advice:
             "exampleFix": self.example_fix,
             "preventionTips": list(self.prevention_tips),
             "tags": list(self.record.tags),
+            "notes": list(self.notes),
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -373,6 +384,7 @@ class Advice:
         if self.confidence is not None:
             kind = "exact match" if self.exact else "inexact match"
             lines.append(f"  {kind}, confidence {self.confidence:.2f}")
+        lines.extend(f"  {note}" for note in self.notes)
         if self.params:
             lines.append("")
             lines.append("Captured values:")
@@ -656,5 +668,5 @@ def chat_reply(
 
     matches = match_all(text, catalog=catalog, limit=_MAX_HINTS)
     if matches and matches[0].confident:
-        return matches[0].advice.to_markdown(max_chars=max_chars, flavor=flavor)
+        return Advice.from_match(matches[0]).to_markdown(max_chars=max_chars, flavor=flavor)
     return render_no_match(matches, max_chars=max_chars, flavor=flavor)

@@ -47,18 +47,27 @@ from __future__ import annotations
 
 import ast
 import heapq
-import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 
-from errcat.advice import Advice
-from errcat.extract import ExceptionReport, Frame, extract_reports
+from errcat import background
+from errcat.confidence import (
+    THRESHOLD,
+    TextEvidence,
+    best_logit,
+    probability,
+    record_features,
+    record_logit,
+)
+from errcat.evidence import FAR as _FAR
+from errcat.evidence import FrameView
+from errcat.extract import ExceptionReport, extract_reports
 from errcat.index import Entry, fold_whitespace, words
 from errcat.patterns import (
     GROUP,
@@ -83,8 +92,9 @@ __all__ = [
     "match_error",
 ]
 
-#: :func:`match_error` returns None when the best match's confidence is below this.
-CONFIDENCE_THRESHOLD = 0.5
+#: :func:`match_error` returns None when the best match's confidence is below this
+#: (chosen from the reliability diagram of the fitted confidence model).
+CONFIDENCE_THRESHOLD = THRESHOLD
 
 #: Seconds one regex evaluation may take before it counts as no match.
 REGEX_TIMEOUT = 0.05
@@ -97,41 +107,20 @@ _FUZZY_MIN_SHARE = 0.6
 _FUZZY_MIN_CONTAINED = 0.8
 _FUZZY_MIN_WORDS = 5
 
-MatchMode = Literal["full", "prefix", "inner", "truncated", "fuzzy"]
+MatchMode = Literal["full", "prefix", "inner", "truncated", "drift", "fuzzy"]
 
-_MODE_FACTOR: dict[str, float] = {
-    "full": 1.0,
-    "prefix": 0.95,
-    "inner": 0.9,
-    "truncated": 0.75,
-}
-
-#: Literal characters at which the literal text counts as specific (1 - 1/e of the way).
-_SPECIFIC_CHARS = 30.0
 #: A captured value counts at most this many characters against the explained share.
 _CAPTURE_CAP = 24
-#: Share of the remaining doubt removed by class, frame and repo agreement.
-_CLASS_AGREES = 0.3
-_CLASS_DISAGREES = 0.6  # a multiplier
-_FRAME_AT_SITE = 0.5
-_FRAME_IN_FILE = 0.2
-_REPO_HINT = 0.1
-_FRAMES_ELSEWHERE = 0.75  # a multiplier
 #: match_all lists low-confidence hints from at most this many records of one pattern.
 _HINT_RECORDS = 64
-#: A pattern whose rarest word is in more than this many patterns counts as generic,
-#: its score multiplied by (_COMMON_WORDS / count) ** _COMMON_EXPONENT.
-_COMMON_WORDS = 4
-_COMMON_EXPONENT = 0.25
-#: ... when it has fewer literal characters than this.
-_GENERIC_CHARS = 30
-#: Lines within this distance of lineNumber count as the raise site (versions drift).
-_NEAR_LINES = 3
-_FAR = 1 << 30
 #: A cut-off paste must hold this much of the pattern's literal text (characters, or
 #: share of it, whichever is less) before it is checked as a truncated match.
 _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
+#: Near patterns tried for a drifted message, and the share of the message's
+#: words that must be the record's.
+_DRIFT_CANDIDATES = 8
+_DRIFT_MIN_PRECISION = 0.6
 #: How many lines of a class-less paste are tried one by one.
 _MAX_TEXT_LINES = 2000
 
@@ -161,6 +150,10 @@ class Match:
     reasons: tuple[str, ...] = ()
     #: What each group of the pattern captured, in order (named by :attr:`params`).
     captures: tuple[str | None, ...] = ()
+    #: The answers for the chain's other exceptions (causes, wrapped errors), nearest first.
+    related: tuple[Match, ...] = ()
+    #: The confidence model's inputs, when asked for (:func:`candidates`).
+    features: Mapping[str, float] | None = field(default=None, repr=False, compare=False)
     _store: Store | None = field(default=None, repr=False, compare=False)
     _position: int = field(default=-1, repr=False, compare=False)
     _rank: tuple[float, ...] = field(default=(), repr=False, compare=False)
@@ -184,14 +177,9 @@ class Match:
         )
 
     @property
-    def advice(self) -> Advice:
-        """The record's solutions and example fix, with this match's captured values."""
-        return Advice.from_match(self)
-
-    @property
     def confident(self) -> bool:
         """True when this match is good enough for :func:`match_error` to return it."""
-        return self.mode != "fuzzy" and self.confidence >= CONFIDENCE_THRESHOLD
+        return self.mode != "fuzzy" and self.confidence >= THRESHOLD
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (the record by id; use ``record.model_dump`` for all of it)."""
@@ -207,6 +195,7 @@ class Match:
             "params": dict(self.params),
             "span": list(self.span),
             "reasons": list(self.reasons),
+            "related": [m.to_dict() for m in self.related],
         }
 
 
@@ -265,62 +254,14 @@ def _params(record: RecordSummary, groups: Sequence[str | None]) -> dict[str, st
     return params
 
 
-def _path_parts(path: str) -> list[str]:
-    return path.replace("\\", "/").split("/")
+def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
+    got = _short_class(report.error_class)
+    if got is None or report.kind == "text":
+        return "unknown"
+    return "agree" if got == _short_class(record.error_class) else "disagree"
 
 
-class _FrameView:
-    """A report's frames indexed by their last one and two path components.
-
-    A frame is in a record's file when its trailing components equal the
-    record's ``filePath``'s (the last two, or the only one): one dictionary
-    lookup per record instead of a pass over every frame.
-    """
-
-    __slots__ = ("by_tail", "packages")
-
-    def __init__(self, frames: Sequence[Frame]) -> None:
-        self.by_tail: dict[tuple[str, ...], list[Frame]] = {}
-        self.packages: set[str] = set()
-        for frame in frames:
-            parts = _path_parts(frame.path)
-            self.by_tail.setdefault(tuple(parts[-1:]), []).append(frame)
-            if len(parts) >= 2:
-                self.by_tail.setdefault(tuple(parts[-2:]), []).append(frame)
-            self.packages.update(p.lower() for p in parts)
-
-
-def _frame_evidence(view: _FrameView, record: RecordSummary) -> tuple[float, str | None, int]:
-    """Gain, reason, and the line distance of the nearest frame in the record's file.
-
-    The distance breaks ties between records that share a message and are
-    raised a few lines apart: the exact line wins, then the nearest.
-    """
-    record_parts = _path_parts(record.file_path)
-    best = 0.0
-    reason = None
-    distance = _FAR
-    for frame in view.by_tail.get(tuple(record_parts[-2:]), ()):
-        gap = abs(frame.line - record.line_number)
-        distance = min(distance, gap)
-        if gap <= _NEAR_LINES:
-            best = _FRAME_AT_SITE
-            reason = (
-                f"traceback frame {frame.path}:{frame.line} is the raise site "
-                f"{record.file_path}:{record.line_number}"
-            )
-        elif best < _FRAME_IN_FILE:
-            best = _FRAME_IN_FILE
-            reason = f"traceback passes through {record.file_path} ({frame.path}:{frame.line})"
-    if best:
-        return best, reason, distance
-    package = record.repo.split("/", 1)[1].replace("-", "_").lower()
-    if package in view.packages:
-        return _REPO_HINT, f"traceback passes through the {package} package", _FAR
-    return 0.0, None, _FAR
-
-
-def _text_score(
+def _text_evidence(
     *,
     entry: Entry,
     mode: str,
@@ -328,86 +269,81 @@ def _text_score(
     matched_length: int,
     captures: Sequence[str | None],
     literal: int,
-) -> tuple[float, list[str]]:
-    """The part of the confidence that depends on the text alone (shared by the pattern's records).
+    present: float = 1.0,
+) -> tuple[TextEvidence, list[str]]:
+    """What the text alone says for a pattern's hit (shared by the pattern's records).
 
     ``literal`` is the number of the pattern's literal characters the message
-    holds: all of them, except for a truncated message.
+    holds: all of them, except for a truncated or drifted message.
     """
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
     unexplained = max(0, message_length - matched_length)
     explained = literal / (literal + captured + unexplained) if literal else 0.0
-    strength = 1.0 - math.exp(-literal / _SPECIFIC_CHARS)
-    score = strength * math.sqrt(explained) * _MODE_FACTOR[mode]
-    if entry.rarity > _COMMON_WORDS and literal < _GENERIC_CHARS:
-        # Little literal text, and even its rarest word is in many other patterns:
-        # a generic shape ({name} must be an integer). Longer patterns are specific
-        # by their whole text even when a catalog holds many variants of them.
-        score *= (_COMMON_WORDS / entry.rarity) ** _COMMON_EXPONENT
+    evidence = TextEvidence(
+        mode=mode,
+        literal=literal,
+        explained=explained,
+        information=background.information(entry.fragments),
+        background=background.projects(entry.fragments),
+        catalog_rarity=entry.rarity,
+        records=len(entry.records),
+        present=present,
+    )
     reasons = [
-        {
-            "full": "the pattern matches the whole message",
-            "prefix": "the pattern matches the start of the message; the rest is extra",
-            "inner": "the pattern matches the end of a longer message",
-            "truncated": "the message stops partway through the pattern (cut-off paste)",
-        }[mode],
+        _MODE_REASON[mode],
         f"literal text explains {explained:.0%} of the message ({literal} characters)",
     ]
-    return score, reasons
+    if evidence.background > 1:
+        reasons.append(f"{evidence.background} projects raise messages of this shape")
+    return evidence, reasons
 
 
-def _best_without_file(score: float, report: ExceptionReport) -> float:
-    """The highest confidence of a record whose file is not in the report's traceback."""
-    if report.error_class is not None and report.kind != "text":
-        score += (1 - score) * _CLASS_AGREES
-    return min(1.0, score + (1 - score) * _REPO_HINT)
+_MODE_REASON = {
+    "full": "the pattern matches the whole message",
+    "prefix": "the pattern matches the start of the message; the rest is extra",
+    "inner": "the pattern matches the end of a longer message",
+    "truncated": "the message stops partway through the pattern (cut-off paste)",
+    "drift": "the message differs from the pattern (drifted between versions?)",
+}
 
 
-def _best_possible(score: float, report: ExceptionReport) -> float:
-    """The highest confidence a record could reach from ``score`` with the report's evidence."""
-    if report.error_class is not None and report.kind != "text":
-        score += (1 - score) * _CLASS_AGREES
-    if report.frames:
-        score += (1 - score) * _FRAME_AT_SITE
-    return min(1.0, score)
+def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
+    """Frame evidence kinds a record may get from this report."""
+    if not report.frames:
+        return ("none",)
+    if in_files:
+        return ("site", "file", "package", "elsewhere")
+    return ("package", "elsewhere")
 
 
 def _score(
     *,
-    entry: Entry,
+    text: TextEvidence,
+    text_logit: float,
     record: RecordSummary,
     report: ExceptionReport,
-    frames: _FrameView,
-    score: float,
+    frames: FrameView,
     reasons: list[str],
-) -> tuple[float, list[str], tuple[float, int]]:
-    """Confidence, reasons, and the frame evidence used to break ties, for one record.
-
-    ``score`` and ``reasons`` come from :func:`_text_score`; class, traceback
-    frames and repo move the score for this record.
-    """
+) -> tuple[float, list[str], tuple[float, int], dict[str, float]]:
+    """Confidence, reasons, tie-break evidence and the features, for one record."""
     reasons = list(reasons)
-    got = _short_class(report.error_class)
-    want = _short_class(record.error_class)
-    if got is not None and report.kind != "text":
-        if got == want:
-            score += (1 - score) * _CLASS_AGREES
-            reasons.append(f"exception class {got} agrees")
-        else:
-            score *= _CLASS_DISAGREES
-            reasons.append(f"exception class {got} differs from the record's {want}")
-    frame_gain, frame_reason, distance = _frame_evidence(frames, record)
-    if frame_gain:
-        score += (1 - score) * frame_gain
-        assert frame_reason is not None
-        reasons.append(frame_reason)
-    elif report.frames:
-        # The traceback shows where the error came from, and it is not this record's code.
-        score *= _FRAMES_ELSEWHERE
-        reasons.append(f"the traceback never passes through {record.file_path}")
-    if len(entry.records) > 1:
-        reasons.append(f"{len(entry.records)} records share this message")
-    return min(1.0, max(0.0, score)), reasons, (frame_gain, -distance)
+    state = _class_state(report, record)
+    if state == "agree":
+        reasons.append(f"exception class {_short_class(report.error_class)} agrees")
+    elif state == "disagree":
+        reasons.append(
+            f"exception class {_short_class(report.error_class)} differs from the "
+            f"record's {_short_class(record.error_class)}"
+        )
+    evidence = frames.evidence(record.file_path, record.line_number, record.repo)
+    if evidence.reason:
+        reasons.append(evidence.reason)
+    if text.records > 1:
+        reasons.append(f"{text.records} records share this message")
+    logit = text_logit + record_logit(state, evidence.kind, text.records)
+    features = {**text.features(), **record_features(state, evidence.kind, text.records)}
+    gain = {"site": 3.0, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
+    return probability(logit), reasons, (gain, -evidence.distance), features
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,40 +412,44 @@ def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
 @dataclass
 class _Collector:
     catalog: Catalog
-    #: How many results the caller wants: a pattern that cannot reach the
-    #: ``limit``-th best confidence so far is skipped without scoring its records.
+    #: How many results the caller wants per report: a pattern that cannot reach
+    #: the ``limit``-th best confidence so far is skipped without scoring its records.
     limit: int
     #: match_error only returns a confident match: lower ones need not be scored.
     confident_only: bool = False
+    #: Keep each match's features (for calibration and ``Match.features``).
+    keep_features: bool = False
     part: int = 0
-    best: dict[str, Match] = field(default_factory=dict)
-    _views: dict[int, _FrameView] = field(default_factory=dict)
+    #: The best match per record, for each report (by its position in the report list).
+    best: dict[int, dict[str, Match]] = field(default_factory=dict)
+    _views: dict[int, FrameView] = field(default_factory=dict)
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
 
-    def frame_view(self, report: ExceptionReport) -> _FrameView:
+    def frame_view(self, report: ExceptionReport) -> FrameView:
         """The report's frames, indexed once per report."""
         view = self._views.get(id(report))
         if view is None:
-            view = self._views[id(report)] = _FrameView(report.frames)
+            view = self._views[id(report)] = FrameView(report.frames)
         return view
 
     def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
-        """Positions (in the current store) of the records raised in the report's files."""
+        """Positions (in the current store) of records whose file name a frame shows."""
         key = (self.part, id(report))
         found = self._in_files.get(key)
         if found is None:
             store = self.catalog.parts[self.part]
-            tails = {"/".join(tail) for tail in self.frame_view(report).by_tail}
-            found = frozenset(p for tail in tails for p in store.records_in_file(tail))
+            names = self.frame_view(report).by_name
+            found = frozenset(p for name in names for p in store.records_in_file(name))
             self._in_files[key] = found
         return found
 
-    def floor(self) -> float:
-        """The confidence a new match must exceed to matter (0 until ``limit`` are held)."""
-        base = CONFIDENCE_THRESHOLD if self.confident_only else 0.0
-        if len(self.best) < self.limit:
+    def floor(self, order: int) -> float:
+        """The confidence a new match for report ``order`` must exceed to matter."""
+        base = THRESHOLD if self.confident_only else 0.0
+        held = self.best.get(order, {})
+        if len(held) < self.limit:
             return base
-        return max(base, heapq.nlargest(self.limit, (m._rank[0] for m in self.best.values()))[-1])
+        return max(base, heapq.nlargest(self.limit, (m._rank[0] for m in held.values()))[-1])
 
     def add(
         self,
@@ -519,69 +459,94 @@ class _Collector:
         order: int,
         hit: _Hit,
         text: str,
-        truncated_literal: int | None = None,
+        present_literal: int | None = None,
+        only: Sequence[int] | None = None,
+        extra_reasons: Sequence[str] = (),
     ) -> None:
         mode = hit.mode
         captures = hit.groups
-        text_score, text_reasons = _text_score(
+        literal = entry.literal_length if present_literal is None else present_literal
+        evidence, text_reasons = _text_evidence(
             entry=entry,
             mode=mode,
             message_length=len(text),
             matched_length=hit.end - hit.start,
             captures=captures,
-            literal=entry.literal_length if truncated_literal is None else truncated_literal,
+            literal=literal,
+            present=literal / max(1, entry.literal_length),
         )
-        if truncated_literal is not None:
-            share = truncated_literal / max(1, entry.literal_length)
-            text_score *= 0.5 + 0.5 * share
-            text_reasons.append(f"{share:.0%} of the pattern's literal text is present")
-        best_possible = _best_possible(text_score, report)
-        if best_possible < self.floor():
+        text_reasons.extend(extra_reasons)
+        text_logit = evidence.logit()
+        class_known = report.error_class is not None and report.kind != "text"
+        floor = self.floor(order)
+        kinds = _frame_kinds(report, in_files=True)
+        if (
+            probability(
+                text_logit
+                + best_logit(class_known=class_known, frame_kinds=kinds, records=len(entry.records))
+            )
+            < floor
+        ):
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]
         frames = self.frame_view(report)
-        records: Sequence[int] = entry.records
-        if report.frames and _best_without_file(text_score, report) < self.floor():
+        records: Sequence[int] = entry.records if only is None else only
+        outside = best_logit(
+            class_known=class_known,
+            frame_kinds=_frame_kinds(report, in_files=False),
+            records=len(entry.records),
+        )
+        if report.frames and probability(text_logit + outside) < floor:
             # Only a record raised in one of the traceback's files can make the results.
             in_files = self.in_frame_files(report)
             if len(in_files) < len(records):
-                records = sorted(in_files.intersection(entry.record_set))
+                records = sorted(in_files.intersection(records))
             else:
                 records = [p for p in records if p in in_files]
-        if best_possible < CONFIDENCE_THRESHOLD:
+        if (
+            floor < THRESHOLD
+            and probability(
+                text_logit + best_logit(class_known=class_known, frame_kinds=kinds, records=1)
+            )
+            < THRESHOLD
+        ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
         for position in records:
             summary = store.summary(position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
-            confidence, reasons, (frame_gain, closeness) = _score(
-                entry=entry,
+            confidence, reasons, (frame_gain, closeness), features = _score(
+                text=evidence,
+                text_logit=text_logit,
                 record=summary,
                 report=report,
                 frames=frames,
-                score=text_score,
                 reasons=text_reasons,
             )
+            if mode == "drift" and frame_gain < 3.0:
+                continue  # a drifted message is an answer only at its raise site
             match = Match(
                 summary=summary,
                 confidence=round(confidence, 3),
-                exact=mode != "truncated",
+                exact=mode not in ("truncated", "drift"),
                 mode=mode,  # type: ignore[arg-type]
                 captures=captures,
                 span=(report.start, report.end),
                 report=report,
                 reasons=tuple(reasons),
+                features=MappingProxyType(features) if self.keep_features else None,
                 _store=store,
                 _position=position,
                 _rank=(confidence, frame_gain, closeness, entry.literal_length, -order, -position),
             )
-            self.keep(match)
+            self.keep(order, match)
 
-    def keep(self, match: Match) -> None:
-        current = self.best.get(match.summary.id)
+    def keep(self, order: int, match: Match) -> None:
+        held = self.best.setdefault(order, {})
+        current = held.get(match.summary.id)
         if current is None or match._rank > current._rank:
-            self.best[match.summary.id] = match
+            held[match.summary.id] = match
 
 
 def _literal_prefix(entry: Entry, text: str) -> int:
@@ -622,8 +587,9 @@ def _collect(
     limit: int,
     *,
     confident_only: bool = False,
+    keep_features: bool = False,
 ) -> _Collector:
-    collector = _Collector(catalog, limit, confident_only)
+    collector = _Collector(catalog, limit, confident_only, keep_features)
     for part, store in enumerate(catalog.parts):
         collector.part = part
         index = store.index
@@ -654,9 +620,62 @@ def _collect(
                             order=order,
                             hit=partial,
                             text=text,
-                            truncated_literal=present,
+                            present_literal=present,
                         )
+    for order, report in enumerate(reports):
+        if report.frames and not any(m.confident for m in collector.best.get(order, {}).values()):
+            _drift(collector, report, order)
     return collector
+
+
+def _differences(entry: Entry, text: str) -> str:
+    """Which words the record's template has that the message lacks, and the reverse."""
+    entry_words = list(dict.fromkeys(words(" ".join(entry.fragments))))
+    message_words = set(words(text))
+    lacks = [w for w in entry_words if w not in message_words][:5]
+    has = [w for w in dict.fromkeys(words(text)) if w not in set(entry_words)][:5]
+    parts = []
+    if lacks:
+        parts.append("lacks " + ", ".join(repr(w) for w in lacks))
+    if has:
+        parts.append("adds " + ", ".join(repr(w) for w in has))
+    return "the message " + ("; ".join(parts) if parts else "differs in punctuation or quoting")
+
+
+def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
+    """Answer a drifted message from the record at the frame it was raised from.
+
+    A traceback frame exactly at a record's raise line plus a message that
+    shares most of the record's words is strong evidence even when no pattern
+    matches: the user's version words it a little differently.
+    """
+    text = fold_whitespace(report.message)
+    message_words = len(set(words(text)))
+    if message_words < 3:
+        return
+    for part, store in enumerate(collector.catalog.parts):
+        collector.part = part
+        in_files = collector.in_frame_files(report)
+        if not in_files:
+            continue
+        for shared, total, entry in store.index.near(text, limit=_DRIFT_CANDIDATES):
+            recall = shared / total
+            precision = shared / message_words
+            if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
+                continue
+            only = sorted(in_files.intersection(entry.record_set))
+            if not only:
+                continue
+            collector.add(
+                entry=entry,
+                report=report,
+                order=order,
+                hit=_Hit("drift", (), 0, len(text)),
+                text=text,
+                present_literal=round(entry.literal_length * recall),
+                only=only,
+                extra_reasons=(_differences(entry, text),),
+            )
 
 
 def _fuzzy(reports: Sequence[ExceptionReport], catalog: Catalog, limit: int) -> list[Match]:
@@ -725,20 +744,72 @@ def _near_hints(
             )
 
 
+def _chain_order(reports: Sequence[ExceptionReport]) -> list[int]:
+    """Report positions in the order they may answer: the one that ended the text first.
+
+    Reports found inside another's message share its span and follow it; a
+    chain comes root cause first. So the last top-level report goes first,
+    then what its message holds (innermost last), then the earlier reports,
+    nearest first.
+    """
+    groups: list[list[int]] = []
+    for position, report in enumerate(reports):
+        if groups:
+            head = reports[groups[-1][0]]
+            if (report.start, report.end) == (head.start, head.end):
+                groups[-1].append(position)
+                continue
+        groups.append([position])
+    order: list[int] = []
+    for group in reversed(groups):
+        order.append(group[0])
+        order.extend(reversed(group[1:]))
+    return order
+
+
+def _ranked(collector: _Collector, order: int) -> list[Match]:
+    return sorted(collector.best.get(order, {}).values(), key=lambda m: m._rank, reverse=True)
+
+
+def _answer(collector: _Collector, reports: Sequence[ExceptionReport]) -> Match | None:
+    """The answer for the exception that ended the text, with the chain's other answers."""
+    answers: list[Match] = []
+    seen: set[str] = set()
+    for order in _chain_order(reports):
+        ranked = _ranked(collector, order)
+        if ranked and ranked[0].confident and ranked[0].summary.id not in seen:
+            seen.add(ranked[0].summary.id)
+            answers.append(ranked[0])
+    if not answers:
+        return None
+    return replace(answers[0], related=tuple(answers[1:]))
+
+
 def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list[Match]:
     """Every record the text may be an instance of, best first, at most ``limit``.
 
-    Exact matches come with any confidence; when no pattern matches at all,
-    fuzzy hints (``exact=False``, confidence below the threshold) are listed.
+    The first is :func:`match_error`'s answer when there is one. Exact matches
+    come with any confidence; when no pattern matches at all, fuzzy hints
+    (``exact=False``, confidence below the threshold) are listed.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit!r}")
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, limit)
-    matches = sorted(collector.best.values(), key=lambda m: m._rank, reverse=True)
+    answer = _answer(collector, reports)
+    matches = [answer] if answer is not None else []
+    seen = {m.summary.id for m in matches}
+    rest = sorted(
+        (m for held in collector.best.values() for m in held.values()),
+        key=lambda m: m._rank,
+        reverse=True,
+    )
+    for m in rest:
+        if m.summary.id not in seen:
+            seen.add(m.summary.id)
+            matches.append(m)
     if not matches:
-        seen: set[str] = set()
         for hint in sorted(_fuzzy(reports, cat, limit), key=lambda m: m._rank, reverse=True):
             if hint.summary.id not in seen:
                 seen.add(hint.summary.id)
@@ -751,11 +822,21 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
 
     ``text`` may be anything a user pastes: a traceback, a log excerpt, a bare
     ``ValueError: ...`` line or just the message. The bundled catalog is used
-    unless ``catalog`` is given.
+    unless ``catalog`` is given. In a chain, the answer is the exception that
+    ended the traceback when it has a confident record, else the nearest cause
+    that has one; the chain's other answers are in :attr:`Match.related`.
     """
     cat = _resolve(catalog)
-    collector = _collect(_reports(text), cat, 1, confident_only=True)
-    if not collector.best:
-        return None
-    best = max(collector.best.values(), key=lambda m: m._rank)
-    return best if best.confident else None
+    reports = _reports(text)
+    return _answer(_collect(reports, cat, 1, confident_only=True), reports)
+
+
+def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
+    """Every scored candidate of every report, with its features (for calibration).
+
+    Unlike :func:`match_all`, nothing is merged across reports and
+    :attr:`Match.features` is filled in.
+    """
+    reports = _reports(text)
+    collector = _collect(reports, catalog, limit, keep_features=True)
+    return [m for order in _chain_order(reports) for m in _ranked(collector, order)]

@@ -54,7 +54,7 @@ __all__ = [
 logger = logging.getLogger("errcat")
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
@@ -112,12 +112,15 @@ class RecordSummary:
 
 
 def file_tail(path: str) -> str:
-    """The last two components of a path (or its only one): how frames find a record's file.
+    r"""The file name of a path: the key under which frames look a record's file up.
 
-    >>> file_tail("python/sglang/srt/server_args.py"), file_tail("setup.py")
-    ('srt/server_args.py', 'setup.py')
+    Which of the records with that name a frame really is in is decided by the
+    matcher, from the whole paths (:func:`errcat.evidence.same_file_depth`).
+
+    >>> file_tail("python/sglang/srt/server_args.py"), file_tail("C:\\Lib\\setup.py")
+    ('server_args.py', 'setup.py')
     """
-    return "/".join(path.replace("\\", "/").split("/")[-2:])
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 class Store(Protocol):

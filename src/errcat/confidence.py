@@ -1,0 +1,171 @@
+"""Confidence as a probability: the evidence for a match, weighed by a fitted model.
+
+Every candidate record gets a feature vector (how the pattern matched, how much
+specific text it explains, how common that text is in the loaded catalog and
+across Python at large, whether the exception class agrees, what the
+traceback's frames say) and a confidence ``sigmoid(w · x)``. The weights ``w``
+were fitted by logistic regression on a labelled corpus of real exceptions
+(``benchmarks/calibrate.py``, which writes ``errcat/_calibration.py``), so that
+answers given at confidence ``c`` are right about ``c`` of the time.
+
+The features split into a text part, shared by every record of one pattern,
+and a record part; :func:`best_logit` bounds the record part, so that records
+which cannot reach a threshold are never scored.
+
+>>> text = TextEvidence(
+...     mode="full",
+...     literal=40,
+...     explained=1.0,
+...     information=60.0,
+...     background=1,
+...     catalog_rarity=1,
+...     records=1,
+... )
+>>> agree_at_site = probability(text.logit() + record_logit("agree", "site", 1))
+>>> no_evidence = probability(text.logit() + record_logit("unknown", "none", 1))
+>>> 0.0 < no_evidence < agree_at_site < 1.0
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from errcat._calibration import THRESHOLD, WEIGHTS
+
+__all__ = [
+    "FEATURES",
+    "THRESHOLD",
+    "TextEvidence",
+    "best_logit",
+    "probability",
+    "record_features",
+    "record_logit",
+]
+
+#: The model's features, in the order of :data:`errcat._calibration.WEIGHTS`.
+FEATURES: tuple[str, ...] = (
+    "bias",
+    "mode_prefix",
+    "mode_inner",
+    "mode_truncated",
+    "mode_drift",
+    "log_literal",
+    "explained",
+    "information",
+    "background_common",
+    "catalog_common",
+    "present_share",
+    "class_agree",
+    "class_disagree",
+    "frame_site",
+    "frame_file",
+    "frame_package",
+    "frame_elsewhere",
+    "shared_unresolved",
+)
+_W = dict(zip(FEATURES, WEIGHTS, strict=True))
+#: Bits of background information counted at most (beyond it, text is specific anyway).
+_MAX_BITS = 80.0
+
+
+def probability(logit: float) -> float:
+    """The logistic function, safe for any float.
+
+    >>> probability(0.0), round(probability(50.0), 6), round(probability(-50.0), 6)
+    (0.5, 1.0, 0.0)
+    """
+    if logit >= 0:
+        return 1.0 / (1.0 + math.exp(-logit))
+    z = math.exp(logit)
+    return z / (1.0 + z)
+
+
+@dataclass(frozen=True, slots=True)
+class TextEvidence:
+    """What the text alone says for one pattern's hit on one message.
+
+    ``mode`` is how the pattern matched (``full``, ``prefix``, ``inner``,
+    ``truncated`` or ``drift``); ``literal`` the literal characters of the
+    pattern the message holds; ``explained`` the share of the message they
+    explain; ``information`` the bits of evidence in the literal words
+    (:func:`errcat.background.information`); ``background`` how many projects
+    raise the same shape; ``catalog_rarity`` in how many patterns of the loaded
+    catalog the rarest word occurs; ``records`` how many records share the
+    pattern; ``present`` the share of the pattern's literal text present (below
+    1 only for truncated and drifted messages).
+    """
+
+    mode: str
+    literal: int
+    explained: float
+    information: float
+    background: int
+    catalog_rarity: int
+    records: int
+    present: float = 1.0
+
+    def features(self) -> dict[str, float]:
+        """The text features by name."""
+        return {
+            "bias": 1.0,
+            "mode_prefix": float(self.mode == "prefix"),
+            "mode_inner": float(self.mode == "inner"),
+            "mode_truncated": float(self.mode == "truncated"),
+            "mode_drift": float(self.mode == "drift"),
+            "log_literal": math.log1p(self.literal),
+            "explained": self.explained,
+            "information": min(self.information, _MAX_BITS) / 10.0,
+            "background_common": math.log(max(1, self.background)),
+            "catalog_common": math.log(max(1, self.catalog_rarity)),
+            "present_share": 1.0 - self.present,
+        }
+
+    def logit(self) -> float:
+        """The text part of the logit."""
+        return sum(_W[name] * value for name, value in self.features().items())
+
+
+_CLASS = {"agree": "class_agree", "disagree": "class_disagree"}
+_FRAME = {
+    "site": "frame_site",
+    "file": "frame_file",
+    "package": "frame_package",
+    "elsewhere": "frame_elsewhere",
+}
+
+
+def record_features(class_state: str, frame_kind: str, records: int) -> dict[str, float]:
+    """The record features by name.
+
+    ``class_state`` is ``agree``, ``disagree`` or ``unknown``; ``frame_kind``
+    one of :class:`errcat.evidence.FrameEvidence`'s kinds. When several
+    records share a pattern and no frame is at the raise site, the frames did
+    not tell them apart: ``shared_unresolved`` is ``log(records)``.
+    """
+    out = dict.fromkeys((*_CLASS.values(), *_FRAME.values(), "shared_unresolved"), 0.0)
+    if class_state in _CLASS:
+        out[_CLASS[class_state]] = 1.0
+    if frame_kind in _FRAME:
+        out[_FRAME[frame_kind]] = 1.0
+    if frame_kind != "site" and records > 1:
+        out["shared_unresolved"] = math.log(records)
+    return out
+
+
+def record_logit(class_state: str, frame_kind: str, records: int) -> float:
+    """The record part of the logit."""
+    return sum(
+        _W[name] * value
+        for name, value in record_features(class_state, frame_kind, records).items()
+    )
+
+
+def best_logit(*, class_known: bool, frame_kinds: tuple[str, ...], records: int) -> float:
+    """The highest record part any record of a pattern can get, given what the report shows.
+
+    ``frame_kinds`` are the frame kinds still possible for the records considered.
+    """
+    classes = ("agree", "disagree") if class_known else ("unknown",)
+    return max(record_logit(c, f, records) for c in classes for f in frame_kinds)

@@ -1,0 +1,162 @@
+"""Where a traceback's frames meet a record's raise site.
+
+A record names its file as a path in its repository (``Lib/argparse.py``,
+``python/sglang/srt/server_args.py``); a traceback names the file where it was
+installed or checked out (``/usr/lib/python3.12/argparse.py``,
+``/opt/venv/lib/python3.11/site-packages/sglang/srt/server_args.py``). The two
+meet at the import root: their longest common suffix of path components must
+be the whole module path on at least one side.
+
+>>> same_file_depth("/usr/lib/python3.12/argparse.py", "Lib/argparse.py")
+1
+>>> same_file_depth(
+...     "/opt/venv/lib/python3.11/site-packages/sglang/srt/server_args.py",
+...     "python/sglang/srt/server_args.py",
+... )
+3
+>>> same_file_depth("/opt/venv/lib/python3.11/site-packages/torch/utils.py", "vllm/utils.py")
+0
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from errcat.extract import Frame
+
+__all__ = ["FrameEvidence", "FrameView", "path_parts", "same_file_depth"]
+
+#: Directories below which installed paths start at the import root.
+_SITE_DIRS = frozenset({"site-packages", "dist-packages", "lib-dynload"})
+#: A standard library directory: python3.12, python311, Python313t.
+_STDLIB_DIR = re.compile(r"python\d+(?:\.\d+)?t?", re.IGNORECASE)
+#: Leading directories a repository puts above its import root.
+_REPO_ROOTS = frozenset({"lib", "src", "python", "lib64", "pysrc", "source"})
+#: Lines within this distance of lineNumber count as the raise site (versions drift).
+NEAR_LINES = 3
+FAR = 1 << 30
+
+
+def path_parts(path: str) -> tuple[str, ...]:
+    r"""The components of a path, with either separator.
+
+    >>> path_parts("C:\\Python311\\Lib\\json\\decoder.py")
+    ('C:', 'Python311', 'Lib', 'json', 'decoder.py')
+    """
+    return tuple(part for part in path.replace("\\", "/").split("/") if part)
+
+
+def _import_root_depth(parts: Sequence[str]) -> int | None:
+    """How many trailing components of an installed path are its module path, if it shows."""
+    for index in range(len(parts) - 2, -1, -1):
+        name = parts[index].lower()
+        if name in _SITE_DIRS or _STDLIB_DIR.fullmatch(name):
+            return len(parts) - index - 1
+    return None
+
+
+def _common_suffix(a: Sequence[str], b: Sequence[str]) -> int:
+    depth = 0
+    for x, y in zip(reversed(a), reversed(b), strict=False):
+        if x != y:
+            break
+        depth += 1
+    return depth
+
+
+def same_file_depth(frame_path: str | Sequence[str], record_path: str | Sequence[str]) -> int:
+    """How many trailing path components show that a frame is in a record's file (0: it is not).
+
+    The common suffix counts when it covers one of the paths entirely, the
+    installed path's whole module path (below ``site-packages`` or
+    ``pythonX.Y``), at least two components, or one component under
+    repository roots only (``Lib/``, ``src/``, ``python/``).
+    """
+    frame = path_parts(frame_path) if isinstance(frame_path, str) else frame_path
+    record = path_parts(record_path) if isinstance(record_path, str) else record_path
+    depth = _common_suffix(frame, record)
+    if depth == 0:
+        return 0
+    if depth in (len(frame), len(record)):
+        return depth
+    module = _import_root_depth(frame)
+    if module is not None:
+        return depth if depth >= module else 0
+    if depth >= 2:
+        return depth
+    rest = record[: len(record) - depth]
+    return depth if all(part.lower() in _REPO_ROOTS for part in rest) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class FrameEvidence:
+    """What the frames say about one record.
+
+    ``kind`` is ``"site"`` (a frame is at the raise line, within
+    :data:`NEAR_LINES`), ``"file"`` (a frame is in the record's file),
+    ``"package"`` (a frame passes through the record's package), ``"elsewhere"``
+    (the traceback never passes through the record's file or package) or
+    ``"none"`` (the report has no frames). ``distance`` is the line distance of
+    the nearest frame in the file; ``depth`` the path components that matched.
+    """
+
+    kind: str
+    distance: int
+    depth: int
+    reason: str | None
+
+
+_NO_FRAMES = FrameEvidence("none", FAR, 0, None)
+
+
+class FrameView:
+    """A report's frames, indexed by file name for one lookup per record."""
+
+    __slots__ = ("by_name", "frames", "packages")
+
+    def __init__(self, frames: Sequence[Frame]) -> None:
+        self.frames = tuple(frames)
+        self.by_name: dict[str, list[tuple[Frame, tuple[str, ...]]]] = {}
+        self.packages: set[str] = set()
+        for frame in frames:
+            parts = path_parts(frame.path)
+            if not parts:
+                continue
+            self.by_name.setdefault(parts[-1], []).append((frame, parts))
+            self.packages.update(p.lower() for p in parts[:-1])
+
+    def evidence(self, file_path: str, line_number: int, repo: str) -> FrameEvidence:
+        """The frame evidence for a record raised at ``file_path:line_number`` in ``repo``."""
+        if not self.frames:
+            return _NO_FRAMES
+        record = path_parts(file_path)
+        best: FrameEvidence | None = None
+        for frame, parts in self.by_name.get(record[-1] if record else "", ()):
+            depth = same_file_depth(parts, record)
+            if not depth:
+                continue
+            gap = abs(frame.line - line_number)
+            if gap <= NEAR_LINES:
+                reason = (
+                    f"traceback frame {frame.path}:{frame.line} is the raise site "
+                    f"{file_path}:{line_number}"
+                )
+                found = FrameEvidence("site", gap, depth, reason)
+            else:
+                reason = f"traceback passes through {file_path} ({frame.path}:{frame.line})"
+                found = FrameEvidence("file", gap, depth, reason)
+            if best is None or (found.kind == "site", -found.distance) > (
+                best.kind == "site",
+                -best.distance,
+            ):
+                best = found
+        if best is not None:
+            return best
+        package = repo.split("/", 1)[-1].replace("-", "_").lower()
+        if package in self.packages:
+            return FrameEvidence(
+                "package", FAR, 0, f"traceback passes through the {package} package"
+            )
+        return FrameEvidence("elsewhere", FAR, 0, f"the traceback never passes through {file_path}")

@@ -81,7 +81,7 @@ def seed_advices(catalog: Catalog) -> list[Advice]:
     advices = [Advice.from_record(catalog[rid]) for rid in SEED_IDS]
     match = errcat.match_error(MATCHED_TEXT, catalog=catalog)
     assert match is not None and match.params
-    return [*advices, match.advice]
+    return [*advices, Advice.from_match(match)]
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)

@@ -166,5 +166,13 @@ def test_changed_key_words_match_nothing(bundled: Catalog, record_id: str, form:
     )
     assert changed != message
     text = RAW_FORMS[form](changed, LINES[record_id])
-    assert match_error(text, catalog=bundled) is None
     assert all(not m.exact for m in match_all(text, catalog=bundled))
+    # Every form carries a traceback whose frame is at the record's raise line: that
+    # plus a close message is an answer, marked inexact, saying what differs.
+    m = match_error(text, catalog=bundled)
+    assert m is not None and m.summary.id == record_id
+    assert (m.exact, m.mode) == (False, "drift")
+    assert any(r.startswith("the message lacks") for r in m.reasons)
+    # Without the frame, the changed words leave nothing confident.
+    assert match_error(f"ValueError: {changed}", catalog=bundled) is None
+    assert match_error(changed, catalog=bundled) is None

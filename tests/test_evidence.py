@@ -36,10 +36,18 @@ def test_another_module_with_the_same_file_name_does_not(
     recorded = [*recorded[:-1], installed[-1]]  # same file name, maybe another package
     frame = "/" + "/".join(root + installed)
     depth = same_file_depth(frame, "/".join(recorded))
-    if installed != recorded and installed[-len(recorded) :] != recorded:
-        assert depth == 0
+    common = 0
+    while common < min(len(installed), len(recorded)) and (
+        installed[-1 - common] == recorded[-1 - common]
+    ):
+        common += 1
+    if common == len(recorded):
+        assert depth == common
+    elif common < len(installed):
+        assert depth == 0  # the installed module's package differs from the record's
     else:
-        assert depth == len(recorded)
+        rooted = recorded[-common - 1] in {"lib", "src", "python"}
+        assert depth == (common if common >= 2 or rooted else 0)
 
 
 def test_windows_and_checkout_paths() -> None:

@@ -69,25 +69,26 @@ def _common_suffix(a: Sequence[str], b: Sequence[str]) -> int:
 def same_file_depth(frame_path: str | Sequence[str], record_path: str | Sequence[str]) -> int:
     """How many trailing path components show that a frame is in a record's file (0: it is not).
 
-    The common suffix counts when it covers one of the paths entirely, the
-    installed path's whole module path (below ``site-packages`` or
-    ``pythonX.Y``), at least two components, or one component under
-    repository roots only (``Lib/``, ``src/``, ``python/``).
+    The common suffix counts when it covers the record's path entirely, or
+    covers the installed path's whole module path (below ``site-packages`` or
+    ``pythonX.Y``, when the frame shows one) and is either two components or
+    more, or one component right below a repository root (``Lib/``, ``src/``,
+    ``python/``).
     """
     frame = path_parts(frame_path) if isinstance(frame_path, str) else frame_path
     record = path_parts(record_path) if isinstance(record_path, str) else record_path
     depth = _common_suffix(frame, record)
     if depth == 0:
         return 0
-    if depth in (len(frame), len(record)):
-        return depth
+    if depth == len(record):
+        return depth  # the whole repository path is in the frame's (a checkout)
     module = _import_root_depth(frame)
-    if module is not None:
-        return depth if depth >= module else 0
-    if depth >= 2:
-        return depth
-    rest = record[: len(record) - depth]
-    return depth if all(part.lower() in _REPO_ROOTS for part in rest) else 0
+    if module is not None and depth < module:
+        return 0  # the installed module path goes on where the record's stops
+    # One shared component (a top-level module) counts only below a repository root:
+    # Lib/argparse.py is the stdlib's argparse, pkg/argparse.py is not.
+    rooted = record[len(record) - depth - 1].lower() in _REPO_ROOTS
+    return depth if depth >= 2 or rooted else 0
 
 
 @dataclass(frozen=True, slots=True)

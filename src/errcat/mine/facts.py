@@ -15,6 +15,10 @@ from dataclasses import dataclass
 
 from errcat.mine.templates import _Alts
 
+#: ``ref`` prefix of a placeholder that reads a name imported from another module
+#: (``import:pkg.tips.TIPS``): the resolver puts in that module's constant.
+IMPORTED = "import:"
+
 # Why a raise site gave no record, as the summary shows it (MineStats.skipped keys).
 NO_MESSAGE = "no message"
 NO_STATIC_TEXT = "no static text"
@@ -151,5 +155,6 @@ class _FileScan:
     classes: tuple[_ClassInfo, ...] = ()
     functions: tuple[_FuncInfo, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
+    consts: tuple[tuple[str, _Alts], ...] = ()  # module.NAME -> its literal value(s)
     reraises: int = 0
     error: str | None = None

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -62,12 +63,18 @@ def _discover(
 
 
 def _module_name(path: Path) -> tuple[str, bool]:
-    """The dotted module of a file, from the chain of ``__init__.py`` above it."""
+    """The dotted module of a file, from the chain of packages above it.
+
+    A folder with an ``__init__.py`` is a package; a folder without one
+    counts too (a namespace subpackage) when a folder above it is a package,
+    so that ``pkg/sub/mod.py`` is ``pkg.sub.mod`` even if ``sub`` has no
+    ``__init__.py``.
+    """
     is_package = path.name == "__init__.py"
     parts = [] if is_package else [path.stem]
     directory = path.parent
     for _ in range(64):
-        if not (directory / "__init__.py").is_file():
+        if not (_is_package(directory) or _in_package(directory)):
             break
         parts.insert(0, directory.name)
         if directory.parent == directory:
@@ -76,6 +83,28 @@ def _module_name(path: Path) -> tuple[str, bool]:
     if is_package and not parts:
         parts = [path.parent.name]
     return ".".join(parts), is_package
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_package(directory: Path) -> bool:
+    return (directory / "__init__.py").is_file()
+
+
+@functools.lru_cache(maxsize=4096)
+def _in_package(directory: Path) -> bool:
+    """Whether a folder is a namespace subpackage: a package is above it, names all identifiers."""
+    if not directory.name.isidentifier():
+        return False
+    parent = directory.parent
+    for _ in range(64):
+        if parent == parent.parent:
+            return False
+        if _is_package(parent):
+            return True
+        if not parent.name.isidentifier():
+            return False
+        parent = parent.parent
+    return False
 
 
 def _join_prefix(prefix: str, rel: str) -> str:

@@ -136,6 +136,8 @@ class _ModuleNames(_Evaluator):
                 and isinstance(node.targets[0], ast.Name)
             ):
                 values[node.targets[0].id] = node.value
+        if self.module and not counts["__name__"]:
+            self.consts.strs["__name__"] = ((self.module,),)  # the module's dotted name
         for name, value in values.items():
             if counts[name] != 1:
                 continue

@@ -16,6 +16,7 @@ from errcat.mine.facts import (
     _KNOWN_ALIASES,
     CONTROL_FLOW,
     DYNAMIC_CLASS,
+    IMPORTED,
     NO_MESSAGE,
     NO_ROUND_TRIP,
     NO_STATIC_TEXT,
@@ -33,7 +34,10 @@ from errcat.mine.messages import _arg_message, _bind, _bind_arg, _builtin_messag
 from errcat.mine.templates import (
     _Alts,
     _dedupe,
+    _Field,
     _has_static_text,
+    _literal_text,
+    _product,
     _render,
     _round_trips,
     _strip_edges,
@@ -49,6 +53,7 @@ class _Resolver:
         self.classes: dict[str, _ClassInfo] = {}
         self.functions: dict[str, _FuncInfo] = {}
         self.aliases: dict[str, str] = {}
+        self.consts: dict[str, _Alts] = {}
         for scan in scans:
             for info in scan.classes:
                 self.classes.setdefault(info.name, info)
@@ -56,6 +61,8 @@ class _Resolver:
                 self.functions.setdefault(func.name, func)
             for name, target in scan.aliases:
                 self.aliases.setdefault(name, target)
+            for name, alts in scan.consts:
+                self.consts.setdefault(name, alts)
 
     def canonical(self, name: str) -> str:
         """The defining name of a class or function re-exported under ``name``."""
@@ -75,6 +82,27 @@ class _Resolver:
                 return _BUILTINS.get(name[9:], name[9:])
             return name
         return ref.name
+
+    def fill_constants(self, alts: _Alts) -> _Alts:
+        """Put in the value of each placeholder that reads a constant of another mined module."""
+        if not self.consts:
+            return alts
+        out: list[_Template] = []
+        for template in alts:
+            pieces: list[_Alts] = []
+            for part in template:
+                if not (isinstance(part, _Field) and part.ref and part.ref.startswith(IMPORTED)):
+                    pieces.append(((part,),))
+                    continue
+                value = self.consts.get(self.canonical(part.ref[len(IMPORTED) :]))
+                if value is None or part.spec or part.conversion not in ("", "s", "r"):
+                    pieces.append(((part,),))
+                elif part.conversion == "r":
+                    pieces.append(tuple((repr(_literal_text(t)),) for t in value))
+                else:
+                    pieces.append(value)
+            out.extend(_product(pieces))
+        return _dedupe(out)
 
     def chain(self, name: str) -> list[_ClassInfo]:
         """The mined classes of ``name``'s method resolution order (first bases only)."""
@@ -218,7 +246,7 @@ def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, st
     texts: list[tuple[str, str]] = []
     failed = None
     for cls_name, alts in messages:
-        for raw in alts:
+        for raw in resolver.fill_constants(alts):
             template = _strip_edges(raw)
             if not _has_static_text(template):
                 failed = failed or NO_STATIC_TEXT

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import tokenize
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from errcat.mine.evaluate import _Env, _merge
 from errcat.mine.facts import (
     DYNAMIC_CLASS,
     EXISTING_OBJECT,
+    IMPORTED,
     NO_MESSAGE,
     _Arg,
     _Call,
@@ -40,7 +42,7 @@ from errcat.mine.facts import (
 from errcat.mine.files import _module_name
 from errcat.mine.names import _is_exception_name, _ModuleNames, _names_in_target
 from errcat.mine.records import SNIPPET_RADIUS
-from errcat.mine.templates import _product, _TooManyVariantsError
+from errcat.mine.templates import _Field, _product, _TooManyVariantsError
 
 _TRY_STAR: tuple[type[ast.stmt], ...] = (
     (ast.TryStar,) if hasattr(ast, "TryStar") else ()  # type: ignore[attr-defined,unused-ignore]
@@ -64,6 +66,28 @@ class _Scanner(_ModuleNames):
         self._returns: list[tuple[_ClassRef, _Call]] | None = None
         self._class_body: str | None = None  # the class whose body is being scanned
         self._owner: str | None = None  # the class of the method being scanned
+        self._params: frozenset[str] = frozenset()  # parameters of the function being scanned
+
+    def _imported(self, node: ast.expr, env: _Env) -> str | None:
+        """What a name read at module scope was imported as (``None``: not an import)."""
+        if (
+            isinstance(node, ast.Name)
+            and node.id in self.top_imports
+            and node.id not in env.strs
+            and node.id not in self._params
+        ):
+            return self.imports[node.id]
+        return None
+
+    def _field(self, node: ast.expr, env: _Env, conversion: str = "", spec: str = "") -> _Field:
+        found = super()._field(node, env, conversion, spec)
+        target = self._imported(node, env)
+        return found if target is None else replace(found, ref=IMPORTED + target)
+
+    def _arg(self, node: ast.expr, env: _Env) -> _Arg:
+        found = super()._arg(node, env)
+        target = self._imported(node, env)
+        return found if target is None else replace(found, ref=IMPORTED + target)
 
     def scan(self, tree: ast.Module) -> None:
         self.collect(tree)
@@ -225,10 +249,12 @@ class _Scanner(_ModuleNames):
         """Scan a function body in a new scope (``capture`` collects a class's message)."""
         inner = (env if self._in_function else (self._closure or self.consts)).copy()
         args = node.args
+        params = set(self._params)
         for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
             if a is not None:
                 inner.strs.pop(a.arg, None)
                 inner.excs.pop(a.arg, None)
+                params.add(a.arg)
         method_of = self._class_body
         saved = (
             self._scope,
@@ -239,7 +265,9 @@ class _Scanner(_ModuleNames):
             self._returns,
             self._class_body,
             self._owner,
+            self._params,
         )
+        self._params = frozenset(params)
         qual = ".".join([*self._scope, node.name])
         self._func_qual = qual
         self._scope = [*self._scope, node.name, "<locals>"]
@@ -262,6 +290,7 @@ class _Scanner(_ModuleNames):
                 self._returns,
                 self._class_body,
                 self._owner,
+                self._params,
             ) = saved
         if returns:
             self.functions.append(_func_info(self, node, qual, method_of is not None, returns))
@@ -479,6 +508,11 @@ def scan_source(
         classes=tuple(scanner.classes),
         functions=tuple(scanner.functions),
         aliases=tuple(aliases),
+        consts=tuple(
+            (f"{module}.{name}", alts)
+            for name, alts in scanner.consts.strs.items()
+            if alts and module and name != "__name__"
+        ),
         reraises=scanner.reraises,
     )
 

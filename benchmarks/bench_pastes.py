@@ -30,6 +30,38 @@ from errcat import Catalog, Match
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE / "data" / "real_pastes.jsonl"
+TEST_DATA = HERE.parent / "tests" / "data"
+#: The pastes of the checked-in regression sample (tests/test_real_pastes.py):
+#: answerable ones of varied shapes, some answered right today and some not,
+#: and a few that no record answers.
+SAMPLE_IDS = (
+    "sglang-10408",
+    "lmcache-2306",
+    "vllm-1157-title",
+    "nim-7",
+    "vllm-52435",
+    "sglang-4205",
+    "vllm-39279-title",
+    "llamafactory-9512",
+    "intel-arc-4",
+    "sglang-25118",
+    "sglang-8102",
+    "recipes-51",
+    "sglang-322-title",
+    "xinference-1804",
+    "vllm-10439",
+    "qwen3-1321",
+    "sglang-7338",
+    "vllm-46232-title",
+    "vllm-omni-276",
+    "xinference-3745",
+    "sglang-13352",
+    "vllm-omni-1397",
+    "db-gpt-1043",
+    "sglang-165",
+)
+#: Distractor records taken from each labelled file of the sample.
+DISTRACTORS_PER_FILE = 2
 DEFAULT_CATALOG = Path("/root/.cache/errcat-bench/wheels/catalog-sglang-vllm.jsonl")
 CANDIDATES = 5
 
@@ -239,16 +271,78 @@ def print_misses(outcomes: list[Outcome]) -> None:
         print(f"    answered: {_describe(o.answer)}")
 
 
+def write_test_sample(pastes: list[Paste], catalog_paths: list[Path], out_dir: Path) -> None:
+    """Write the regression sample: its pastes, the records they need and a few distractors.
+
+    Needed records are those of the labelled file and of the ``also`` files whose
+    template starts with the labelled prefix; distractors are the first
+    :data:`DISTRACTORS_PER_FILE` other records of each labelled file.
+    """
+    by_id = {p.id: p for p in pastes}
+    sample = [by_id[i] for i in SAMPLE_IDS]
+    envelopes: list[dict[str, Any]] = []
+    for path in catalog_paths:
+        with path.open(encoding="utf-8") as fh:
+            envelopes.extend(json.loads(line) for line in fh if line.strip())
+    needed: dict[str, dict[str, Any]] = {}
+    distractors: dict[str, dict[str, Any]] = {}
+    for paste in sample:
+        e = paste.expect
+        if "file_path" not in e:
+            continue
+        files = {e["file_path"], *e.get("also", ())}
+        others = []
+        for env in envelopes:
+            rec = env["record"]
+            if rec["filePath"] not in files:
+                continue
+            if rec["errorMessage"].startswith(e["message_prefix"]):
+                needed[rec["id"]] = env
+            elif rec["filePath"] == e["file_path"]:
+                others.append(env)
+        others.sort(key=lambda env: env["record"]["lineNumber"])
+        for env in others[:DISTRACTORS_PER_FILE]:
+            distractors.setdefault(env["record"]["id"], env)
+    records = {**distractors, **needed}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with (out_dir / "real_pastes_records.jsonl").open("w", encoding="utf-8") as fh:
+        for env in sorted(records.values(), key=lambda env: env["record"]["id"]):
+            fh.write(json.dumps(env, ensure_ascii=False, sort_keys=True) + "\n")
+    with (out_dir / "real_pastes_sample.jsonl").open("w", encoding="utf-8") as fh:
+        for paste in sample:
+            obj = {
+                "id": paste.id,
+                "url": paste.url,
+                "repo": paste.repo,
+                "version": paste.version,
+                "text": paste.text,
+                "expect": paste.expect,
+            }
+            fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    print(
+        f"wrote {len(sample)} pastes and {len(records)} records "
+        f"({len(needed)} needed, {len(records) - len(needed)} distractors) to {out_dir}"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--catalog", type=Path, nargs="+", default=[DEFAULT_CATALOG])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--no-misses", action="store_true", help="print the table only")
+    parser.add_argument(
+        "--write-test-sample",
+        action="store_true",
+        help=f"write the regression sample of tests/test_real_pastes.py into {TEST_DATA}",
+    )
     args = parser.parse_args(argv)
     for path in args.catalog:
         if not path.exists():
             raise SystemExit(f"{path} does not exist: run benchmarks/mine_wheels.py first")
     pastes = load_pastes(args.data)
+    if args.write_test_sample:
+        write_test_sample(pastes, args.catalog, TEST_DATA)
+        return
     started = time.perf_counter()
     catalog = Catalog.from_path(*args.catalog)
     size = len(catalog)

@@ -207,8 +207,8 @@ def size_table(n: int, directory: Path, k: int, scan_limit: int, scan_queries: i
     )
     print(f"  every-regex loop: compile {scan['compile_s']:.1f} s ({scan_note})")
     print(
-        f"  {'kind':<18} {'median µs':>10} {'p99 µs':>10} {'correct':>8} {'loop µs':>12}"
-        f" {'speed-up':>9} {'agree':>7}"
+        f"  {'kind':<18} {'median µs':>10} {'p99 µs':>10} {'correct':>8} {'unanswered':>10}"
+        f" {'loop µs':>12} {'speed-up':>9} {'agree':>7}"
     )
     for kind, row in run["kinds"].items():
         loop = scan["kinds"][kind]["median_us"]
@@ -218,9 +218,12 @@ def size_table(n: int, directory: Path, k: int, scan_limit: int, scan_queries: i
         answers = run["answers"][kind]
         expected = [e for _, e in queries.queries[kind]]
         hits = sum(queries.is_correct(e, a[0]) for e, a in zip(expected, answers, strict=True))
+        # Queries whose record is in the catalog that got no answer at all.
+        silent = sum(e is not None and a[0] is None for e, a in zip(expected, answers, strict=True))
         print(
             f"  {kind:<18} {row['median_us']:10.1f} {row['p99_us']:10.1f}"
-            f" {hits / len(expected):8.0%} {loop:12.0f} {loop / row['median_us']:8.0f}x {agree:>7}"
+            f" {hits / len(expected):8.0%} {silent:10d} {loop:12.0f}"
+            f" {loop / row['median_us']:8.0f}x {agree:>7}"
         )
     print()
 

@@ -28,18 +28,25 @@ import sysconfig
 import tempfile
 import time
 import zipfile
+import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from errcat.background import shape_key, shape_words
-from errcat.patterns import literal_fragments
+from errcat.background import builtin_wording, shape_key, shape_words
 from errcat.mine import mine_paths
+from errcat.patterns import literal_fragments
 
+CACHE = Path.home() / ".cache" / "errcat-background"
 OUT = Path(__file__).resolve().parent.parent / "src" / "errcat" / "_background.json.gz"
 SKIP = {"pip", "setuptools", "_distutils_hack", "pkg_resources", "wheel", "errcat", "test", "tests"}
 PER_PROJECT_FILES = 5
 MIN_WORD_TEMPLATES = 3
 MIN_SHAPE_FILES = 2
+
+
+def split_of(key: str) -> str:
+    """The half of benchmarks/calibrate.py that a row belongs to (the same function)."""
+    return "fit" if zlib.crc32(key.encode()) % 2 == 0 else "test"
 
 
 def projects_in(site: Path) -> list[tuple[str, Path]]:
@@ -56,6 +63,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", action="append", type=Path, default=[])
     parser.add_argument("--wheel", action="append", type=Path, default=[])
+    parser.add_argument(
+        "--builtin",
+        type=Path,
+        action="append",
+        default=[],
+        help="JSON Lines of exceptions raised outside Python code (benchmarks/harvest.py's "
+        "corpus-outside.jsonl); only rows whose split is 'fit' are used",
+    )
     parser.add_argument("-o", "--output", type=Path, default=OUT)
     args = parser.parse_args()
     sites = args.site or [Path(sysconfig.get_paths()["purelib"])]
@@ -65,22 +80,36 @@ def main() -> int:
     shape_files: dict[str, Counter[str]] = defaultdict(Counter)
     rows: list[tuple[str, int, float]] = []
 
-    def take(project: str, path: Path, prefix: str = "") -> None:
+    def mined(project: str, path: Path, origin: Path) -> list[tuple[str, str, str]]:
+        """(template, pattern, file) of every record mined from ``path``, cached by origin mtime."""
+        stamp = f"{origin.resolve()}:{origin.stat().st_mtime_ns}:{path.name}"
+        cache = CACHE / f"{project}.json"
+        if cache.exists():
+            cached = json.loads(cache.read_text(encoding="utf-8"))
+            if cached["stamp"] == stamp:
+                return [tuple(row) for row in cached["rows"]]  # type: ignore[misc]
+        result = mine_paths([path], repo=f"background/{project}", sha="0" * 40)
+        rows = [(r.error_message, r.message_pattern, r.file_path) for r in result.records]
+        CACHE.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps({"stamp": stamp, "rows": rows}), encoding="utf-8")
+        return rows
+
+    def take(project: str, path: Path, origin: Path | None = None) -> None:
         began = time.perf_counter()
-        result = mine_paths([path], repo=f"background/{project}", sha="0" * 40, path_prefix=prefix)
-        for record in result.records:
-            fragments = literal_fragments(record.message_pattern)
+        rows_mined = mined(project, path, origin or path)
+        for template, pattern, file_path in rows_mined:
+            fragments = literal_fragments(pattern)
             key = shape_key(fragments)
             if not key:
                 continue
-            templates_words.setdefault(f"{project}\0{record.error_message}", set()).update(
+            templates_words.setdefault(f"{project}\0{template}", set()).update(
                 w for f in fragments for w in shape_words(f)
             )
             files = shape_files[key]
             if sum(1 for name in files if name.startswith(project + "\0")) < PER_PROJECT_FILES:
-                files[f"{project}\0{record.file_path}"] += 1
-        rows.append((project, len(result.records), time.perf_counter() - began))
-        print(f"  {project:<32} {len(result.records):>7} records", file=sys.stderr)
+                files[f"{project}\0{file_path}"] += 1
+        rows.append((project, len(rows_mined), time.perf_counter() - began))
+        print(f"  {project:<32} {len(rows_mined):>7} records", file=sys.stderr)
 
     with tempfile.TemporaryDirectory() as tmp:
         take("cpython", stdlib)
@@ -93,7 +122,7 @@ def main() -> int:
                 members = [n for n in archive.namelist() if n.endswith(".py")]
                 archive.extractall(target, members)
             for name, path in projects_in(target):
-                take(name, path)
+                take(name, path, wheel)
 
     word_counts: Counter[str] = Counter()
     for found in templates_words.values():
@@ -104,7 +133,16 @@ def main() -> int:
         for key, files in sorted(shape_files.items())
         if len(files) >= MIN_SHAPE_FILES
     }
+    builtin: set[str] = set()
+    for path in args.builtin:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if split_of(str(row["message"])) == "fit" and len(str(row["message"])) < 300:
+                wording = builtin_wording(str(row["message"]))
+                if len(wording.split()) >= 2:
+                    builtin.add(wording)
     model = {
+        "builtin": sorted(builtin),
         "version": time.strftime("%Y-%m-%d"),
         "templates": len(templates_words),
         "projects": len(rows),
@@ -118,6 +156,7 @@ def main() -> int:
     print(f"distinct templates        {len(templates_words):>8}")
     print(f"words kept (>= {MIN_WORD_TEMPLATES} templates) {len(words):>8}")
     print(f"shapes kept (>= {MIN_SHAPE_FILES} files)    {len(shapes):>8}")
+    print(f"builtin wordings          {len(builtin):>8}")
     print(f"mining time               {sum(r[2] for r in rows):>8.1f} s")
     print(f"model file                {args.output.stat().st_size / 1024:>8.0f} KiB  {args.output}")
     return 0

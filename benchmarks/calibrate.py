@@ -56,15 +56,32 @@ class Query:
     key: str
 
 
+def drifted(message: str) -> str | None:
+    """The message as another version might word it: quotes changed and a word inserted."""
+    words = message.split(" ")
+    if len(words) < 6:
+        return None
+    at = 2 + zlib.crc32(message.encode()) % (len(words) - 3)
+    words.insert(at, "now")
+    out = " ".join(words)
+    return out.replace("'", "`") if zlib.crc32(out.encode()) % 2 else out
+
+
 def forms(row: dict[str, object]) -> Iterator[tuple[str, str]]:
-    line = str(row.get("exception_only") or f"{row['error_class']}: {row['message']}").rstrip(
-        "\n"
-    )
+    line = str(row.get("exception_only") or f"{row['error_class']}: {row['message']}").rstrip("\n")
     yield "traceback", str(row["traceback"])
     yield "line", line
     prefix = PREFIXES[zlib.crc32(line.encode()) % 2]
     coloured = "\n".join(f"\x1b[31m{prefix}{part}\x1b[0m" for part in line.splitlines())
     yield "log", coloured
+    message = str(row["message"])
+    changed = drifted(message) if "\n" not in message else None
+    if changed is not None:
+        tb = str(row["traceback"]).rstrip("\n")
+        cut = tb.rfind(message)
+        if cut >= 0 and tb.endswith(message):
+            yield "drift-traceback", tb[:cut] + changed + "\n"
+        yield "drift-line", f"{row['error_class']}: {changed}"
 
 
 def split_of(key: str) -> str:
@@ -89,14 +106,22 @@ def samples(
         "third-party": Catalog.from_path(corpus / "catalog-thirdparty.jsonl"),
     }
     rows = read_rows(corpus / "corpus.jsonl")
-    outside = read_rows(corpus / "corpus-outside.jsonl") if (corpus / "corpus-outside.jsonl").exists() else []
+    outside = (
+        read_rows(corpus / "corpus-outside.jsonl")
+        if (corpus / "corpus-outside.jsonl").exists()
+        else []
+    )
     rng = random.Random(seed)
     if limit:
         rows = rng.sample(rows, min(limit, len(rows)))
         outside = rng.sample(outside, min(limit // 2, len(outside)))
     jobs: list[tuple[Query, Catalog]] = []
     for row in rows:
-        own = "stdlib" if row["project"] == "stdlib" or row["repo"] == "python/cpython" else "third-party"
+        own = (
+            "stdlib"
+            if row["project"] == "stdlib" or row["repo"] == "python/cpython"
+            else "third-party"
+        )
         other = "third-party" if own == "stdlib" else "stdlib"
         for form, text in forms(row):
             for name, answerable in ((own, True), (other, False)):
@@ -125,7 +150,8 @@ def samples(
                 [
                     (
                         dict(m.features or {}),
-                        query.answerable and right(m.summary.file_path, m.summary.line_number, query),
+                        query.answerable
+                        and right(m.summary.file_path, m.summary.line_number, query),
                         m.confidence,
                     )
                     for m in found
@@ -134,7 +160,11 @@ def samples(
             )
         )
         if sys.stderr.isatty() and n % 200 == 0:
-            print(f"\r  matched {n}/{len(jobs)} ({time.perf_counter() - began:.0f} s)", end="", file=sys.stderr)
+            print(
+                f"\r  matched {n}/{len(jobs)} ({time.perf_counter() - began:.0f} s)",
+                end="",
+                file=sys.stderr,
+            )
     counts = {"queries": len(jobs), "rows": len(rows), "outside": len(outside)}
     return out, counts
 
@@ -178,7 +208,12 @@ def reliability(answers: list[tuple[Query, float, bool]]) -> list[tuple[float, i
         inside = [(c, ok) for _, c, ok in answers if lo <= c < hi or (decile == 9 and c == 1.0)]
         if inside:
             rows.append(
-                (lo, len(inside), sum(c for c, _ in inside) / len(inside), sum(ok for _, ok in inside) / len(inside))
+                (
+                    lo,
+                    len(inside),
+                    sum(c for c, _ in inside) / len(inside),
+                    sum(ok for _, ok in inside) / len(inside),
+                )
             )
     return rows
 
@@ -221,6 +256,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0, help="sample this many corpus rows")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--rounds", type=int, default=3, help="refits on the top answers")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     began = time.perf_counter()
@@ -229,9 +265,18 @@ def main() -> int:
     fit_rows = [(f, ok) for q, cands in data if q.split == "fit" for f, ok, _ in cands]
     x = np.array([[f[name] for name in FEATURES] for f, _ in fit_rows])
     y = np.array([float(ok) for _, ok in fit_rows])
-    # Each query weighs the same, whatever its number of candidates.
-    weights = np.ones(len(fit_rows))
-    w = fit(x, y, weights, args.l2)
+    w = fit(x, y, np.ones(len(fit_rows)), args.l2)
+    # The confidence that matters is the top answer's: refit on the candidates that
+    # rank first under the current weights, until the choice of top answers settles.
+    for _ in range(args.rounds):
+        tops = [
+            max(cands, key=lambda c: float(np.dot(w, [c[0][n] for n in FEATURES])))
+            for q, cands in data
+            if q.split == "fit" and cands
+        ]
+        x = np.array([[f[name] for name in FEATURES] for f, _, _ in tops])
+        y = np.array([float(ok) for _, ok, _ in tops])
+        w = fit(x, y, np.ones(len(tops)), args.l2)
     print("\nweights")
     for name, value in zip(FEATURES, w, strict=True):
         print(f"  {name:<20} {value:+.3f}")
@@ -246,10 +291,30 @@ def main() -> int:
     threshold = choose_threshold(test)
     given = [(q, c, ok) for q, c, ok in test if c >= threshold]
     neg = [c for q, c, _ in test if not q.answerable]
-    print(f"\nthreshold {threshold}: answered {len(given)}, right {sum(ok for *_, ok in given)}, "
-          f"false-confident {sum(c >= threshold for c in neg)}/{len(neg)}")
+    print(
+        f"\nthreshold {threshold}: answered {len(given)}, right {sum(ok for *_, ok in given)}, "
+        f"false-confident {sum(c >= threshold for c in neg)}/{len(neg)}"
+    )
+    print(
+        f"\n{'form':<16} {'answerable':>10} {'right':>7} {'wrong':>6} {'silent':>7} {'negatives':>9} {'false':>6}"
+    )
+    for form in sorted({q.form for q, _, _ in test}):
+        rows_f = [(q, c, ok) for q, c, ok in test if q.form == form]
+        pos = [(c, ok) for q, c, ok in rows_f if q.answerable]
+        negs = [c for q, c, _ in rows_f if not q.answerable]
+        right_n = sum(c >= threshold and ok for c, ok in pos)
+        wrong_n = sum(c >= threshold and not ok for c, ok in pos)
+        print(
+            f"{form:<16} {len(pos):>10} {right_n / max(1, len(pos)):>7.1%} {wrong_n:>6}"
+            f" {len(pos) - right_n - wrong_n:>7} {len(negs):>9}"
+            f" {sum(c >= threshold for c in negs) / max(1, len(negs)):>6.2%}"
+        )
     if args.write:
-        write(w, threshold, f"Fitted on {counts['rows']} corpus exceptions ({counts['queries']} queries).")
+        write(
+            w,
+            threshold,
+            f"Fitted on {counts['rows']} corpus exceptions ({counts['queries']} queries).",
+        )
         print(f"wrote {OUT}")
     return 0
 

@@ -359,7 +359,7 @@ def test_records_outside_the_traceback_files_are_skipped_without_changing_answer
         return [*out, [(m.summary.id, m.confidence) for m in best if m]]
 
     fast = answers()
-    monkeypatch.setattr(matcher_module, "_best_without_file", lambda score, report: 1.0)
+    monkeypatch.setattr(matcher_module, "_outside_cannot_qualify", lambda logit, floor: False)
     assert answers() == fast
     assert fast[0][0][0] == f"{137:016x}"  # the record whose raise site is in the traceback
 

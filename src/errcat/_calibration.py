@@ -17,6 +17,7 @@ WEIGHTS: tuple[float, ...] = (
     -0.8,  # background_common
     -0.3,  # catalog_common
     -2.0,  # present_share
+    -2.0,  # builtin_wording
     1.0,  # class_agree
     -1.5,  # class_disagree
     2.5,  # frame_site
@@ -24,6 +25,7 @@ WEIGHTS: tuple[float, ...] = (
     0.3,  # frame_package
     -1.2,  # frame_elsewhere
     -0.7,  # shared_unresolved
+    0.5,  # repo_named
 )
 #: match_error answers when the confidence is at least this.
 THRESHOLD = 0.5

@@ -302,7 +302,9 @@ class Advice:
     @classmethod
     def from_match(cls, match: Match) -> Advice:
         """Advice for a match, carrying its captured values, confidence and notes."""
-        notes = [r for r in match.reasons if r.startswith("the message ")] if not match.exact else []
+        notes = (
+            [r for r in match.reasons if r.startswith("the message ")] if not match.exact else []
+        )
         for other in match.related:
             notes.append(
                 f"also in this text: {other.summary.error_class} from record {other.summary.id} "

@@ -9,7 +9,12 @@ the model keeps two tables, compressed in ``_background.json.gz``:
 * **words**: in how many message templates each word occurs (words seen in
   fewer than three templates are left out: they count as rare);
 * **shapes**: for each message shape (its literal words in order, placeholders
-  as ``{}``) raised by two or more projects, how many projects raise it.
+  as ``{}``) raised by two or more projects, how many projects raise it;
+* **builtin**: the wording of messages that CPython's C code raised while the
+  standard library's test suite ran (quoted values and numbers left out). A
+  pure-Python record whose wording is one of these (``_pyio``, ``_pydecimal``
+  and many packages copy C messages) cannot be told from the far more common
+  C error by its text alone.
 
 From these, :func:`information` is how many bits of evidence a pattern's
 literal text carries (rare words many, common words few), and
@@ -33,9 +38,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 
-__all__ = ["Background", "information", "load", "projects", "shape_key", "shape_words"]
+__all__ = [
+    "Background",
+    "builtin_wording",
+    "information",
+    "load",
+    "projects",
+    "raised_by_builtins",
+    "shape_key",
+    "shape_words",
+]
 
 _RESOURCE = "_background.json.gz"
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|<[^>]*>")
 _WORD = re.compile(r"[^\W\d_][^\W_]*")
 #: Bits one word can carry at most (a word no template of the background holds).
 _MAX_WORD_BITS = 16.0
@@ -59,6 +74,15 @@ def shape_key(fragments: Sequence[str]) -> str:
     return " {} ".join(" ".join(shape_words(f)) for f in fragments if f.strip()).strip()
 
 
+def builtin_wording(message: str) -> str:
+    """A message's words without its quoted values, reprs and numbers.
+
+    >>> builtin_wording("'bytes' object cannot be interpreted as an integer")
+    'object cannot be interpreted as an integer'
+    """
+    return " ".join(shape_words(_QUOTED.sub(" ", message)))
+
+
 @dataclass(frozen=True)
 class Background:
     """The model's tables (see the module docstring)."""
@@ -67,6 +91,7 @@ class Background:
     templates: int
     words: dict[str, int]
     shapes: dict[str, int]
+    builtin: frozenset[str] = frozenset()
 
     def word_bits(self, word: str) -> float:
         """Bits of evidence in one word: ``log2(templates / (1 + templates holding it))``."""
@@ -91,6 +116,7 @@ def load() -> Background:
                     templates=int(data["templates"]),
                     words=dict(data["words"]),
                     shapes=dict(data["shapes"]),
+                    builtin=frozenset(data.get("builtin", ())),
                 )
     return _LOADED
 
@@ -115,3 +141,18 @@ def _projects(fragments: tuple[str, ...]) -> int:
 def projects(fragments: Sequence[str]) -> int:
     """How many projects of the background raise this shape (1 when it is not common)."""
     return _projects(tuple(fragments))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _raised_by_builtins(fragments: tuple[str, ...]) -> bool:
+    wording = " ".join(shape_words(" ".join(fragments)))
+    return bool(wording) and wording in load().builtin
+
+
+def raised_by_builtins(fragments: Sequence[str]) -> bool:
+    """True when CPython's C code raises the same wording (so text alone cannot tell them apart).
+
+    >>> raised_by_builtins([" object cannot be interpreted as an integer"])
+    True
+    """
+    return _raised_by_builtins(tuple(fragments))

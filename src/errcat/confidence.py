@@ -57,6 +57,7 @@ FEATURES: tuple[str, ...] = (
     "background_common",
     "catalog_common",
     "present_share",
+    "builtin_wording",
     "class_agree",
     "class_disagree",
     "frame_site",
@@ -64,6 +65,7 @@ FEATURES: tuple[str, ...] = (
     "frame_package",
     "frame_elsewhere",
     "shared_unresolved",
+    "repo_named",
 )
 _W = dict(zip(FEATURES, WEIGHTS, strict=True))
 #: Bits of background information counted at most (beyond it, text is specific anyway).
@@ -94,7 +96,8 @@ class TextEvidence:
     raise the same shape; ``catalog_rarity`` in how many patterns of the loaded
     catalog the rarest word occurs; ``records`` how many records share the
     pattern; ``present`` the share of the pattern's literal text present (below
-    1 only for truncated and drifted messages).
+    1 only for truncated and drifted messages); ``builtin`` whether CPython's C
+    code raises the same wording (:func:`errcat.background.raised_by_builtins`).
     """
 
     mode: str
@@ -105,6 +108,7 @@ class TextEvidence:
     catalog_rarity: int
     records: int
     present: float = 1.0
+    builtin: bool = False
 
     def features(self) -> dict[str, float]:
         """The text features by name."""
@@ -120,6 +124,7 @@ class TextEvidence:
             "background_common": math.log(max(1, self.background)),
             "catalog_common": math.log(max(1, self.catalog_rarity)),
             "present_share": 1.0 - self.present,
+            "builtin_wording": float(self.builtin),
         }
 
     def logit(self) -> float:
@@ -136,30 +141,35 @@ _FRAME = {
 }
 
 
-def record_features(class_state: str, frame_kind: str, records: int) -> dict[str, float]:
+def record_features(
+    class_state: str, frame_kind: str, records: int, *, named: bool = False
+) -> dict[str, float]:
     """The record features by name.
 
     ``class_state`` is ``agree``, ``disagree`` or ``unknown``; ``frame_kind``
     one of :class:`errcat.evidence.FrameEvidence`'s kinds. When several
     records share a pattern and no frame is at the raise site, the frames did
-    not tell them apart: ``shared_unresolved`` is ``log(records)``.
+    not tell them apart: ``shared_unresolved`` is ``log(records)``. ``named``:
+    the text names the record's project (its package name as a word), which
+    counts when no frame is in the record's file or package.
     """
-    out = dict.fromkeys((*_CLASS.values(), *_FRAME.values(), "shared_unresolved"), 0.0)
+    names = (*_CLASS.values(), *_FRAME.values(), "shared_unresolved", "repo_named")
+    out = dict.fromkeys(names, 0.0)
     if class_state in _CLASS:
         out[_CLASS[class_state]] = 1.0
     if frame_kind in _FRAME:
         out[_FRAME[frame_kind]] = 1.0
     if frame_kind != "site" and records > 1:
         out["shared_unresolved"] = math.log(records)
+    if named and frame_kind not in ("site", "file", "package"):
+        out["repo_named"] = 1.0
     return out
 
 
-def record_logit(class_state: str, frame_kind: str, records: int) -> float:
+def record_logit(class_state: str, frame_kind: str, records: int, *, named: bool = False) -> float:
     """The record part of the logit."""
-    return sum(
-        _W[name] * value
-        for name, value in record_features(class_state, frame_kind, records).items()
-    )
+    features = record_features(class_state, frame_kind, records, named=named)
+    return sum(_W[name] * value for name, value in features.items())
 
 
 def best_logit(*, class_known: bool, frame_kinds: tuple[str, ...], records: int) -> float:
@@ -168,4 +178,9 @@ def best_logit(*, class_known: bool, frame_kinds: tuple[str, ...], records: int)
     ``frame_kinds`` are the frame kinds still possible for the records considered.
     """
     classes = ("agree", "disagree") if class_known else ("unknown",)
-    return max(record_logit(c, f, records) for c in classes for f in frame_kinds)
+    return max(
+        record_logit(c, f, records, named=named)
+        for c in classes
+        for f in frame_kinds
+        for named in (False, True)
+    )

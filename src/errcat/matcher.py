@@ -121,6 +121,10 @@ _TRUNCATED_MIN_SHARE = 0.5
 #: words that must be the record's.
 _DRIFT_CANDIDATES = 8
 _DRIFT_MIN_PRECISION = 0.6
+#: Without a traceback, a drifted message must hold this share of the record's words,
+#: and at least this many of them.
+_DRIFT_BARE_RECALL = 0.85
+_DRIFT_BARE_MIN_WORDS = 5
 #: How many lines of a class-less paste are tried one by one.
 _MAX_TEXT_LINES = 2000
 
@@ -254,6 +258,21 @@ def _params(record: RecordSummary, groups: Sequence[str | None]) -> dict[str, st
     return params
 
 
+def _package(repo: str) -> str:
+    """The package name a repository's code is imported as, as a lowercase word."""
+    return repo.rsplit("/", 1)[-1].replace("-", "_").lower()
+
+
+#: How much of a paste is read for the project names it mentions.
+_MENTION_CHARS = 200_000
+_MENTION_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _mentions(text: str) -> frozenset[str]:
+    """The lowercase words of a text (the project names it may mention)."""
+    return frozenset(w.lower() for w in _MENTION_WORD.findall(text[:_MENTION_CHARS]))
+
+
 def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     got = _short_class(report.error_class)
     if got is None or report.kind == "text":
@@ -288,6 +307,7 @@ def _text_evidence(
         catalog_rarity=entry.rarity,
         records=len(entry.records),
         present=present,
+        builtin=background.raised_by_builtins(entry.fragments),
     )
     reasons = [
         _MODE_REASON[mode],
@@ -307,6 +327,11 @@ _MODE_REASON = {
 }
 
 
+def _outside_cannot_qualify(best_outside_logit: float, floor: float) -> bool:
+    """Whether records raised outside the traceback's files all fall below ``floor``."""
+    return probability(best_outside_logit) < floor
+
+
 def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
     """Frame evidence kinds a record may get from this report."""
     if not report.frames:
@@ -324,6 +349,7 @@ def _score(
     report: ExceptionReport,
     frames: FrameView,
     reasons: list[str],
+    mentions: frozenset[str],
 ) -> tuple[float, list[str], tuple[float, int], dict[str, float]]:
     """Confidence, reasons, tie-break evidence and the features, for one record."""
     reasons = list(reasons)
@@ -340,8 +366,15 @@ def _score(
         reasons.append(evidence.reason)
     if text.records > 1:
         reasons.append(f"{text.records} records share this message")
-    logit = text_logit + record_logit(state, evidence.kind, text.records)
-    features = {**text.features(), **record_features(state, evidence.kind, text.records)}
+    package = _package(record.repo)
+    named = package in mentions
+    if named and evidence.kind not in ("site", "file", "package"):
+        reasons.append(f"the text names {package}")
+    logit = text_logit + record_logit(state, evidence.kind, text.records, named=named)
+    features = {
+        **text.features(),
+        **record_features(state, evidence.kind, text.records, named=named),
+    }
     gain = {"site": 3.0, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
     return probability(logit), reasons, (gain, -evidence.distance), features
 
@@ -419,6 +452,8 @@ class _Collector:
     confident_only: bool = False
     #: Keep each match's features (for calibration and ``Match.features``).
     keep_features: bool = False
+    #: The words of the whole text, for the project names it mentions.
+    mentions: frozenset[str] = frozenset()
     part: int = 0
     #: The best match per record, for each report (by its position in the report list).
     best: dict[int, dict[str, Match]] = field(default_factory=dict)
@@ -496,7 +531,7 @@ class _Collector:
             frame_kinds=_frame_kinds(report, in_files=False),
             records=len(entry.records),
         )
-        if report.frames and probability(text_logit + outside) < floor:
+        if report.frames and _outside_cannot_qualify(text_logit + outside, floor):
             # Only a record raised in one of the traceback's files can make the results.
             in_files = self.in_frame_files(report)
             if len(in_files) < len(records):
@@ -523,9 +558,10 @@ class _Collector:
                 report=report,
                 frames=frames,
                 reasons=text_reasons,
+                mentions=self.mentions,
             )
-            if mode == "drift" and frame_gain < 3.0:
-                continue  # a drifted message is an answer only at its raise site
+            if mode == "drift" and report.frames and frame_gain < 3.0:
+                continue  # with a traceback, a drifted message answers only at its raise site
             match = Match(
                 summary=summary,
                 confidence=round(confidence, 3),
@@ -588,8 +624,9 @@ def _collect(
     *,
     confident_only: bool = False,
     keep_features: bool = False,
+    mentions: frozenset[str] = frozenset(),
 ) -> _Collector:
-    collector = _Collector(catalog, limit, confident_only, keep_features)
+    collector = _Collector(catalog, limit, confident_only, keep_features, mentions)
     for part, store in enumerate(catalog.parts):
         collector.part = part
         index = store.index
@@ -623,7 +660,7 @@ def _collect(
                             present_literal=present,
                         )
     for order, report in enumerate(reports):
-        if report.frames and not any(m.confident for m in collector.best.get(order, {}).values()):
+        if not any(m.confident for m in collector.best.get(order, {}).values()):
             _drift(collector, report, order)
     return collector
 
@@ -643,34 +680,41 @@ def _differences(entry: Entry, text: str) -> str:
 
 
 def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
-    """Answer a drifted message from the record at the frame it was raised from.
+    """Answer a drifted message: one no pattern matches, worded a little differently.
 
-    A traceback frame exactly at a record's raise line plus a message that
-    shares most of the record's words is strong evidence even when no pattern
-    matches: the user's version words it a little differently.
+    With a traceback, only a record whose raise line a frame sits on may
+    answer: that frame plus a message sharing most of the record's words is
+    strong evidence. Without one, the message must hold nearly all of the
+    record's words (and be mostly made of them); the confidence model weighs
+    how much is missing.
     """
     text = fold_whitespace(report.message)
     message_words = len(set(words(text)))
-    if message_words < 3:
+    if message_words < (3 if report.frames else _DRIFT_BARE_MIN_WORDS):
         return
     for part, store in enumerate(collector.catalog.parts):
         collector.part = part
-        in_files = collector.in_frame_files(report)
-        if not in_files:
+        in_files = collector.in_frame_files(report) if report.frames else None
+        if in_files is not None and not in_files:
             continue
         for shared, total, entry in store.index.near(text, limit=_DRIFT_CANDIDATES):
             recall = shared / total
             precision = shared / message_words
             if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
                 continue
-            only = sorted(in_files.intersection(entry.record_set))
-            if not only:
-                continue
+            if in_files is None:
+                if recall < _DRIFT_BARE_RECALL or shared < _DRIFT_BARE_MIN_WORDS:
+                    continue
+                only: Sequence[int] = entry.records
+            else:
+                only = sorted(in_files.intersection(entry.record_set))
+                if not only:
+                    continue
             collector.add(
                 entry=entry,
                 report=report,
                 order=order,
-                hit=_Hit("drift", (), 0, len(text)),
+                hit=_Hit("drift", (), 0, round(len(text) * precision)),
                 text=text,
                 present_literal=round(entry.literal_length * recall),
                 only=only,
@@ -796,7 +840,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
         raise ValueError(f"limit must be at least 1, got {limit!r}")
     cat = _resolve(catalog)
     reports = _reports(text)
-    collector = _collect(reports, cat, limit)
+    collector = _collect(reports, cat, limit, mentions=_mentions(text))
     answer = _answer(collector, reports)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
@@ -828,7 +872,8 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     """
     cat = _resolve(catalog)
     reports = _reports(text)
-    return _answer(_collect(reports, cat, 1, confident_only=True), reports)
+    collector = _collect(reports, cat, 1, confident_only=True, mentions=_mentions(text))
+    return _answer(collector, reports)
 
 
 def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
@@ -838,5 +883,5 @@ def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
     :attr:`Match.features` is filled in.
     """
     reports = _reports(text)
-    collector = _collect(reports, catalog, limit, keep_features=True)
+    collector = _collect(reports, catalog, limit, keep_features=True, mentions=_mentions(text))
     return [m for order in _chain_order(reports) for m in _ranked(collector, order)]

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errcat import background
+
+fragment = st.text(alphabet="abcdefghij klm'{}():,.-_0123", min_size=0, max_size=40)
+
+
+def test_the_model_loads_once_and_holds_both_tables() -> None:
+    model = background.load()
+    assert model is background.load()
+    assert model.templates > 10_000
+    assert len(model.words) > 1_000 and len(model.shapes) > 100
+
+
+@given(st.lists(fragment, max_size=4))
+def test_shape_key_ignores_case_spacing_and_punctuation(fragments: list[str]) -> None:
+    key = background.shape_key(fragments)
+    assert key == key.lower() and "  " not in key
+    assert background.shape_key([f.upper() + " ." for f in fragments]) == key
+
+
+@given(st.lists(fragment, max_size=4), fragment)
+def test_more_words_never_carry_less_information(fragments: list[str], more: str) -> None:
+    assert background.information([*fragments, more]) >= background.information(fragments)
+
+
+def test_common_words_carry_less_evidence_than_rare_ones() -> None:
+    common = background.information(["invalid value for "])
+    rare = background.information(["speculative draft backend is not validated for "])
+    assert common < rare
+    # The same wording raised in many projects is common; a project's own is not.
+    assert background.projects(["module ", " has no attribute "]) > 5
+    assert background.projects(["DeepEP v2 MoE is not validated as a draft backend"]) == 1
+
+
+def test_wordings_raised_by_c_code_are_known() -> None:
+    assert background.builtin_wording("'NoneType' object is not subscriptable") == (
+        "object is not subscriptable"
+    )
+    assert not background.raised_by_builtins(["checkpoint shard ", " is missing"])

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
+import re
 import sys
 import time
 import zlib
@@ -38,6 +38,7 @@ import numpy as np
 
 from errcat import Catalog
 from errcat.confidence import FEATURES
+from errcat.evidence import same_file_depth
 from errcat.matcher import candidates
 
 CORPUS = Path.home() / ".cache" / "errcat-corpus"
@@ -54,6 +55,15 @@ class Query:
     raise_path: str
     raise_line: int
     key: str
+    literal: int = 0
+    #: The templates raised at the true site (a disjoint catalog's record with one
+    #: of them is a copy of the same message, not a wrong answer).
+    own_templates: frozenset[str] = frozenset()
+    #: Installed path and line of each exception of the chain below the last one.
+    causes: tuple[tuple[str, int], ...] = ()
+
+
+_FRAME_LINE = re.compile(r'  File "([^"]+)", line (\d+)')
 
 
 def drifted(message: str) -> str | None:
@@ -70,11 +80,22 @@ def drifted(message: str) -> str | None:
 def forms(row: dict[str, object]) -> Iterator[tuple[str, str]]:
     line = str(row.get("exception_only") or f"{row['error_class']}: {row['message']}").rstrip("\n")
     yield "traceback", str(row["traceback"])
+    # The same error from another version: the raise line moved (code above it changed).
+    tb = str(row["traceback"])
+    last = list(_FRAME_LINE.finditer(tb))
+    if last:
+        m = last[-1]
+        shifted = int(m.group(2)) + 40 + zlib.crc32(tb.encode()) % 200
+        yield "version-traceback", f"{tb[: m.start(2)]}{shifted}{tb[m.end(2) :]}"
     yield "line", line
     prefix = PREFIXES[zlib.crc32(line.encode()) % 2]
     coloured = "\n".join(f"\x1b[31m{prefix}{part}\x1b[0m" for part in line.splitlines())
     yield "log", coloured
     message = str(row["message"])
+    if len(message) >= 60 and "\n" not in message:
+        # A paste cut off partway through the message (keeps 60-80% of it).
+        keep = int(len(message) * (0.6 + 0.2 * (zlib.crc32(message.encode()) % 100) / 100))
+        yield "cut-line", f"{row['error_class']}: {message[:keep]}"
     changed = drifted(message) if "\n" not in message else None
     if changed is not None:
         tb = str(row["traceback"]).rstrip("\n")
@@ -90,7 +111,36 @@ def split_of(key: str) -> str:
 
 
 def right(match_file: str, match_line: int, query: Query) -> bool:
-    return match_file == query.raise_path and abs(match_line - query.raise_line) <= 1
+    """The record is at the true raise site, or (a chain) at one of its causes' sites."""
+    if match_file == query.raise_path and abs(match_line - query.raise_line) <= 4:
+        return True
+    return any(
+        abs(match_line - line) <= 4 and same_file_depth(path, match_file) > 0
+        for path, line in query.causes
+    )
+
+
+TEMPLATES: dict[tuple[str, int], set[str]] = {}
+
+
+def sites(path: Path) -> dict[tuple[str, int], int]:
+    """(file, line) of every record of a catalog file, with its template's literal characters.
+
+    The templates raised at each site are kept in :data:`TEMPLATES`, to tell a
+    copy (the same message raised by another project) from a wrong answer.
+    """
+    from errcat.patterns import literal_fragments
+
+    out: dict[tuple[str, int], int] = {}
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            record = json.loads(line)["record"]
+            literal = sum(map(len, literal_fragments(record["messagePattern"])))
+            for near in range(-4, 5):
+                key = (record["filePath"], record["lineNumber"] + near)
+                out[key] = max(out.get(key, 0), literal)
+                TEMPLATES.setdefault(key, set()).add(record["errorMessage"])
+    return out
 
 
 def read_rows(path: Path) -> list[dict[str, object]]:
@@ -104,6 +154,10 @@ def samples(
     catalogs = {
         "stdlib": Catalog.from_path(corpus / "catalog-stdlib.jsonl"),
         "third-party": Catalog.from_path(corpus / "catalog-thirdparty.jsonl"),
+    }
+    held = {
+        "stdlib": sites(corpus / "catalog-stdlib.jsonl"),
+        "third-party": sites(corpus / "catalog-thirdparty.jsonl"),
     }
     rows = read_rows(corpus / "corpus.jsonl")
     outside = (
@@ -124,7 +178,9 @@ def samples(
         )
         other = "third-party" if own == "stdlib" else "stdlib"
         for form, text in forms(row):
-            for name, answerable in ((own, True), (other, False)):
+            # Answerable only when the miner made a record at the raise site.
+            site = (str(row["raise_path"]), int(row["raise_line"]))  # type: ignore[call-overload]
+            for name, answerable in ((own, site in held[own]), (other, False)):
                 q = Query(
                     text,
                     form,
@@ -133,6 +189,13 @@ def samples(
                     str(row["raise_path"]),
                     int(row["raise_line"]),  # type: ignore[call-overload]
                     f"{row['project']}:{row['raise_path']}:{row['raise_line']}",
+                    held[own].get(site, 0),
+                    frozenset(TEMPLATES.get(site, ())),
+                    tuple(
+                        (str(c["file"]), int(c["line"]))
+                        for c in row.get("chain") or ()  # type: ignore[attr-defined]
+                        if c.get("file")
+                    ),
                 )
                 jobs.append((q, catalogs[name]))
     for row in outside:
@@ -150,12 +213,16 @@ def samples(
                 [
                     (
                         dict(m.features or {}),
-                        query.answerable
-                        and right(m.summary.file_path, m.summary.line_number, query),
+                        (query.answerable or bool(query.causes))
+                        and any(
+                            right(r.file_path, r.line_number, query)
+                            for r in (m.summary, *m.alternatives)
+                        ),
                         m.confidence,
                     )
                     for m in found
                     if m.features is not None
+                    and (query.answerable or m.summary.error_message not in query.own_templates)
                 ],
             )
         )
@@ -169,15 +236,39 @@ def samples(
     return out, counts
 
 
-def fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 1.0) -> np.ndarray:
-    """Weighted logistic regression by Newton's method (the bias is not penalised)."""
+#: Signs the weights must have: evidence that can only make an answer more (+1) or
+#: less (-1) likely. A weight that fits the wrong sign is held at 0 (active set).
+SIGNS = {
+    "log_literal": 1,
+    "explained": 1,
+    "information": 1,
+    "class_agree": 1,
+    "frame_site": 1,
+    "frame_raise_file": 1,
+    "repo_named": 1,
+    "bare_explained": 1,
+    "mode_prefix": -1,
+    "mode_inner": -1,
+    "mode_truncated": -1,
+    "mode_drift": -1,
+    "outside_match": -1,
+    "background_common": -1,
+    "present_share": -1,
+    "builtin_wording": -1,
+    "class_disagree": -1,
+    "frame_elsewhere": -1,
+}
+
+
+def fit_unconstrained(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
+    """Logistic regression by Newton's method (the bias, column 0, is not penalised)."""
     w = np.zeros(x.shape[1])
     penalty = np.full(x.shape[1], l2)
     penalty[0] = 0.0
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        grad = x.T @ (weights * (p - y)) + penalty * w
-        hess = (x * (weights * p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
+        grad = x.T @ (p - y) + penalty * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-7:
@@ -185,20 +276,89 @@ def fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 1.0) -> n
     return w
 
 
+def fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 1.0) -> np.ndarray:
+    """Logistic regression with the sign constraints of :data:`SIGNS` (active set)."""
+    del weights  # every sample weighs the same
+    held: set[int] = set()
+    while True:
+        free = [i for i in range(x.shape[1]) if i not in held]
+        w = np.zeros(x.shape[1])
+        w[free] = fit_unconstrained(x[:, free], y, l2)
+        wrong = [
+            i
+            for i, name in enumerate(FEATURES)
+            if i not in held and name in SIGNS and w[i] * SIGNS[name] < 0
+        ]
+        if not wrong:
+            return w
+        held.add(max(wrong, key=lambda i: abs(w[i])))
+
+
+def isotonic(points: list[tuple[float, bool]], knots: int = 24) -> list[tuple[float, float]]:
+    """A monotone map from logit to the share right (pool adjacent violators), as knots.
+
+    The knots are the means of equal-count bins of the pooled blocks, so the
+    map ships as a short table that :func:`errcat.confidence.probability`
+    interpolates.
+    """
+    points = sorted(points)
+    blocks: list[list[float]] = []  # [sum_x, sum_y, count]
+    for x, y in points:
+        blocks.append([x, float(y), 1.0])
+        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
+            last = blocks.pop()
+            for i in range(3):
+                blocks[-1][i] += last[i]
+    # Expand to per-point fitted values, then take equal-count bins.
+    fitted: list[tuple[float, float]] = []
+    at = 0
+    for _, sum_y, count in blocks:
+        for _ in range(int(count)):
+            fitted.append((points[at][0], sum_y / count))
+            at += 1
+    size = max(1, len(fitted) // knots)
+    out: list[tuple[float, float]] = []
+    for start in range(0, len(fitted), size):
+        chunk = fitted[start : start + size]
+        mean_x = sum(p[0] for p in chunk) / len(chunk)
+        mean_y = sum(p[1] for p in chunk) / len(chunk)
+        if not out or (mean_x > out[-1][0] and mean_y >= out[-1][1]):
+            out.append((round(mean_x, 4), round(min(max(mean_y, 0.0005), 0.9995), 4)))
+    return out
+
+
 def top_answers(
-    data: list[tuple[Query, list[tuple[dict[str, float], bool, float]]]], w: np.ndarray, split: str
+    data: list[tuple[Query, list[tuple[dict[str, float], bool, float]]]],
+    w: np.ndarray,
+    split: str,
+    knots: list[tuple[float, float]] | None = None,
 ) -> list[tuple[Query, float, bool]]:
+    """The top answer of each query of a half: (query, confidence, right).
+
+    Without ``knots`` the confidence is the raw logit (for fitting the map).
+    """
     out = []
     for query, cands in data:
         if query.split != split:
             continue
         best: tuple[float, bool] | None = None
         for features, ok, _ in cands:
-            conf = 1.0 / (1.0 + math.exp(-sum(w[i] * features[f] for i, f in enumerate(FEATURES))))
-            if best is None or conf > best[0]:
-                best = (conf, ok)
-        out.append((query, *(best or (0.0, False))))
+            logit = sum(w[i] * features[f] for i, f in enumerate(FEATURES))
+            if best is None or logit > best[0]:
+                best = (logit, ok)
+        if best is None:
+            out.append((query, 0.0 if knots is not None else -50.0, False))
+        elif knots is None:
+            out.append((query, best[0], best[1]))
+        else:
+            out.append((query, interpolate(knots, best[0]), best[1]))
     return out
+
+
+def interpolate(knots: list[tuple[float, float]], logit: float) -> float:
+    from errcat.confidence import interpolate as shipped
+
+    return shipped(tuple(knots), logit)
 
 
 def reliability(answers: list[tuple[Query, float, bool]]) -> list[tuple[float, int, float, float]]:
@@ -219,17 +379,19 @@ def reliability(answers: list[tuple[Query, float, bool]]) -> list[tuple[float, i
 
 
 def choose_threshold(answers: list[tuple[Query, float, bool]]) -> float:
-    negatives = [c for q, c, _ in answers if not q.answerable]
-    for t in [x / 100 for x in range(30, 91)]:
-        given = [(c, ok) for _, c, ok in answers if c >= t]
-        precision = sum(ok for _, ok in given) / max(1, len(given))
-        false = sum(c >= t for c in negatives) / max(1, len(negatives))
-        if precision >= 0.9 and false <= 0.003:
+    """The lowest confidence (from 0.5 up) at which 90% of the answers given are right.
+
+    Below 0.5 an answer would be more likely wrong than right; the reliability
+    diagram says how right answers are above it.
+    """
+    for t in [x / 100 for x in range(50, 96)]:
+        given = [ok for _, c, ok in answers if c >= t]
+        if sum(given) >= 0.9 * len(given):
             return t
-    return 0.9
+    return 0.95
 
 
-def write(w: np.ndarray, threshold: float, note: str) -> None:
+def write(w: np.ndarray, knots: list[tuple[float, float]], threshold: float, note: str) -> None:
     lines = [
         '"""Fitted weights of errcat\'s confidence model (see :mod:`errcat.confidence`).',
         "",
@@ -242,6 +404,11 @@ def write(w: np.ndarray, threshold: float, note: str) -> None:
     ]
     lines += [f"    {value:.4f},  # {name}" for name, value in zip(FEATURES, w, strict=True)]
     lines += [
+        ")",
+        "#: (logit, share right) knots of the monotone map from the model's logit to the",
+        "#: confidence, fitted on the top answers (isotonic regression).",
+        "KNOTS: tuple[tuple[float, float], ...] = (",
+        *(f"    ({x}, {y})," for x, y in knots),
         ")",
         "#: match_error answers when the confidence is at least this.",
         f"THRESHOLD = {threshold}",
@@ -277,17 +444,26 @@ def main() -> int:
         x = np.array([[f[name] for name in FEATURES] for f, _, _ in tops])
         y = np.array([float(ok) for _, ok, _ in tops])
         w = fit(x, y, np.ones(len(tops)), args.l2)
+    knots = isotonic([(logit, ok) for _, logit, ok in top_answers(data, w, "fit")])
     print("\nweights")
     for name, value in zip(FEATURES, w, strict=True):
         print(f"  {name:<20} {value:+.3f}")
     for split in ("fit", "test"):
-        answers = top_answers(data, w, split)
+        answers = top_answers(data, w, split, knots)
         print(f"\nreliability on the {split} half (top answers)")
         print(f"  {'decile':<8} {'answers':>8} {'mean conf':>10} {'right':>8}  gap")
         for lo, n, mean, acc in reliability(answers):
             flag = "" if n < 50 or abs(mean - acc) <= 0.05 else "  <-- off by more than 5 points"
             print(f"  {lo:<8.1f} {n:>8} {mean:>10.3f} {acc:>8.3f}  {acc - mean:+.3f}{flag}")
-    test = top_answers(data, w, "test")
+    test = top_answers(data, w, "test", knots)
+    print("\nthreshold   traceback right/false   line right/false   (test half)")
+    for t in (0.5, 0.6, 0.7, 0.8):
+        cells = []
+        for form in ("traceback", "line"):
+            pos = [ok and c >= t for q, c, ok in test if q.form == form and q.answerable]
+            neg = [c >= t for q, c, ok in test if q.form == form and not q.answerable and not ok]
+            cells.append(f"{sum(pos) / max(1, len(pos)):6.1%} / {sum(neg) / max(1, len(neg)):5.2%}")
+        print(f"  {t:<9} {cells[0]:>22} {cells[1]:>18}")
     threshold = choose_threshold(test)
     given = [(q, c, ok) for q, c, ok in test if c >= threshold]
     neg = [c for q, c, _ in test if not q.answerable]
@@ -299,19 +475,21 @@ def main() -> int:
         f"\n{'form':<16} {'answerable':>10} {'right':>7} {'wrong':>6} {'silent':>7} {'negatives':>9} {'false':>6}"
     )
     for form in sorted({q.form for q, _, _ in test}):
-        rows_f = [(q, c, ok) for q, c, ok in test if q.form == form]
-        pos = [(c, ok) for q, c, ok in rows_f if q.answerable]
-        negs = [c for q, c, _ in rows_f if not q.answerable]
-        right_n = sum(c >= threshold and ok for c, ok in pos)
-        wrong_n = sum(c >= threshold and not ok for c, ok in pos)
-        print(
-            f"{form:<16} {len(pos):>10} {right_n / max(1, len(pos)):>7.1%} {wrong_n:>6}"
-            f" {len(pos) - right_n - wrong_n:>7} {len(negs):>9}"
-            f" {sum(c >= threshold for c in negs) / max(1, len(negs)):>6.2%}"
-        )
+        for label, keep in ((form, 0), (f"{form} >=12", 12)):
+            rows_f = [(q, c, ok) for q, c, ok in test if q.form == form]
+            pos = [(c, ok) for q, c, ok in rows_f if q.answerable and q.literal >= keep]
+            negs = [c for q, c, ok in rows_f if not q.answerable and not ok]
+            right_n = sum(c >= threshold and ok for c, ok in pos)
+            wrong_n = sum(c >= threshold and not ok for c, ok in pos)
+            print(
+                f"{label:<20} {len(pos):>10} {right_n / max(1, len(pos)):>7.1%} {wrong_n:>6}"
+                f" {len(pos) - right_n - wrong_n:>7} {len(negs):>9}"
+                f" {sum(c >= threshold for c in negs) / max(1, len(negs)):>6.2%}"
+            )
     if args.write:
         write(
             w,
+            knots,
             threshold,
             f"Fitted on {counts['rows']} corpus exceptions ({counts['queries']} queries).",
         )

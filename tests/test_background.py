@@ -32,7 +32,7 @@ def test_common_words_carry_less_evidence_than_rare_ones() -> None:
     rare = background.information(["speculative draft backend is not validated for "])
     assert common < rare
     # The same wording raised in many projects is common; a project's own is not.
-    assert background.projects(["module ", " has no attribute "]) > 5
+    assert background.projects(["module ", " has no attribute "]) >= 3
     assert background.projects(["DeepEP v2 MoE is not validated as a draft backend"]) == 1
 
 

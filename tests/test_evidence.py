@@ -7,7 +7,9 @@ from errcat.evidence import FrameView, same_file_depth
 from errcat.extract import Frame
 
 names = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
-module_paths = st.lists(names, min_size=1, max_size=4).map(lambda parts: [*parts[:-1], parts[-1] + ".py"])
+module_paths = st.lists(names, min_size=1, max_size=4).map(
+    lambda parts: [*parts[:-1], parts[-1] + ".py"]
+)
 repo_prefixes = st.sampled_from([[], ["Lib"], ["src"], ["python"], ["lib"]])
 install_roots = st.sampled_from(
     [

@@ -169,7 +169,9 @@ def test_class_disagreement_lowers_confidence() -> None:
     differ = match_all(f"TypeError: {msg}", catalog=catalog)[0]
     plain = match_error(msg, catalog=catalog)
     assert agree is not None and plain is not None
-    assert differ.confidence < plain.confidence < agree.confidence
+    # The fitted model weighs a disagreeing class heavily; an agreeing one adds
+    # little over a message with no class (the class is usually right anyway).
+    assert differ.confidence < plain.confidence <= agree.confidence
 
 
 def test_short_exact_messages_with_the_right_class_are_answered() -> None:
@@ -215,9 +217,12 @@ def test_identical_messages_are_told_apart_by_frames() -> None:
         best = match_error(tb, catalog=catalog)
         assert best is not None and best.record.id == f"{expected:016x}", (path, line)
         assert any("raise site" in r for r in best.reasons)
+    # Without frames nothing tells them apart: one answer, the others its alternatives.
     ranked = match_all(message, catalog=catalog)
-    assert len(ranked) == 3
-    assert all("3 records share this message" in m.reasons for m in ranked)
+    assert len(ranked) == 1
+    assert "3 records share this message" in ranked[0].reasons
+    found = {ranked[0].summary.id, *(a.id for a in ranked[0].alternatives)}
+    assert found == {f"{n:016x}" for n in (1, 2, 3)}
 
 
 def test_more_specific_pattern_ranks_first() -> None:
@@ -312,10 +317,19 @@ def test_large_and_deep_inputs_finish(bundled: Catalog) -> None:
 
 def test_real_traceback_from_python_is_matched() -> None:
     template = "shard {index} of {total} is missing from the checkpoint directory"
-    catalog = catalog_of(template)
 
     def load(index: int) -> None:
         raise ValueError(f"shard {index} of {8} is missing from the checkpoint directory")
+
+    # The record is where the traceback says the error was raised: this file.
+    line = load.__code__.co_firstlineno + 1
+    catalog = catalog_of(
+        template,
+        filePath="tests/test_matcher.py",
+        lineNumber=line,
+        sourceCodeStart=line - 18,
+        sourceCodeEnd=line + 18,
+    )
 
     try:
         load(3)
@@ -391,6 +405,8 @@ def test_the_outer_exception_answers_and_its_cause_is_related(phrase: str) -> No
             make_envelope(
                 id="00000000000000a1",
                 slug="cause",
+                filePath="app/loader.py",
+                lineNumber=10,
                 errorClass="ValueError",
                 errorMessage="checkpoint shard {n} is missing",
                 messagePattern="checkpoint shard (.+?) is missing",
@@ -398,6 +414,8 @@ def test_the_outer_exception_answers_and_its_cause_is_related(phrase: str) -> No
             make_envelope(
                 id="00000000000000b2",
                 slug="outer",
+                filePath="app/main.py",
+                lineNumber=20,
                 errorClass="RuntimeError",
                 errorMessage="could not load the model weights from {path}; see the cause above",
                 messagePattern="could not load the model weights from (.+?); see the cause above",
@@ -417,7 +435,11 @@ def test_the_outer_exception_answers_and_its_cause_is_related(phrase: str) -> No
 
 @pytest.mark.parametrize("phrase", CHAIN_PHRASES)
 def test_a_wrapper_without_a_record_defers_to_the_nearest_cause(phrase: str) -> None:
-    cat = catalog_of("checkpoint shard {n} is missing from the directory")
+    cat = catalog_of(
+        "checkpoint shard {n} is missing from the directory",
+        filePath="app/loader.py",
+        lineNumber=10,
+    )
     text = _chain_text(
         "ValueError: checkpoint shard 3 is missing from the directory",
         "RuntimeError: something went wrong in the worker",

@@ -305,6 +305,15 @@ class Advice:
         notes = (
             [r for r in match.reasons if r.startswith("the message ")] if not match.exact else []
         )
+        if match.alternatives:
+            sites = ", ".join(f"{a.file_path}:{a.line_number}" for a in match.alternatives[:5])
+            more = len(match.alternatives) - 5
+            notes.append(
+                "the same message is also raised at "
+                + sites
+                + (f" and {more} more" if more > 0 else "")
+                + " (a traceback would tell which)"
+            )
         for other in match.related:
             notes.append(
                 f"also in this text: {other.summary.error_class} from record {other.summary.id} "

@@ -71,7 +71,8 @@ def shape_key(fragments: Sequence[str]) -> str:
     >>> shape_key(["unknown mode ", "; expected 'r' or 'w'"])
     'unknown mode {} expected r or w'
     """
-    return " {} ".join(" ".join(shape_words(f)) for f in fragments if f.strip()).strip()
+    parts = (" ".join(shape_words(f)) for f in fragments)
+    return " {} ".join(part for part in parts if part)
 
 
 def builtin_wording(message: str) -> str:

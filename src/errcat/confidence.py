@@ -16,29 +16,33 @@ which cannot reach a threshold are never scored.
 ...     mode="full",
 ...     literal=40,
 ...     explained=1.0,
+...     outside=0.0,
+...     placeholders=0,
 ...     information=60.0,
 ...     background=1,
 ...     catalog_rarity=1,
 ...     records=1,
 ... )
->>> agree_at_site = probability(text.logit() + record_logit("agree", "site", 1))
->>> no_evidence = probability(text.logit() + record_logit("unknown", "none", 1))
+>>> agree_at_site = probability(text.logit() + record_logit("agree", "site"))
+>>> no_evidence = probability(text.logit() + record_logit("unknown", "none"))
 >>> 0.0 < no_evidence < agree_at_site < 1.0
 True
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
-from errcat._calibration import THRESHOLD, WEIGHTS
+from errcat._calibration import KNOTS, THRESHOLD, WEIGHTS
 
 __all__ = [
     "FEATURES",
     "THRESHOLD",
     "TextEvidence",
     "best_logit",
+    "interpolate",
     "probability",
     "record_features",
     "record_logit",
@@ -53,6 +57,8 @@ FEATURES: tuple[str, ...] = (
     "mode_drift",
     "log_literal",
     "explained",
+    "outside_match",
+    "placeholders",
     "information",
     "background_common",
     "catalog_common",
@@ -61,23 +67,44 @@ FEATURES: tuple[str, ...] = (
     "class_agree",
     "class_disagree",
     "frame_site",
+    "frame_raise_file",
     "frame_file",
     "frame_package",
     "frame_elsewhere",
-    "shared_unresolved",
     "repo_named",
+    "bare",
+    "bare_explained",
 )
+#: Text features whose weight differs when the report has no traceback frames.
+_BARE = ("explained",)
 _W = dict(zip(FEATURES, WEIGHTS, strict=True))
 #: Bits of background information counted at most (beyond it, text is specific anyway).
 _MAX_BITS = 80.0
 
 
-def probability(logit: float) -> float:
-    """The logistic function, safe for any float.
+def interpolate(knots: tuple[tuple[float, float], ...], logit: float) -> float:
+    """The monotone map from a logit to a confidence: linear between knots, flat outside.
 
-    >>> probability(0.0), round(probability(50.0), 6), round(probability(-50.0), 6)
-    (0.5, 1.0, 0.0)
+    >>> interpolate(((-1.0, 0.1), (1.0, 0.9)), 0.0)
+    0.5
+    >>> interpolate(((-1.0, 0.1), (1.0, 0.9)), 5.0)
+    0.9
     """
+    if logit <= knots[0][0]:
+        return knots[0][1]
+    for (x0, y0), (x1, y1) in itertools.pairwise(knots):
+        if logit <= x1:
+            return y0 + (y1 - y0) * (logit - x0) / (x1 - x0)
+    return knots[-1][1]
+
+
+def probability(logit: float) -> float:
+    """The confidence for a logit: the fitted map when there is one, else the logistic function.
+
+    It is monotone in the logit, so bounds on logits bound confidences.
+    """
+    if KNOTS:
+        return interpolate(KNOTS, logit)
     if logit >= 0:
         return 1.0 / (1.0 + math.exp(-logit))
     z = math.exp(logit)
@@ -91,28 +118,36 @@ class TextEvidence:
     ``mode`` is how the pattern matched (``full``, ``prefix``, ``inner``,
     ``truncated`` or ``drift``); ``literal`` the literal characters of the
     pattern the message holds; ``explained`` the share of the message they
-    explain; ``information`` the bits of evidence in the literal words
+    explain (values counted up to 24 characters); ``outside`` the share of the
+    message outside the match (a wrapper's text, an appended clause);
+    ``placeholders`` how many values the pattern captured; ``information``
+    the bits of evidence in the literal words
     (:func:`errcat.background.information`); ``background`` how many projects
     raise the same shape; ``catalog_rarity`` in how many patterns of the loaded
     catalog the rarest word occurs; ``records`` how many records share the
     pattern; ``present`` the share of the pattern's literal text present (below
     1 only for truncated and drifted messages); ``builtin`` whether CPython's C
-    code raises the same wording (:func:`errcat.background.raised_by_builtins`).
+    code raises the same wording (:func:`errcat.background.raised_by_builtins`);
+    ``bare`` whether the report has no traceback frames (the text is all the
+    evidence there is, so the text features weigh differently).
     """
 
     mode: str
     literal: int
     explained: float
+    outside: float
+    placeholders: int
     information: float
     background: int
     catalog_rarity: int
     records: int
     present: float = 1.0
     builtin: bool = False
+    bare: bool = False
 
     def features(self) -> dict[str, float]:
         """The text features by name."""
-        return {
+        out = {
             "bias": 1.0,
             "mode_prefix": float(self.mode == "prefix"),
             "mode_inner": float(self.mode == "inner"),
@@ -120,12 +155,18 @@ class TextEvidence:
             "mode_drift": float(self.mode == "drift"),
             "log_literal": math.log1p(self.literal),
             "explained": self.explained,
+            "outside_match": self.outside,
+            "placeholders": float(min(self.placeholders, 5)),
             "information": min(self.information, _MAX_BITS) / 10.0,
             "background_common": math.log(max(1, self.background)),
             "catalog_common": math.log(max(1, self.catalog_rarity)),
             "present_share": 1.0 - self.present,
             "builtin_wording": float(self.builtin),
+            "bare": float(self.bare),
         }
+        for name in _BARE:
+            out[f"bare_{name}"] = out[name] if self.bare else 0.0
+        return out
 
     def logit(self) -> float:
         """The text part of the logit."""
@@ -135,51 +176,46 @@ class TextEvidence:
 _CLASS = {"agree": "class_agree", "disagree": "class_disagree"}
 _FRAME = {
     "site": "frame_site",
+    "raise_file": "frame_raise_file",
     "file": "frame_file",
     "package": "frame_package",
     "elsewhere": "frame_elsewhere",
 }
 
 
-def record_features(
-    class_state: str, frame_kind: str, records: int, *, named: bool = False
-) -> dict[str, float]:
+def record_features(class_state: str, frame_kind: str, *, named: bool = False) -> dict[str, float]:
     """The record features by name.
 
     ``class_state`` is ``agree``, ``disagree`` or ``unknown``; ``frame_kind``
-    one of :class:`errcat.evidence.FrameEvidence`'s kinds. When several
-    records share a pattern and no frame is at the raise site, the frames did
-    not tell them apart: ``shared_unresolved`` is ``log(records)``. ``named``:
+    one of :class:`errcat.evidence.FrameEvidence`'s kinds. ``named``:
     the text names the record's project (its package name as a word), which
     counts when no frame is in the record's file or package.
     """
-    names = (*_CLASS.values(), *_FRAME.values(), "shared_unresolved", "repo_named")
+    names = (*_CLASS.values(), *_FRAME.values(), "repo_named")
     out = dict.fromkeys(names, 0.0)
     if class_state in _CLASS:
         out[_CLASS[class_state]] = 1.0
     if frame_kind in _FRAME:
         out[_FRAME[frame_kind]] = 1.0
-    if frame_kind != "site" and records > 1:
-        out["shared_unresolved"] = math.log(records)
-    if named and frame_kind not in ("site", "file", "package"):
+    if named and frame_kind not in ("site", "raise_file", "file", "package"):
         out["repo_named"] = 1.0
     return out
 
 
-def record_logit(class_state: str, frame_kind: str, records: int, *, named: bool = False) -> float:
+def record_logit(class_state: str, frame_kind: str, *, named: bool = False) -> float:
     """The record part of the logit."""
-    features = record_features(class_state, frame_kind, records, named=named)
+    features = record_features(class_state, frame_kind, named=named)
     return sum(_W[name] * value for name, value in features.items())
 
 
-def best_logit(*, class_known: bool, frame_kinds: tuple[str, ...], records: int) -> float:
+def best_logit(*, class_known: bool, frame_kinds: tuple[str, ...]) -> float:
     """The highest record part any record of a pattern can get, given what the report shows.
 
     ``frame_kinds`` are the frame kinds still possible for the records considered.
     """
     classes = ("agree", "disagree") if class_known else ("unknown",)
     return max(
-        record_logit(c, f, records, named=named)
+        record_logit(c, f, named=named)
         for c in classes
         for f in frame_kinds
         for named in (False, True)

@@ -96,7 +96,9 @@ class FrameEvidence:
     """What the frames say about one record.
 
     ``kind`` is ``"site"`` (a frame is at the raise line, within
-    :data:`NEAR_LINES`), ``"file"`` (a frame is in the record's file),
+    :data:`NEAR_LINES`), ``"raise_file"`` (the innermost frame, where the
+    error was raised, is in the record's file at another line: the user runs
+    another version), ``"file"`` (another frame is in the record's file),
     ``"package"`` (a frame passes through the record's package), ``"elsewhere"``
     (the traceback never passes through the record's file or package) or
     ``"none"`` (the report has no frames). ``distance`` is the line distance of
@@ -145,6 +147,13 @@ class FrameView:
                     f"{file_path}:{line_number}"
                 )
                 found = FrameEvidence("site", gap, depth, reason)
+            elif frame is self.frames[-1]:
+                # The error was raised in this file, at another line: another version.
+                reason = (
+                    f"the error was raised in {file_path} ({frame.path}:{frame.line}; "
+                    f"the record is at line {line_number}: another version?)"
+                )
+                found = FrameEvidence("raise_file", gap, depth, reason)
             else:
                 reason = f"traceback passes through {file_path} ({frame.path}:{frame.line})"
                 found = FrameEvidence("file", gap, depth, reason)

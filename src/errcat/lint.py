@@ -43,12 +43,15 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 
 from errcat.errors import InvalidPatternError, InvalidRecordError
 from errcat.models import ErrorRecord
+
+if TYPE_CHECKING:
+    from errcat.matcher import Match
 from errcat.patterns import (
     _skip_class,
     _skip_group,
@@ -912,8 +915,8 @@ def _shadowing(
         if sample is None or by_id.get(record.id) is not item:
             continue  # no sample matches its own pattern (self-match says so), or a duplicate id
         bare = f"{record.error_class}: {sample}"
-        matches = match_all(bare, catalog=catalog, limit=limit)
-        own = next((m for m in matches if m.record.id == record.id), None)
+        matches = _flat(match_all(bare, catalog=catalog, limit=limit))
+        own = next((m for m in matches if m[0] == record.id), None)
         if own is None:
             found.append(
                 Finding(
@@ -926,20 +929,20 @@ def _shadowing(
                 )
             )
             continue
-        rivals = [m for m in matches if m.record.id != record.id and m.confidence >= own.confidence]
+        rivals = [m for m in matches if m[0] != record.id and m[1] >= own[1]]
         if not rivals:
             continue
-        framed = match_all(_traceback_text(record, sample), catalog=catalog, limit=limit)
-        framed_own = next((m for m in framed if m.record.id == record.id), None)
+        framed = _flat(match_all(_traceback_text(record, sample), catalog=catalog, limit=limit))
+        framed_own = next((m for m in framed if m[0] == record.id), None)
         for rival in rivals:
-            other = rival.record
-            framed_rival = next((m for m in framed if m.record.id == other.id), None)
-            relation = "ranks above it" if rival.confidence > own.confidence else "ties with it"
+            other = by_id[rival[0]].record
+            framed_rival = next((m for m in framed if m[0] == other.id), None)
+            relation = "ranks above it" if rival[1] > own[1] else "ties with it"
             told_apart = (
                 bool(framed)
-                and framed[0].record.id == record.id
+                and framed[0][0] == record.id
                 and framed_own is not None
-                and (framed_rival is None or framed_rival.confidence < framed_own.confidence)
+                and (framed_rival is None or framed_rival[1] < framed_own[1])
             )
             level: Level
             if told_apart:
@@ -955,7 +958,7 @@ def _shadowing(
                 "shadowing",
                 level,
                 f"collides with {other.id} ({other.location}): {relation} for "
-                f"{_code(bare)} ({rival.confidence:.3f} vs {own.confidence:.3f}); {verdict}",
+                f"{_code(bare)} ({rival[1]:.3f} vs {own[1]:.3f}); {verdict}",
                 item.path,
                 item.line,
                 record.id,
@@ -968,6 +971,19 @@ def _shadowing(
 
 
 _LEVEL_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+def _flat(matches: Sequence[Match]) -> list[tuple[str, float]]:
+    """(record id, confidence) of every match and of each match's alternatives, in order.
+
+    A match folds the records that raise the same message with the same
+    evidence (:attr:`errcat.matcher.Match.alternatives`): each is a tie.
+    """
+    out: list[tuple[str, float]] = []
+    for m in matches:
+        out.append((m.summary.id, m.confidence))
+        out.extend((a.id, m.confidence) for a in m.alternatives)
+    return out
 
 
 def lint_records(

@@ -109,6 +109,11 @@ _FUZZY_MIN_WORDS = 5
 
 MatchMode = Literal["full", "prefix", "inner", "truncated", "drift", "fuzzy"]
 
+#: Bits of background information (errcat.background.information) a pattern's literal
+#: text needs before it answers without a traceback frame at the raise site; below,
+#: the confidence is capped at _GENERIC_CAP (a hint, never an answer).
+_MIN_BITS = 12.0
+_GENERIC_CAP = 0.45
 #: A captured value counts at most this many characters against the explained share.
 _CAPTURE_CAP = 24
 #: match_all lists low-confidence hints from at most this many records of one pattern.
@@ -121,10 +126,6 @@ _TRUNCATED_MIN_SHARE = 0.5
 #: words that must be the record's.
 _DRIFT_CANDIDATES = 8
 _DRIFT_MIN_PRECISION = 0.6
-#: Without a traceback, a drifted message must hold this share of the record's words,
-#: and at least this many of them.
-_DRIFT_BARE_RECALL = 0.85
-_DRIFT_BARE_MIN_WORDS = 5
 #: How many lines of a class-less paste are tried one by one.
 _MAX_TEXT_LINES = 2000
 
@@ -156,6 +157,9 @@ class Match:
     captures: tuple[str | None, ...] = ()
     #: The answers for the chain's other exceptions (causes, wrapped errors), nearest first.
     related: tuple[Match, ...] = ()
+    #: Other records raising the same message that the evidence cannot tell from this
+    #: one (no frame separates them); :attr:`confidence` is that one of them is right.
+    alternatives: tuple[RecordSummary, ...] = ()
     #: The confidence model's inputs, when asked for (:func:`candidates`).
     features: Mapping[str, float] | None = field(default=None, repr=False, compare=False)
     _store: Store | None = field(default=None, repr=False, compare=False)
@@ -200,6 +204,10 @@ class Match:
             "span": list(self.span),
             "reasons": list(self.reasons),
             "related": [m.to_dict() for m in self.related],
+            "alternatives": [
+                {"id": a.id, "filePath": a.file_path, "lineNumber": a.line_number}
+                for a in self.alternatives
+            ],
         }
 
 
@@ -213,7 +221,8 @@ def _variants(report: ExceptionReport) -> list[str]:
     out = [message]
     short = _short_class(report.error_class)
     stripped = message.strip()
-    if short and short.endswith("KeyError") and len(stripped) >= 2 and stripped[0] in "'\"":
+    # KeyError and its subclasses (whatever their names) print their message quoted.
+    if short and len(stripped) >= 2 and stripped[0] in "'\"" and stripped[-1] == stripped[0]:
         try:
             value = ast.literal_eval(stripped)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -274,10 +283,23 @@ def _mentions(text: str) -> frozenset[str]:
 
 
 def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
-    got = _short_class(report.error_class)
+    """``agree``, ``disagree`` or ``unknown``: the report's exception class against the record's.
+
+    Qualified names agree when one is the other's dotted suffix; the same name
+    in another module (``aifc.Error`` and ``sunau.Error``) is another class,
+    though a mined name may be shortened, so it counts as unknown.
+    """
+    got = report.error_class
     if got is None or report.kind == "text":
         return "unknown"
-    return "agree" if got == _short_class(record.error_class) else "disagree"
+    want = record.error_class
+    if _short_class(got) != _short_class(want):
+        return "disagree"
+    if got == want or "." not in got or "." not in want:
+        return "agree"
+    if got.endswith("." + want) or want.endswith("." + got):
+        return "agree"
+    return "unknown"
 
 
 def _text_evidence(
@@ -289,6 +311,7 @@ def _text_evidence(
     captures: Sequence[str | None],
     literal: int,
     present: float = 1.0,
+    bare: bool = False,
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit (shared by the pattern's records).
 
@@ -298,16 +321,20 @@ def _text_evidence(
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
     unexplained = max(0, message_length - matched_length)
     explained = literal / (literal + captured + unexplained) if literal else 0.0
+    outside = unexplained / message_length if message_length else 0.0
     evidence = TextEvidence(
         mode=mode,
         literal=literal,
         explained=explained,
+        outside=outside,
+        placeholders=sum(1 for c in captures if c is not None),
         information=background.information(entry.fragments),
         background=background.projects(entry.fragments),
         catalog_rarity=entry.rarity,
         records=len(entry.records),
         present=present,
         builtin=background.raised_by_builtins(entry.fragments),
+        bare=bare,
     )
     reasons = [
         _MODE_REASON[mode],
@@ -337,7 +364,7 @@ def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
     if not report.frames:
         return ("none",)
     if in_files:
-        return ("site", "file", "package", "elsewhere")
+        return ("site", "raise_file", "file", "package", "elsewhere")
     return ("package", "elsewhere")
 
 
@@ -356,10 +383,9 @@ def _score(
     state = _class_state(report, record)
     if state == "agree":
         reasons.append(f"exception class {_short_class(report.error_class)} agrees")
-    elif state == "disagree":
+    elif state == "disagree" or report.error_class not in (None, record.error_class):
         reasons.append(
-            f"exception class {_short_class(report.error_class)} differs from the "
-            f"record's {_short_class(record.error_class)}"
+            f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
     if evidence.reason:
@@ -368,15 +394,21 @@ def _score(
         reasons.append(f"{text.records} records share this message")
     package = _package(record.repo)
     named = package in mentions
-    if named and evidence.kind not in ("site", "file", "package"):
+    if named and evidence.kind not in ("site", "raise_file", "file", "package"):
         reasons.append(f"the text names {package}")
-    logit = text_logit + record_logit(state, evidence.kind, text.records, named=named)
-    features = {
-        **text.features(),
-        **record_features(state, evidence.kind, text.records, named=named),
-    }
-    gain = {"site": 3.0, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
-    return probability(logit), reasons, (gain, -evidence.distance), features
+    logit = text_logit + record_logit(state, evidence.kind, named=named)
+    features = {**text.features(), **record_features(state, evidence.kind, named=named)}
+    gain = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
+    confidence = probability(logit)
+    if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
+        # "invalid {what}": too little specific text to answer from; a frame at the raise
+        # line would be evidence enough, the words alone are not.
+        confidence = _GENERIC_CAP
+        reasons.append(
+            f"its literal text carries {text.information:.0f} bits of evidence "
+            f"(an answer from text alone needs {_MIN_BITS:.0f})"
+        )
+    return confidence, reasons, (gain, -evidence.distance), features
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,6 +489,8 @@ class _Collector:
     part: int = 0
     #: The best match per record, for each report (by its position in the report list).
     best: dict[int, dict[str, Match]] = field(default_factory=dict)
+    #: (report, pattern) pairs a pattern matched exactly: no drift is looked for there.
+    exact: set[tuple[int, str]] = field(default_factory=set)
     _views: dict[int, FrameView] = field(default_factory=dict)
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
 
@@ -509,27 +543,20 @@ class _Collector:
             captures=captures,
             literal=literal,
             present=literal / max(1, entry.literal_length),
+            bare=not report.frames,
         )
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()
         class_known = report.error_class is not None and report.kind != "text"
         floor = self.floor(order)
         kinds = _frame_kinds(report, in_files=True)
-        if (
-            probability(
-                text_logit
-                + best_logit(class_known=class_known, frame_kinds=kinds, records=len(entry.records))
-            )
-            < floor
-        ):
+        if probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds)) < floor:
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]
         frames = self.frame_view(report)
         records: Sequence[int] = entry.records if only is None else only
         outside = best_logit(
-            class_known=class_known,
-            frame_kinds=_frame_kinds(report, in_files=False),
-            records=len(entry.records),
+            class_known=class_known, frame_kinds=_frame_kinds(report, in_files=False)
         )
         if report.frames and _outside_cannot_qualify(text_logit + outside, floor):
             # Only a record raised in one of the traceback's files can make the results.
@@ -540,9 +567,7 @@ class _Collector:
                 records = [p for p in records if p in in_files]
         if (
             floor < THRESHOLD
-            and probability(
-                text_logit + best_logit(class_known=class_known, frame_kinds=kinds, records=1)
-            )
+            and probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds))
             < THRESHOLD
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
@@ -560,8 +585,8 @@ class _Collector:
                 reasons=text_reasons,
                 mentions=self.mentions,
             )
-            if mode == "drift" and report.frames and frame_gain < 3.0:
-                continue  # with a traceback, a drifted message answers only at its raise site
+            if mode == "drift" and frame_gain < 3.0:
+                continue  # a drifted message answers only at its raise site
             match = Match(
                 summary=summary,
                 confidence=round(confidence, 3),
@@ -639,6 +664,7 @@ def _collect(
                     if hit is None:
                         continue
                     collector.add(entry=entry, report=report, order=order, hit=hit, text=text)
+                    collector.exact.add((order, entry.pattern))
                     found = True
             if found:
                 continue
@@ -680,36 +706,35 @@ def _differences(entry: Entry, text: str) -> str:
 
 
 def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
-    """Answer a drifted message: one no pattern matches, worded a little differently.
+    """Answer a drifted message from the record at the frame it was raised from.
 
-    With a traceback, only a record whose raise line a frame sits on may
-    answer: that frame plus a message sharing most of the record's words is
-    strong evidence. Without one, the message must hold nearly all of the
-    record's words (and be mostly made of them); the confidence model weighs
-    how much is missing.
+    A message no pattern matches (a word changed, a clause added, other
+    quoting) answers only when a traceback frame sits on a record's raise
+    line and the message shares most of the record's words: without that
+    frame, a few changed words may be a different error (``case 4`` is not
+    ``case 12``), and fuzzy hints stay hints.
     """
+    if not report.frames:
+        return
     text = fold_whitespace(report.message)
     message_words = len(set(words(text)))
-    if message_words < (3 if report.frames else _DRIFT_BARE_MIN_WORDS):
+    if message_words < 3:
         return
     for part, store in enumerate(collector.catalog.parts):
         collector.part = part
-        in_files = collector.in_frame_files(report) if report.frames else None
-        if in_files is not None and not in_files:
+        in_files = collector.in_frame_files(report)
+        if not in_files:
             continue
         for shared, total, entry in store.index.near(text, limit=_DRIFT_CANDIDATES):
             recall = shared / total
             precision = shared / message_words
             if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
                 continue
-            if in_files is None:
-                if recall < _DRIFT_BARE_RECALL or shared < _DRIFT_BARE_MIN_WORDS:
-                    continue
-                only: Sequence[int] = entry.records
-            else:
-                only = sorted(in_files.intersection(entry.record_set))
-                if not only:
-                    continue
+            if (order, entry.pattern) in collector.exact:
+                continue  # the pattern matched; its exact match is the evidence
+            only = sorted(in_files.intersection(entry.record_set))
+            if not only:
+                continue
             collector.add(
                 entry=entry,
                 report=report,
@@ -812,7 +837,31 @@ def _chain_order(reports: Sequence[ExceptionReport]) -> list[int]:
 
 
 def _ranked(collector: _Collector, order: int) -> list[Match]:
-    return sorted(collector.best.get(order, {}).values(), key=lambda m: m._rank, reverse=True)
+    """A report's matches, best first, each group of indistinguishable records folded."""
+    ranked = sorted(collector.best.get(order, {}).values(), key=lambda m: m._rank, reverse=True)
+    return _fold_ties(ranked)
+
+
+def _fold_ties(ranked: Sequence[Match]) -> list[Match]:
+    """Fold records that raise the same message with the same evidence into one match.
+
+    A bare message raised at three sites fits each equally: the answer is the
+    first, with the others as :attr:`Match.alternatives`.
+    """
+    out: list[Match] = []
+    groups: dict[tuple[object, ...], int] = {}
+    extra: dict[int, list[RecordSummary]] = {}
+    for m in ranked:
+        key = (m.summary.error_message, m.mode, m.captures, m._rank[:3], id(m.report))
+        at = groups.get(key)
+        if at is None:
+            groups[key] = len(out)
+            out.append(m)
+        else:
+            extra.setdefault(at, []).append(m.summary)
+    for at, more in extra.items():
+        out[at] = replace(out[at], alternatives=tuple(more))
+    return out
 
 
 def _answer(collector: _Collector, reports: Sequence[ExceptionReport]) -> Match | None:
@@ -845,7 +894,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
-        (m for held in collector.best.values() for m in held.values()),
+        (m for order in collector.best for m in _ranked(collector, order)),
         key=lambda m: m._rank,
         reverse=True,
     )

@@ -11,10 +11,11 @@ and the reliability diagram that ``bench_accuracy.py`` prints.
 
 *Right* means the record is at the true raise site: its ``filePath`` ends with
 the case's ``raise_path`` (or the reverse) and its ``lineNumber`` is the raise
-line, or, in the same file, its template is the template of a record at that
 line. For the bare-line and log-line forms, which carry no frames, a record
-elsewhere with the same class and template as a record at the site is right
-too (the text cannot tell copies apart). A case is *held* when the catalog
+elsewhere with the same class (last dotted part) and ``messagePattern`` as a
+record at the site is right too: the text cannot tell such copies apart
+(``Invalid isoformat string: {date_string!r}`` and ``{time_string!r}`` in
+two functions of one file, or vendored code). A case is *held* when the catalog
 has a record at its raise site whose pattern matches its message: only those
 can be answered right; their *literal characters* are those of that record's
 template (the issue's goals count messages with at least 12).
@@ -190,7 +191,7 @@ class Sites:
             lambda: defaultdict(list)
         )
         self.by_name: dict[str, list[str]] = defaultdict(list)
-        self.by_template: dict[tuple[str, str], set[str]] = defaultdict(set)
+        self.by_pattern: dict[tuple[str, str], set[str]] = defaultdict(set)
         for record in catalog:
             site = SiteRecord(
                 record.id,
@@ -203,7 +204,7 @@ class Sites:
             if record.file_path not in self.by_file:
                 self.by_name[record.file_path.rsplit("/", 1)[-1]].append(record.file_path)
             self.by_file[record.file_path][record.line_number].append(site)
-            self.by_template[(_short(record.error_class), record.error_message)].add(record.id)
+            self.by_pattern[(_short(record.error_class), record.message_pattern)].add(record.id)
 
     def files(self, raise_path: str) -> list[str]:
         """Catalog file paths that are the same file as ``raise_path``."""
@@ -236,15 +237,9 @@ class Sites:
         """Ids of the records that count as a right answer for the case."""
         at_site = self.at(case.raise_path, case.raise_line)
         ids = {r.id for r in at_site}
-        templates = {(_short(r.error_class), r.template) for r in at_site}
-        for path in self.files(case.raise_path):
-            for records in self.by_file[path].values():
-                ids.update(
-                    r.id for r in records if (_short(r.error_class), r.template) in templates
-                )
         if not frames:
-            for key in templates:
-                ids.update(self.by_template.get(key, ()))
+            for r in at_site:
+                ids.update(self.by_pattern.get((_short(r.error_class), r.pattern), ()))
         return frozenset(ids)
 
 

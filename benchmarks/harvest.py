@@ -121,7 +121,9 @@ PROJECTS: tuple[Project, ...] = (
     Project("more-itertools", "11.2.1", "iterators", ("more_itertools",)),
     Project("parse", "1.22.4", "parsers", ("parse",)),
     Project("humanize", "4.17.0", "formatting", ("humanize",)),
-    Project("voluptuous", "0.16.0", "validation", ("voluptuous",), tests=("voluptuous/tests",)),
+    Project(
+        "voluptuous", "0.16.0", "validation", ("voluptuous",), tests=("voluptuous/tests/tests.py",)
+    ),
     Project("h11", "0.16.0", "HTTP protocol", ("h11",), tests=("h11/tests",)),
     Project("idna", "3.20", "networking utils", ("idna",)),
     Project("jmespath", "1.1.0", "query language", ("jmespath",)),
@@ -354,7 +356,7 @@ def harvest_project(
     raw = out / "raw" / f"{project.dist}.jsonl"
     raw.parent.mkdir(parents=True, exist_ok=True)
     raw.unlink(missing_ok=True)
-    tests = [t for t in project.tests if (sdist / t).exists()]
+    tests = test_paths(sdist, purelib_of(python), project, prefixes)
     if not tests:
         return 0.0, "no tests found"
     cmd = [
@@ -366,6 +368,40 @@ def harvest_project(
         *tests,
     ]
     return run_suite(cmd, sdist, raw, hooks, timeout)
+
+
+def purelib_of(python: Path) -> Path:
+    return venv_paths(python)[1]
+
+
+def test_paths(sdist: Path, purelib: Path, project: Project, prefixes: dict[str, str]) -> list[str]:
+    """The test files and folders to run: in the sdist, or inside the installed package.
+
+    Tests that live inside the package (``jsonschema/tests``) run from the
+    installed copy (copied there from the sdist when the wheel leaves them
+    out), since the sdist's package source is hidden.
+    """
+    out = []
+    for test in project.tests:
+        for module in project.modules:
+            prefix = prefixes[module.removesuffix(".py")]
+            in_repo = f"{prefix}/{module}" if prefix else module
+            if test == in_repo or test.startswith(in_repo + "/"):
+                inner = test[len(in_repo) :].lstrip("/")
+                installed = purelib / module / inner
+                if not installed.exists():
+                    hidden = sdist / ".hidden-source" / in_repo / inner
+                    if hidden.is_dir():
+                        shutil.copytree(hidden, installed)
+                    elif hidden.is_file():
+                        shutil.copytree(hidden.parent, installed.parent, dirs_exist_ok=True)
+                if installed.exists():
+                    out.append(str(installed))
+                break
+        else:
+            if (sdist / test).exists():
+                out.append(test)
+    return out
 
 
 def module_prefixes_cached(out: Path, sdist: Path, project: Project) -> dict[str, str]:
@@ -433,7 +469,7 @@ def locate(path: str, srcs: list[Source], purelib: Path) -> tuple[Source, str] |
             return src, src.repo_path
         if src.installed.is_dir() and resolved.is_relative_to(src.installed):
             rel = resolved.relative_to(src.installed).as_posix()
-            return (None, "") if is_test_path(rel) else (src, f"{src.repo_path}/{rel}")  # type: ignore[return-value]
+            return None if is_test_path(rel) else (src, f"{src.repo_path}/{rel}")
     stdlib = srcs[0]
     if resolved.is_relative_to(stdlib.installed) and not resolved.is_relative_to(purelib.parent):
         rel = resolved.relative_to(stdlib.installed).as_posix()
@@ -581,6 +617,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-projects", action="store_true")
     parser.add_argument("--skip-run", action="store_true", help="only label and mine")
     parser.add_argument("--run-only", action="store_true", help="run suites, do not label or mine")
+    parser.add_argument("--skip-mine", action="store_true", help="keep the mined catalogs")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per project suite")
     parser.add_argument("--stdlib-timeout", type=float, default=1500)
     args = parser.parse_args(argv)
@@ -609,6 +646,8 @@ def main(argv: list[str] | None = None) -> int:
     counts = label(out, stdlib, purelib)
     for name, n in counts.items():
         print(f"{name:<30} {n:>7}")
+    if args.skip_mine:
+        return 0
     mined = mine_catalogs(out, stdlib, purelib)
     for name, n in mined.items():
         print(f"catalog {name:<22} {n:>7} records")

@@ -145,7 +145,7 @@ def plot(png: Path, series: Sequence[tuple[str, list[Bin]]]) -> bool:
     top.set_ylabel("share right (top candidate)")
     top.set_xlim(0, 1)
     top.set_ylim(0, 1.02)
-    top.legend(loc="upper left", fontsize=8)
+    top.legend(loc="lower right", fontsize=8)
     top.set_title("errcat on real exceptions: reliability by confidence decile")
     bottom.set_yscale("log")
     bottom.set_xlabel("confidence of match_all's first candidate")

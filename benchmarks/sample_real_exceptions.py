@@ -9,7 +9,7 @@ forms and the ids of the records that count as right (with frames, for the
 traceback; without, for the bare and log lines), and the literal characters
 of its record. Beside them goes the slice of the mined catalogs the sample
 needs: the records at each case's raise site and every record that
-``match_all`` lists among its first 10 candidates for any form, so that the
+``match_all`` lists among its first 5 candidates for any form, so that the
 test meets the same competitors as the benchmark. Each record's source
 snippet is cut to its raise line to keep the files small.
 """
@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--total", type=int, default=300)
     parser.add_argument("--per-project", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--candidates", type=int, default=5, help="competitors kept per form")
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data")
     args = parser.parse_args(argv)
     catalogs = {
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         right_text = site.right_ids(case, frames=False)
         needed[side].update(right_text)
         for text in texts.values():
-            for m in errcat.match_all(text, catalogs[side], limit=10):
+            for m in errcat.match_all(text, catalogs[side], limit=args.candidates):
                 needed[side].add(m.summary.id)
         rows.append(
             {

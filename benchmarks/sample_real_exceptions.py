@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/sample_real_exceptions.py`` after ``harvest.py``.
 
-Picks about 300 *held* cases of the corpus (see ``accuracy.py``), spread over
+Picks 260 *held* cases of the corpus (see ``accuracy.py``), spread over
 the projects (at most ``--per-project`` of each third-party project, the rest
 from the standard library), seeded. For each it writes the three rendered
 forms and the ids of the records that count as right (with frames, for the
@@ -11,14 +11,18 @@ of its record. Beside them goes the slice of the mined catalogs the sample
 needs: the records at each case's raise site and every record that
 ``match_all`` lists among its first 5 candidates for any form, so that the
 test meets the same competitors as the benchmark. Each record's source
-snippet is cut to its raise line to keep the files small.
+snippet is cut to its raise line, and the harvest's long folders in the
+tracebacks become the usual install paths (``/usr/lib/python3.11/...``), to
+keep the files small.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -31,6 +35,13 @@ from errcat.models import RecordEnvelope
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = Path("/root/.cache/errcat-corpus")
+
+
+def shorter_paths(text: str) -> str:
+    """The traceback with the harvest's long folders replaced by the usual install paths."""
+    text = re.sub(r"/root/\.cache/errcat-corpus/venv/lib/(python3\.\d+)/", r"/usr/lib/\1/", text)
+    text = re.sub(r"/root/\.pyenv/versions/[\d.]+/lib/(python3\.\d+)/", r"/usr/lib/\1/", text)
+    return re.sub(r"/root/\.cache/errcat-corpus/src/([^/]+)-[^-/]+/", r"/home/dev/\1/", text)
 
 
 def trimmed(envelope: RecordEnvelope) -> RecordEnvelope:
@@ -53,8 +64,8 @@ def trimmed(envelope: RecordEnvelope) -> RecordEnvelope:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
-    parser.add_argument("--total", type=int, default=300)
-    parser.add_argument("--per-project", type=int, default=8)
+    parser.add_argument("--total", type=int, default=260)
+    parser.add_argument("--per-project", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--candidates", type=int, default=5, help="competitors kept per form")
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data")
@@ -87,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         site = sites[side]
         record = site.held(case)
         assert record is not None
-        texts = {form: render(case, form) for form in FORMS}
+        short = dataclasses.replace(case, traceback=shorter_paths(case.traceback))
+        texts = {form: render(short, form) for form in FORMS}
         right_frames = site.right_ids(case, frames=True)
         right_text = site.right_ids(case, frames=False)
         needed[side].update(right_text)

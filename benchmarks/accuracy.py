@@ -233,6 +233,12 @@ class Sites:
                     continue
         return None
 
+    def messages_at(self, case: Case) -> frozenset[tuple[str, str]]:
+        """``(class, messagePattern)`` of the records at the case's raise site."""
+        return frozenset(
+            (_short(r.error_class), r.pattern) for r in self.at(case.raise_path, case.raise_line)
+        )
+
     def right_ids(self, case: Case, *, frames: bool) -> frozenset[str]:
         """Ids of the records that count as a right answer for the case."""
         at_site = self.at(case.raise_path, case.raise_line)
@@ -278,6 +284,9 @@ class Outcome:
     answer_confidence: float | None
     answer_right: bool
     candidates: tuple[Candidate, ...] = field(default=())
+    #: The answer (from a catalog that does not hold the case) has the same class
+    #: and pattern as a record at the case's site: a copy of the same message.
+    answer_copy: bool = False
 
     @property
     def top_right(self) -> bool:
@@ -302,6 +311,7 @@ class Outcome:
             "answer": self.answer_id,
             "answer_confidence": self.answer_confidence,
             "answer_right": self.answer_right,
+            "answer_copy": self.answer_copy,
             "candidates": [c.__dict__ | {"reasons": list(c.reasons)} for c in self.candidates],
         }
 
@@ -316,14 +326,20 @@ def evaluate_one(
     limit: int = 10,
     match_all: MatchAll | None = None,
     match_error: MatchError | None = None,
+    reference: Sites | None = None,
 ) -> list[Outcome]:
-    """The outcomes of one case, one per form (``sites`` None: nothing counts as right)."""
+    """The outcomes of one case, one per form (``sites`` None: nothing counts as right).
+
+    ``reference`` (the case's own catalog, when matching against one that does
+    not hold it) marks answers that are copies of the case's message.
+    """
     import errcat
 
     do_all = match_all or errcat.match_all
     do_error = match_error or errcat.match_error
     held = sites.held(case) if sites is not None else None
     literal = literal_chars(held.template) if held is not None else 0
+    copies = reference.messages_at(case) if reference is not None else frozenset()
     out = []
     for form in forms:
         text = render(case, form)
@@ -359,6 +375,9 @@ def evaluate_one(
                 answer_confidence=answer.confidence if answer is not None else None,
                 answer_right=answer is not None and answer.summary.id in right,
                 candidates=candidates,
+                answer_copy=answer is not None
+                and bool(copies)
+                and (_short(answer.record.error_class), answer.record.message_pattern) in copies,
             )
         )
     return out
@@ -434,12 +453,19 @@ def summarize(outcomes: Iterable[Outcome], role: str = "own") -> list[Row]:
     return [row for row in rows.values() if row.n]
 
 
-def confident_rate(outcomes: Iterable[Outcome], role: str) -> dict[str, tuple[int, int]]:
-    """Per form, ``(confident answers, n)`` for outcomes of one role."""
+def confident_rate(
+    outcomes: Iterable[Outcome], role: str, *, count_copies: bool = True
+) -> dict[str, tuple[int, int]]:
+    """Per form, ``(confident answers, n)`` for outcomes of one role.
+
+    With ``count_copies`` false, answers that are copies of the case's own
+    message (see :attr:`Outcome.answer_copy`) are not counted.
+    """
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for outcome in outcomes:
         if outcome.role == role:
-            counts[outcome.form][0] += outcome.answer_id is not None
+            answered = outcome.answer_id is not None
+            counts[outcome.form][0] += answered and (count_copies or not outcome.answer_copy)
             counts[outcome.form][1] += 1
     return {form: (a, n) for form, (a, n) in counts.items()}
 

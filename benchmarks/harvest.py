@@ -458,8 +458,26 @@ def is_test_path(rel: str) -> bool:
     )
 
 
+def frozen_source(path: str, stdlib: Path) -> Path | None:
+    """The stdlib file of a frozen module's frame (``<frozen os>``: ``.../os.py``)."""
+    if not (path.startswith("<frozen ") and path.endswith(">")):
+        return None
+    module = path[len("<frozen ") : -1].replace(".", "/")
+    for candidate in (stdlib / f"{module}.py", stdlib / module / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def locate(path: str, srcs: list[Source], purelib: Path) -> tuple[Source, str] | None:
-    """The source and repo-relative path of an installed file, when it is mined source."""
+    """The source and repo-relative path of an installed file, when it is mined source.
+
+    Frames of frozen standard-library modules (``<frozen os>``, as Python 3.11+
+    prints them) belong to the module's file.
+    """
+    frozen = frozen_source(path, srcs[0].installed)
+    if frozen is not None:
+        path = str(frozen)
     try:
         resolved = Path(path).resolve()
     except OSError:
@@ -520,7 +538,8 @@ def label(out: Path, stdlib: Path, purelib: Path) -> dict[str, int]:
             counts["unprintable message"] += 1
             continue
         where = locate(item["file"], srcs, purelib)
-        on_raise = where is not None and item["line"] in raise_lines(item["file"])
+        source_file = str(frozen_source(item["file"], stdlib) or item["file"])
+        on_raise = where is not None and item["line"] in raise_lines(source_file)
         base = {
             "suite": suite,
             "error_class": item["error_class"],

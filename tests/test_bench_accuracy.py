@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import textwrap
 from pathlib import Path
 
@@ -156,6 +157,15 @@ def test_raise_lines_and_test_paths(harvested: tuple[Path, list[dict[str, object
     assert harvest.is_test_path("pkg/tests/helpers.py")
     assert harvest.is_test_path("Lib/test/test_argparse.py")
     assert not harvest.is_test_path("src/attr/_make.py")
+
+
+def test_frozen_frames_belong_to_their_stdlib_file() -> None:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    assert harvest.frozen_source("<frozen os>", stdlib) == stdlib / "os.py"
+    found = harvest.frozen_source("<frozen importlib._bootstrap>", stdlib)
+    assert found == stdlib / "importlib" / "_bootstrap.py"
+    assert harvest.frozen_source("<frozen no_such_module>", stdlib) is None
+    assert harvest.frozen_source(str(stdlib / "os.py"), stdlib) is None
 
 
 def test_split_is_stable_and_balanced() -> None:

@@ -30,15 +30,16 @@ DATA = Path(__file__).parent / "data"
 FORMS = ("traceback", "line", "log")
 
 # Measured on this sample with main at 3e98faa (share of the 260 cases, per form):
-#   top-1 of match_all:             traceback 0.888, line 0.981, log 0.981
-#   right answer from match_error:  traceback 0.796, line 0.950, log 0.950
-#   wrong answer from match_error:  traceback 0.062, line 0.004, log 0.004
-# The traceback form scores below the bare line: frames at repo paths with a
-# prefix (``Lib/``, ``src/``) that installed paths lack count against the record.
-TOP1_FLOOR = {"traceback": 0.87, "line": 0.97, "log": 0.97}
-ANSWER_FLOOR = {"traceback": 0.78, "line": 0.93, "log": 0.93}
+#   top-1 of match_all:             traceback 0.904, line 0.973, log 0.973
+#   right answer from match_error:  traceback 0.819, line 0.931, log 0.931
+#   wrong answer from match_error:  traceback 0.062, line 0.012, log 0.012
+# The traceback form must find the exact raise line, and scores lower: a frame
+# at ``/usr/lib/python3.11/gzip.py`` gives no evidence for a record at
+# ``Lib/gzip.py``, so identical messages at several sites tie (issue 9, cause 1).
+TOP1_FLOOR = {"traceback": 0.89, "line": 0.96, "log": 0.96}
+ANSWER_FLOOR = {"traceback": 0.80, "line": 0.92, "log": 0.92}
 #: No form may answer wrongly more often than this (share of cases).
-WRONG_CEILING = {"traceback": 0.08, "line": 0.02, "log": 0.02}
+WRONG_CEILING = {"traceback": 0.075, "line": 0.025, "log": 0.025}
 
 
 @cache

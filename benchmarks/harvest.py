@@ -1,8 +1,11 @@
 """Harvest a labelled corpus of real exceptions from real test suites.
 
-Run: ``.venv/bin/python benchmarks/harvest.py`` (about half an hour on two busy
-cores; ``--only NAME`` and ``--skip-stdlib`` narrow it, ``--stdlib-timeout``
-and ``--timeout`` bound it).
+Run: ``.venv/bin/python benchmarks/harvest.py`` (about 40 minutes on two busy
+cores: the standard library's suite 12, the projects' suites 25 with some
+stopped by ``--timeout``, labelling and mining 2). ``--only NAME``,
+``--skip-stdlib``, ``--skip-projects`` and ``--run-only`` split the work (runs
+can go in parallel: each suite writes its own file); ``--skip-run`` labels and
+mines what was harvested.
 
 Method
 ======

@@ -1,0 +1,514 @@
+"""Accuracy of errcat on a labelled corpus of real exceptions: the reusable core.
+
+A *case* is one harvested exception (a line of ``corpus.jsonl``, see
+``harvest.py``): its traceback, class and message, and its true raise site
+(``raise_path``, ``raise_line``) in the project's repo. :func:`render` turns it
+into the forms users paste; :func:`evaluate` matches each form against a
+catalog and records, per (case, form), what ``match_error`` answered and every
+candidate of ``match_all``, each marked right or wrong by :class:`Sites`;
+:func:`summarize` and :func:`reliability` turn those outcomes into the table
+and the reliability diagram that ``bench_accuracy.py`` prints.
+
+*Right* means the record is at the true raise site: its ``filePath`` ends with
+the case's ``raise_path`` (or the reverse) and its ``lineNumber`` is the raise
+line. For the bare-line and log-line forms, which carry no frames, a record
+elsewhere with the same class (last dotted part) and ``messagePattern`` as a
+record at the site is right too: the text cannot tell such copies apart
+(``Invalid isoformat string: {date_string!r}`` and ``{time_string!r}`` in
+two functions of one file, or vendored code). A case is *held* when the catalog
+has a record at its raise site whose pattern matches its message: only those
+can be answered right; their *literal characters* are those of that record's
+template (the issue's goals count messages with at least 12).
+
+Usable from other scripts (``benchmarks`` on ``sys.path``)::
+
+    from accuracy import Sites, evaluate, load_cases, summarize
+
+    cases = load_cases("/root/.cache/errcat-corpus/corpus.jsonl")
+    outcomes = evaluate(cases, catalog, Sites(catalog), role="own")
+    rows = summarize(outcomes)
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from errcat.catalog import Catalog
+    from errcat.matcher import Match
+
+FORMS = ("traceback", "line", "log")
+#: The issue's goals on bare and log lines count messages with this many literal characters.
+LITERAL_GOAL = 12
+
+#: Server-style prefixes for the log-line form (chosen per case by a hash of its id);
+#: the ones marked True are repeated on every line (multi-process worker prefixes).
+LOG_PREFIXES: tuple[tuple[str, bool], ...] = (
+    ("[2026-03-02 10:11:12 TP0] ", False),
+    ("ERROR 03-06 10:05:08 engine.py:190] ", False),
+    ("2026-01-04 08:00:01,123 - ERROR - app - ", False),
+    ("(APIServer pid=412231) ", True),
+)
+RED = "\x1b[1;31m"
+RESET = "\x1b[0m"
+
+MatchAll = Callable[..., "list[Match]"]
+MatchError = Callable[..., "Match | None"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One harvested exception and its true raise site."""
+
+    id: str
+    project: str
+    repo: str
+    error_class: str
+    message: str
+    raise_path: str
+    raise_line: int
+    traceback: str
+    split: str
+    installed_path: str = ""
+    function: str = ""
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Case:
+        """A case from a line of ``corpus.jsonl`` (or ``corpus-outside.jsonl``)."""
+        key = f"{row.get('installed_path')}:{row['raise_line']}:{row['message']}"
+        return cls(
+            id=row.get("id") or hashlib.sha256(key.encode()).hexdigest()[:16],
+            project=row.get("project", "outside"),
+            repo=row.get("repo", ""),
+            error_class=row["error_class"],
+            message=row["message"],
+            raise_path=row.get("raise_path", ""),
+            raise_line=int(row["raise_line"]),
+            traceback=row["traceback"],
+            split=row.get("split") or _split(key),
+            installed_path=row.get("installed_path", ""),
+            function=row.get("function", ""),
+        )
+
+
+def _split(key: str) -> str:
+    return "fit" if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else "test"
+
+
+def load_cases(path: str | Path, split: str = "all") -> list[Case]:
+    """The cases of a corpus file, those of one split (``fit``/``test``) or all."""
+    out = []
+    with Path(path).open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                case = Case.from_row(json.loads(line))
+                if split in ("all", case.split):
+                    out.append(case)
+    return out
+
+
+def bare_line(case: Case) -> str:
+    """``Class: message`` as the last line of the traceback prints it."""
+    return f"{case.error_class}: {case.message}" if case.message else case.error_class
+
+
+def render(case: Case, form: str) -> str:
+    """The case as users paste it: ``traceback``, bare ``line`` or ``log`` line."""
+    if form == "traceback":
+        return case.traceback
+    line = bare_line(case)
+    if form == "line":
+        return line
+    if form == "log":
+        prefix, every_line = LOG_PREFIXES[int(case.id[:8], 16) % len(LOG_PREFIXES)]
+        if every_line:
+            return "\n".join(f"{prefix}{RED}{part}{RESET}" for part in line.split("\n"))
+        return f"{prefix}{RED}{line}{RESET}"
+    raise ValueError(f"unknown form {form!r}")
+
+
+def literal_chars(template: str) -> int:
+    """Characters of literal text in an ``errorMessage`` template."""
+    from errcat.patterns import parse_template
+
+    literals, _ = parse_template(template)
+    return sum(len(part) for part in literals)
+
+
+def message_variants(error_class: str, message: str) -> list[str]:
+    """The message as printed and as the ``raise`` statement wrote it (KeyError quotes...)."""
+    out = [message]
+    stripped = message.strip()
+    if error_class.rsplit(".", 1)[-1].endswith("KeyError") and stripped[:1] in ("'", '"'):
+        try:
+            value = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = None
+        if isinstance(value, str):
+            out.append(value)
+    if stripped.startswith("(") and stripped.endswith(")"):
+        try:
+            args = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            args = None
+        if isinstance(args, tuple) and args and isinstance(args[0], str):
+            out.append(args[0])
+    errno = re.match(r"^\[(?:Errno|WinError) -?\d+\] ", stripped)
+    if errno:
+        out.append(stripped[errno.end() :])
+    return out
+
+
+def _same_path(a: str, b: str) -> bool:
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+@dataclass(frozen=True)
+class SiteRecord:
+    """What :class:`Sites` keeps of a record."""
+
+    id: str
+    file_path: str
+    line: int
+    error_class: str
+    template: str
+    pattern: str
+
+
+class Sites:
+    """A catalog's records by file and line: decides *held* and *right* for cases."""
+
+    def __init__(self, catalog: Catalog | Iterable[Any]) -> None:
+        self.by_file: dict[str, dict[int, list[SiteRecord]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        self.by_pattern: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for record in catalog:
+            site = SiteRecord(
+                record.id,
+                record.file_path,
+                record.line_number,
+                record.error_class,
+                record.error_message,
+                record.message_pattern,
+            )
+            if record.file_path not in self.by_file:
+                self.by_name[record.file_path.rsplit("/", 1)[-1]].append(record.file_path)
+            self.by_file[record.file_path][record.line_number].append(site)
+            self.by_pattern[(_short(record.error_class), record.message_pattern)].add(record.id)
+
+    def files(self, raise_path: str) -> list[str]:
+        """Catalog file paths that are the same file as ``raise_path``."""
+        name = raise_path.rsplit("/", 1)[-1]
+        return [p for p in self.by_name.get(name, ()) if _same_path(p, raise_path)]
+
+    def at(self, raise_path: str, line: int) -> list[SiteRecord]:
+        """The records at a raise site."""
+        return [r for path in self.files(raise_path) for r in self.by_file[path].get(line, ())]
+
+    def held(self, case: Case) -> SiteRecord | None:
+        """The record at the case's raise site whose pattern matches its message, if any."""
+        from errcat.patterns import compile_pattern
+
+        variants = message_variants(case.error_class, case.message)
+        for record in self.at(case.raise_path, case.raise_line):
+            try:
+                compiled = compile_pattern(record.pattern)
+            except ValueError:
+                continue
+            for text in variants:
+                try:
+                    if compiled.full.fullmatch(text.strip(), timeout=0.2):
+                        return record
+                except TimeoutError:
+                    continue
+        return None
+
+    def messages_at(self, case: Case) -> frozenset[tuple[str, str]]:
+        """``(class, messagePattern)`` of the records at the case's raise site."""
+        return frozenset(
+            (_short(r.error_class), r.pattern) for r in self.at(case.raise_path, case.raise_line)
+        )
+
+    def right_ids(self, case: Case, *, frames: bool) -> frozenset[str]:
+        """Ids of the records that count as a right answer for the case."""
+        at_site = self.at(case.raise_path, case.raise_line)
+        ids = {r.id for r in at_site}
+        if not frames:
+            for r in at_site:
+                ids.update(self.by_pattern.get((_short(r.error_class), r.pattern), ()))
+        return frozenset(ids)
+
+
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate of ``match_all``, as the candidates dump writes it."""
+
+    rank: int
+    record_id: str
+    file_path: str
+    line: int
+    confidence: float
+    mode: str
+    exact: bool
+    confident: bool
+    right: bool
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What errcat did with one form of one case against one catalog."""
+
+    case_id: str
+    project: str
+    split: str
+    form: str
+    role: str  # "own", "disjoint:<name>" or "outside"
+    held: bool
+    literal: int  # literal characters of the held record's template (0 when not held)
+    answer_id: str | None
+    answer_confidence: float | None
+    answer_right: bool
+    candidates: tuple[Candidate, ...] = field(default=())
+    #: The answer (from a catalog that does not hold the case) has the same class
+    #: and pattern as a record at the case's site: a copy of the same message.
+    answer_copy: bool = False
+
+    @property
+    def top_right(self) -> bool:
+        """The first candidate of ``match_all`` is right."""
+        return bool(self.candidates) and self.candidates[0].right
+
+    @property
+    def top_confidence(self) -> float | None:
+        """The confidence of the first candidate, if any."""
+        return self.candidates[0].confidence if self.candidates else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, for the candidates dump."""
+        return {
+            "case": self.case_id,
+            "project": self.project,
+            "split": self.split,
+            "form": self.form,
+            "catalog": self.role,
+            "held": self.held,
+            "literal": self.literal,
+            "answer": self.answer_id,
+            "answer_confidence": self.answer_confidence,
+            "answer_right": self.answer_right,
+            "answer_copy": self.answer_copy,
+            "candidates": [c.__dict__ | {"reasons": list(c.reasons)} for c in self.candidates],
+        }
+
+
+def evaluate_one(
+    case: Case,
+    catalog: Catalog,
+    sites: Sites | None,
+    *,
+    role: str,
+    forms: Sequence[str] = FORMS,
+    limit: int = 10,
+    match_all: MatchAll | None = None,
+    match_error: MatchError | None = None,
+    reference: Sites | None = None,
+) -> list[Outcome]:
+    """The outcomes of one case, one per form (``sites`` None: nothing counts as right).
+
+    ``reference`` (the case's own catalog, when matching against one that does
+    not hold it) marks answers that are copies of the case's message.
+    """
+    import errcat
+
+    do_all = match_all or errcat.match_all
+    do_error = match_error or errcat.match_error
+    held = sites.held(case) if sites is not None else None
+    literal = literal_chars(held.template) if held is not None else 0
+    copies = reference.messages_at(case) if reference is not None else frozenset()
+    out = []
+    for form in forms:
+        text = render(case, form)
+        right = (
+            sites.right_ids(case, frames=form == "traceback") if sites is not None else frozenset()
+        )
+        answer = do_error(text, catalog)
+        candidates = tuple(
+            Candidate(
+                rank=i,
+                record_id=m.summary.id,
+                file_path=m.summary.file_path,
+                line=m.summary.line_number,
+                confidence=m.confidence,
+                mode=m.mode,
+                exact=m.exact,
+                confident=m.confident,
+                right=m.summary.id in right,
+                reasons=tuple(m.reasons),
+            )
+            for i, m in enumerate(do_all(text, catalog, limit=limit))
+        )
+        out.append(
+            Outcome(
+                case_id=case.id,
+                project=case.project,
+                split=case.split,
+                form=form,
+                role=role,
+                held=held is not None,
+                literal=literal,
+                answer_id=answer.summary.id if answer is not None else None,
+                answer_confidence=answer.confidence if answer is not None else None,
+                answer_right=answer is not None and answer.summary.id in right,
+                candidates=candidates,
+                answer_copy=answer is not None
+                and bool(copies)
+                and (_short(answer.record.error_class), answer.record.message_pattern) in copies,
+            )
+        )
+    return out
+
+
+def evaluate(
+    cases: Iterable[Case],
+    catalog: Catalog,
+    sites: Sites | None,
+    *,
+    role: str = "own",
+    forms: Sequence[str] = FORMS,
+    limit: int = 10,
+    match_all: MatchAll | None = None,
+    match_error: MatchError | None = None,
+) -> Iterator[Outcome]:
+    """Match every form of every case against ``catalog`` (see :func:`evaluate_one`)."""
+    for case in cases:
+        yield from evaluate_one(
+            case,
+            catalog,
+            sites,
+            role=role,
+            forms=forms,
+            limit=limit,
+            match_all=match_all,
+            match_error=match_error,
+        )
+
+
+@dataclass
+class Row:
+    """One line of the accuracy table."""
+
+    form: str
+    subset: str
+    n: int = 0
+    answered: int = 0
+    right: int = 0
+    top1: int = 0
+    in_candidates: int = 0
+
+    @property
+    def wrong(self) -> int:
+        """Answers that are not at the true raise site."""
+        return self.answered - self.right
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one outcome."""
+        self.n += 1
+        self.answered += outcome.answer_id is not None
+        self.right += outcome.answer_right
+        self.top1 += outcome.top_right
+        self.in_candidates += any(c.right for c in outcome.candidates)
+
+
+SUBSETS: tuple[tuple[str, Callable[[Outcome], bool]], ...] = (
+    ("all", lambda o: True),
+    ("held", lambda o: o.held),
+    (f"held, literal>={LITERAL_GOAL}", lambda o: o.held and o.literal >= LITERAL_GOAL),
+)
+
+
+def summarize(outcomes: Iterable[Outcome], role: str = "own") -> list[Row]:
+    """Per form and subset (all, held, held with enough literal text): the counts."""
+    rows = {(form, name): Row(form, name) for form in FORMS for name, _ in SUBSETS}
+    for outcome in outcomes:
+        if outcome.role != role:
+            continue
+        for name, keep in SUBSETS:
+            if keep(outcome):
+                rows[(outcome.form, name)].add(outcome)
+    return [row for row in rows.values() if row.n]
+
+
+def confident_rate(
+    outcomes: Iterable[Outcome], role: str, *, count_copies: bool = True
+) -> dict[str, tuple[int, int]]:
+    """Per form, ``(confident answers, n)`` for outcomes of one role.
+
+    With ``count_copies`` false, answers that are copies of the case's own
+    message (see :attr:`Outcome.answer_copy`) are not counted.
+    """
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for outcome in outcomes:
+        if outcome.role == role:
+            answered = outcome.answer_id is not None
+            counts[outcome.form][0] += answered and (count_copies or not outcome.answer_copy)
+            counts[outcome.form][1] += 1
+    return {form: (a, n) for form, (a, n) in counts.items()}
+
+
+@dataclass
+class Bin:
+    """One confidence decile of the reliability diagram."""
+
+    low: float
+    high: float
+    n: int = 0
+    right: int = 0
+    confidence_sum: float = 0.0
+
+    @property
+    def accuracy(self) -> float | None:
+        """Share of right top candidates in this bin."""
+        return self.right / self.n if self.n else None
+
+    @property
+    def mean_confidence(self) -> float | None:
+        """Mean confidence of the top candidates in this bin."""
+        return self.confidence_sum / self.n if self.n else None
+
+
+def reliability(
+    outcomes: Iterable[Outcome], roles: Sequence[str] | None = None, bins: int = 10
+) -> list[Bin]:
+    """Top candidates binned by confidence: how often each decile is right.
+
+    Every outcome with a candidate counts once, by its first candidate of
+    ``match_all``; outcomes of ``roles`` only, when given (a disjoint catalog's
+    are all wrong: the catalog does not hold the error).
+    """
+    table = [Bin(i / bins, (i + 1) / bins) for i in range(bins)]
+    for outcome in outcomes:
+        if roles is not None and outcome.role not in roles:
+            continue
+        confidence = outcome.top_confidence
+        if confidence is None:
+            continue
+        b = table[min(bins - 1, max(0, int(confidence * bins)))]
+        b.n += 1
+        b.right += outcome.top_right
+        b.confidence_sum += confidence
+    return table

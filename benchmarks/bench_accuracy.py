@@ -1,0 +1,273 @@
+"""Right answers on real exceptions: errcat against the harvested corpus.
+
+Run: ``.venv/bin/python benchmarks/bench_accuracy.py`` after ``harvest.py``
+(``pip install -e '.[bench]'`` for the diagram). Options: ``--split fit|test``,
+``--sample N`` (cases per catalog, seeded), ``--workers``, ``--png``,
+``--dump-candidates OUT.jsonl``.
+
+Every corpus exception (see ``harvest.py`` and ``accuracy.py``) is rendered as
+the full traceback, the bare ``Class: message`` line, and a log line (server
+prefix and ANSI colour), and matched:
+
+* against the mined catalog of its own side (standard-library exceptions
+  against ``catalog-stdlib.jsonl``, third-party ones against
+  ``catalog-thirdparty.jsonl``): per form, *answered* (``match_error`` gave an
+  answer), *right* and *wrong* answers, *top-1* (``match_all``'s first
+  candidate is right, whatever its confidence) and *in top-10*;
+* against the disjoint catalog (the other side), and the sglang+vllm catalog
+  when ``/root/.cache/errcat-bench/wheels/catalog-sglang-vllm.jsonl`` exists:
+  *false-confident* is the share that gets any answer from a catalog that does
+  not hold the error; the ``no copies`` column leaves out answers whose record
+  has the same class and pattern as a record at the true site (the same
+  message copied into another project, such as dateutil's TZ-string errors
+  and ``zoneinfo``'s);
+* the exceptions raised outside any mined source (C code, tests, unmined
+  packages) against both mined catalogs together: the share answered. Some
+  of these are right in all but name: C functions whose pure-Python twin in
+  the standard library raises the same message (``os.fspath``, ``datetime``).
+
+Rows ``held`` keep the cases whose raise site has a record matching their
+message (the answerable ones); ``held, literal>=12`` those whose record's
+template has at least 12 literal characters. The reliability diagram bins
+``match_all``'s first candidate by confidence (deciles): the share right per
+bin, for the own catalogs and for every query (disjoint and outside ones are
+never right). It is printed and written as a PNG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from accuracy import (
+    FORMS,
+    Bin,
+    Case,
+    Outcome,
+    Row,
+    Sites,
+    confident_rate,
+    evaluate_one,
+    load_cases,
+    reliability,
+    summarize,
+)
+from errcat import Catalog
+
+DEFAULT_DIR = Path("/root/.cache/errcat-corpus")
+SGLANG_VLLM = Path("/root/.cache/errcat-bench/wheels/catalog-sglang-vllm.jsonl")
+
+# Filled before the workers fork: (catalog, sites) by name, and the jobs.
+_CATALOGS: dict[str, tuple[Catalog, Sites | None]] = {}
+_JOBS: list[tuple[str, str, Case]] = []  # (role, catalog name, case)
+_LIMIT = 10  # candidates kept per query (own and outside catalogs)
+
+
+def _run(index: int) -> list[Outcome]:
+    role, name, case = _JOBS[index]
+    catalog, sites = _CATALOGS[name]
+    if role.startswith("disjoint:"):
+        own = _CATALOGS["stdlib" if case.project == "cpython" else "third-party"][1]
+        return evaluate_one(case, catalog, None, role=role, limit=3, reference=own)
+    return evaluate_one(case, catalog, sites, role=role, limit=_LIMIT)
+
+
+def _sample(cases: list[Case], n: int | None, seed: int) -> list[Case]:
+    if n is None or len(cases) <= n:
+        return cases
+    return sorted(random.Random(seed).sample(cases, n), key=lambda c: c.id)
+
+
+def pct(part: int, whole: int) -> str:
+    return f"{part / whole:6.1%}" if whole else "     -"
+
+
+def print_table(rows: list[Row], disjoint: dict[str, dict[str, tuple[int, int]]]) -> None:
+    names = sorted(disjoint)
+    head = (
+        f"{'form':<10} {'subset':<20} {'n':>6} {'answered':>9} {'right':>7} {'wrong':>7}"
+        f" {'top-1':>7} {'in top10':>8}"
+    )
+    for name in names:
+        head += f" {'conf. vs ' + name:>28}"
+    print(head)
+    for row in rows:
+        line = (
+            f"{row.form:<10} {row.subset:<20} {row.n:>6} {pct(row.answered, row.n):>9}"
+            f" {pct(row.right, row.n):>7} {pct(row.wrong, row.n):>7} {pct(row.top1, row.n):>7}"
+            f" {pct(row.in_candidates, row.n):>8}"
+        )
+        if row.subset == "all":
+            for name in names:
+                a, n = disjoint[name].get(row.form, (0, 0))
+                line += f" {pct(a, n) + f' of {n}':>28}"
+        print(line)
+
+
+def print_bins(title: str, bins: list[Bin]) -> None:
+    print(title)
+    print(f"{'confidence':<12} {'n':>7} {'mean conf':>10} {'right':>8} {'gap':>7}")
+    for b in bins:
+        acc, mean = b.accuracy, b.mean_confidence
+        gap = f"{acc - mean:+7.1%}" if acc is not None and mean is not None else "      -"
+        print(
+            f"[{b.low:.1f}, {b.high:.1f}){'':<2} {b.n:>7}"
+            f" {mean if mean is not None else float('nan'):>10.3f}"
+            f" {acc if acc is not None else float('nan'):>8.1%} {gap}"
+        )
+
+
+def plot(png: Path, series: Sequence[tuple[str, list[Bin]]]) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed (pip install -e '.[bench]'): no PNG", file=sys.stderr)
+        return False
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(7, 8), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
+    )
+    top.plot([0, 1], [0, 1], color="grey", linestyle=":", label="perfect calibration")
+    width = 0.1 / (len(series) + 1)
+    for k, (label, bins) in enumerate(series):
+        xs = [b.mean_confidence for b in bins if b.n]
+        ys = [b.accuracy for b in bins if b.n]
+        top.plot(xs, ys, marker="o", label=label)
+        for b in bins:
+            if b.n:
+                top.annotate(str(b.n), (b.mean_confidence or 0, b.accuracy or 0), fontsize=7)
+        bottom.bar(
+            [b.low + (k + 0.5) * width for b in bins], [b.n for b in bins], width=width, label=label
+        )
+    top.set_ylabel("share right (top candidate)")
+    top.set_xlim(0, 1)
+    top.set_ylim(0, 1.02)
+    top.legend(loc="lower right", fontsize=8)
+    top.set_title("errcat on real exceptions: reliability by confidence decile")
+    bottom.set_yscale("log")
+    bottom.set_xlabel("confidence of match_all's first candidate")
+    bottom.set_ylabel("candidates")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="harvest.py's output")
+    parser.add_argument("--split", choices=("all", "fit", "test"), default="all")
+    parser.add_argument("--sample", type=int, help="at most this many cases per catalog")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--png", type=Path, help="default: <dir>/reliability.png")
+    parser.add_argument("--dump-candidates", type=Path, metavar="OUT.jsonl")
+    parser.add_argument("--no-sglang", action="store_true", help="skip the sglang+vllm catalog")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    folder: Path = args.dir
+    stdlib = Catalog.from_path(folder / "catalog-stdlib.jsonl")
+    third = Catalog.from_path(folder / "catalog-thirdparty.jsonl")
+    _CATALOGS["stdlib"] = (stdlib, Sites(stdlib))
+    _CATALOGS["third-party"] = (third, Sites(third))
+    _CATALOGS["both"] = (stdlib.merge(third), None)
+    if SGLANG_VLLM.exists() and not args.no_sglang:
+        # A copy of our own: loading builds a stored index beside the file, and
+        # the original belongs to another benchmark's cache.
+        copy = folder / SGLANG_VLLM.name
+        if not copy.exists() or copy.stat().st_mtime < SGLANG_VLLM.stat().st_mtime:
+            shutil.copy2(SGLANG_VLLM, copy)
+        _CATALOGS["sglang+vllm"] = (Catalog.from_path(copy), None)
+    for catalog, _ in _CATALOGS.values():
+        catalog.index  # noqa: B018 - build the index before the workers fork
+    cases = load_cases(folder / "corpus.jsonl", args.split)
+    own_std = _sample([c for c in cases if c.project == "cpython"], args.sample, args.seed)
+    own_third = _sample([c for c in cases if c.project != "cpython"], args.sample, args.seed)
+    outside = _sample(
+        load_cases(folder / "corpus-outside.jsonl", args.split), args.sample, args.seed
+    )
+    _JOBS.extend(("own", "stdlib", c) for c in own_std)
+    _JOBS.extend(("own", "third-party", c) for c in own_third)
+    _JOBS.extend(("disjoint:other side", "third-party", c) for c in own_std)
+    _JOBS.extend(("disjoint:other side", "stdlib", c) for c in own_third)
+    if "sglang+vllm" in _CATALOGS:
+        _JOBS.extend(("disjoint:sglang+vllm", "sglang+vllm", c) for c in [*own_std, *own_third])
+    _JOBS.extend(("outside", "both", c) for c in outside)
+    print(
+        f"catalogs: stdlib {len(stdlib)}, third-party {len(third)} records"
+        + (
+            f", sglang+vllm {len(_CATALOGS['sglang+vllm'][0])}"
+            if "sglang+vllm" in _CATALOGS
+            else ""
+        )
+        + f"; cases: stdlib {len(own_std)}, third-party {len(own_third)}, outside {len(outside)}"
+        + f" ({args.split}); {len(_JOBS) * len(FORMS)} queries"
+        + f"; loaded in {time.perf_counter() - started:.0f} s",
+        file=sys.stderr,
+    )
+    matched = time.perf_counter()
+    outcomes: list[Outcome] = []
+    tty = sys.stderr.isatty()
+    if args.workers > 1:
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            for i, result in enumerate(pool.imap(_run, range(len(_JOBS)), chunksize=16)):
+                outcomes.extend(result)
+                if tty and i % 200 == 0:
+                    print(f"\r{i}/{len(_JOBS)}", end="", file=sys.stderr)
+    else:
+        for i in range(len(_JOBS)):
+            outcomes.extend(_run(i))
+            if tty and i % 200 == 0:
+                print(f"\r{i}/{len(_JOBS)}", end="", file=sys.stderr)
+    seconds = time.perf_counter() - matched
+    if tty:
+        print(file=sys.stderr)
+
+    disjoint: dict[str, dict[str, tuple[int, int]]] = {}
+    for role in sorted({o.role for o in outcomes if o.role.startswith("disjoint:")}):
+        name = role.removeprefix("disjoint:")
+        disjoint[name] = confident_rate(outcomes, role)
+        disjoint[f"{name}, no copies"] = confident_rate(outcomes, role, count_copies=False)
+    print(f"\n## Own catalog ({args.split} split)")
+    print_table(summarize(outcomes), disjoint)
+    for side, is_stdlib in (("stdlib", True), ("third-party", False)):
+        print(f"\n### {side} only")
+        subset = [o for o in outcomes if (o.project == "cpython") == is_stdlib]
+        print_table(summarize(subset), {})
+    print("\n## Raised outside any mined source, against both mined catalogs")
+    for form, (a, n) in sorted(confident_rate(outcomes, "outside").items()):
+        print(f"{form:<10} n={n:>6} answered {pct(a, n)}")
+    own_bins = reliability(outcomes, roles=("own",))
+    all_bins = reliability(outcomes)
+    print()
+    print_bins("## Reliability, own catalogs (top candidate of match_all)", own_bins)
+    print()
+    print_bins("## Reliability, every query (disjoint and outside never right)", all_bins)
+    png = args.png or folder / "reliability.png"
+    if plot(png, [("own catalog", own_bins), ("all queries", all_bins)]):
+        print(f"\nreliability diagram: {png}")
+    if args.dump_candidates:
+        with args.dump_candidates.open("w", encoding="utf-8") as fh:
+            for outcome in outcomes:
+                fh.write(json.dumps(outcome.to_dict()) + "\n")
+        print(f"candidates: {args.dump_candidates}")
+    per_query = seconds / max(1, len(_JOBS) * len(FORMS)) * 1000 * max(1, args.workers)
+    print(
+        f"\n{len(outcomes)} queries matched in {seconds:.0f} s with {args.workers} workers"
+        f" ({per_query:.1f} ms per query per worker); total {time.perf_counter() - started:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

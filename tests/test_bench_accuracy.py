@@ -1,0 +1,255 @@
+"""The real-exception benchmark's own parts: the harvest hook, labelling, forms and metrics.
+
+``benchmarks/harvest_hook.py`` runs inside a test suite in a subprocess here
+(never in this process: it patches unittest and pytest), and
+``benchmarks/accuracy.py`` is checked on a tiny catalog mined from a file
+written here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errcat import Catalog
+from errcat.mine import mine_paths
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import accuracy  # noqa: E402
+import harvest  # noqa: E402
+
+MODULE = textwrap.dedent(
+    """\
+    class ShapeError(ValueError):
+        pass
+
+
+    def check(n):
+        if n < 0:
+            raise ValueError(f"n must be a non-negative integer, got {n!r}")
+        if n > 10:
+            raise ShapeError(f"shape {n} exceeds the maximum of 10")
+        return int("x" * n)
+
+
+    def wrap(n):
+        try:
+            check(n)
+        except ShapeError as exc:
+            raise RuntimeError(f"could not build the grid for {n}") from exc
+    """
+)
+
+TESTS = textwrap.dedent(
+    """\
+    import unittest
+
+    import pytest
+
+    import shapes
+
+
+    class T(unittest.TestCase):
+        def test_negative(self):
+            with self.assertRaises(ValueError):
+                shapes.check(-1)
+
+        def test_callable_form(self):
+            self.assertRaisesRegex(ValueError, "exceeds", shapes.check, 11)
+
+
+    def test_pytest_raises():
+        with pytest.raises(RuntimeError):
+            shapes.wrap(12)
+
+
+    def test_pytest_callable():
+        pytest.raises(ValueError, shapes.check, 2)
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def harvested(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
+    root = tmp_path_factory.mktemp("harvest")
+    (root / "shapes.py").write_text(MODULE)
+    (root / "test_shapes.py").write_text(TESTS)
+    hooks = root / "hooks"
+    hooks.mkdir()
+    shutil.copy(BENCH / "harvest_hook.py", hooks / "harvest_hook.py")
+    (hooks / "sitecustomize.py").write_text("import harvest_hook\nharvest_hook.install()\n")
+    out = root / "raw.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update(ERRCAT_HARVEST_OUT=str(out), PYTHONPATH=f"{hooks}{os.pathsep}{root}")
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # only the hook: a faster start
+    proc = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+            *("-p", "harvest_hook", "-o", "addopts=", "test_shapes.py"),
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    return root, rows
+
+
+def test_hook_records_every_expected_exception_at_its_raise_site(
+    harvested: tuple[Path, list[dict[str, object]]],
+) -> None:
+    root, rows = harvested
+    source = (root / "shapes.py").read_text().splitlines()
+    by_message = {str(row["message"]): row for row in rows}
+    assert set(by_message) == {
+        "n must be a non-negative integer, got -1",
+        "shape 11 exceeds the maximum of 10",
+        "could not build the grid for 12",
+        "invalid literal for int() with base 10: 'xx'",
+    }
+    for row in rows:
+        assert Path(str(row["file"])).name == "shapes.py"
+        line = source[int(str(row["line"])) - 1]
+        traceback = str(row["traceback"])
+        assert traceback.startswith("Traceback (most recent call last):")
+        assert traceback.rstrip().endswith(f"{row['error_class']}: {row['message']}")
+        if str(row["message"]).startswith("invalid literal"):
+            assert "raise" not in line  # raised in C, from this line
+        else:
+            assert line.strip().startswith("raise")
+    shape = by_message["shape 11 exceeds the maximum of 10"]
+    assert shape["error_class"] == "shapes.ShapeError"  # as a traceback prints it
+    assert shape["how"] == "unittest"
+    wrapped = by_message["could not build the grid for 12"]
+    assert wrapped["chain"] == [
+        {
+            "link": "cause",
+            "error_class": "shapes.ShapeError",
+            "message": "shape 12 exceeds the maximum of 10",
+            "file": str(root / "shapes.py"),
+            "line": 9,
+        }
+    ]
+    assert "The above exception was the direct cause" in str(wrapped["traceback"])
+
+
+def test_raise_lines_and_test_paths(harvested: tuple[Path, list[dict[str, object]]]) -> None:
+    root, _ = harvested
+    lines = harvest.raise_lines(str(root / "shapes.py"))
+    assert lines == frozenset({7, 9, 17})
+    assert harvest.is_test_path("pkg/tests/helpers.py")
+    assert harvest.is_test_path("Lib/test/test_argparse.py")
+    assert not harvest.is_test_path("src/attr/_make.py")
+
+
+def test_frozen_frames_belong_to_their_stdlib_file() -> None:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    assert harvest.frozen_source("<frozen os>", stdlib) == stdlib / "os.py"
+    found = harvest.frozen_source("<frozen importlib._bootstrap>", stdlib)
+    assert found == stdlib / "importlib" / "_bootstrap.py"
+    assert harvest.frozen_source("<frozen no_such_module>", stdlib) is None
+    assert harvest.frozen_source(str(stdlib / "os.py"), stdlib) is None
+
+
+def test_split_is_stable_and_balanced() -> None:
+    splits = [harvest.split_of("p", f"src/p/m{i}.py", i) for i in range(400)]
+    assert splits == [harvest.split_of("p", f"src/p/m{i}.py", i) for i in range(400)]
+    assert 150 < splits.count("fit") < 250
+
+
+def _case(row: dict[str, object], path: str) -> accuracy.Case:
+    return accuracy.Case.from_row(
+        {
+            "project": "shapes",
+            "repo": "pypi/shapes",
+            "raise_path": path,
+            "raise_line": row["line"],
+            "error_class": row["error_class"],
+            "message": row["message"],
+            "traceback": row["traceback"],
+        }
+    )
+
+
+def test_sites_decide_held_and_right(harvested: tuple[Path, list[dict[str, object]]]) -> None:
+    root, rows = harvested
+    mined = mine_paths([root / "shapes.py"], repo="pypi/shapes", sha="0" * 40, path_prefix="src")
+    catalog = Catalog(mined.envelopes)
+    sites = accuracy.Sites(catalog)
+    cases = {str(r["message"]): _case(r, "src/shapes.py") for r in rows}
+    negative = cases["n must be a non-negative integer, got -1"]
+    held = sites.held(negative)
+    assert held is not None and held.line == 7
+    assert accuracy.literal_chars(held.template) == len("n must be a non-negative integer, got ")
+    assert sites.held(cases["invalid literal for int() with base 10: 'xx'"]) is None
+    right = sites.right_ids(negative, frames=True)
+    assert right == {held.id}
+    outcomes = list(accuracy.evaluate(cases.values(), catalog, sites, role="own"))
+    assert len(outcomes) == len(cases) * len(accuracy.FORMS)
+    rows_ = {(r.form, r.subset): r for r in accuracy.summarize(outcomes)}
+    for form in accuracy.FORMS:
+        assert rows_[(form, "all")].n == 4
+        held_row = rows_[(form, "held")]
+        assert held_row.n == 3
+        assert held_row.in_candidates == 3
+        assert held_row.wrong == held_row.answered - held_row.right
+    # Bare lines of three distinct, specific messages: each finds its own record.
+    assert rows_[("line", "held")].right == rows_[("line", "held")].top1 == 3
+    bins = accuracy.reliability(outcomes)
+    assert sum(b.n for b in bins) == sum(1 for o in outcomes if o.candidates)
+    assert sum(b.right for b in bins) == sum(o.top_right for o in outcomes)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@given(
+    message=st.text(st.characters(exclude_categories=["Cs"]), max_size=80),
+    seed=st.text("0123456789abcdef", min_size=16, max_size=16),
+)
+def test_log_form_is_the_line_behind_a_prefix_and_colour(message: str, seed: str) -> None:
+    case = accuracy.Case(
+        id=seed,
+        project="p",
+        repo="pypi/p",
+        error_class="ValueError",
+        message=message,
+        raise_path="p.py",
+        raise_line=1,
+        traceback="",
+        split="fit",
+    )
+    line = accuracy.render(case, "line")
+    assert line == (f"ValueError: {message}" if message else "ValueError")
+    log = accuracy.render(case, "log")
+    plain = _ANSI.sub("", log)
+    prefixes = [p for p, _ in accuracy.LOG_PREFIXES]
+    stripped = [
+        next((part[len(p) :] for p in prefixes if part.startswith(p)), None)
+        for part in plain.split("\n")
+    ]
+    assert None not in stripped[:1]
+    assert (
+        "\n".join(
+            s if s is not None else part
+            for s, part in zip(stripped, plain.split("\n"), strict=True)
+        )
+        == line
+    )

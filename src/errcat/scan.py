@@ -58,6 +58,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
@@ -109,6 +110,11 @@ _CHAIN_RE: Final = re.compile(
 # a quote, a comma, a bracket or the end of the line. "ErrorRate=0" is not one.
 _CLASS_HINT_RE: Final = re.compile(
     r"(?:Error|Exception|Warning)\w*(?:\([\w.]*\))?(?::(?:[ \t]|$)|[(\"',)\]}]|[ \t]*$)"
+)
+# The same, at a trigger word's position in a block of lines.
+_CLASS_HINT_AT_RE: Final = re.compile(
+    r"(?:Error|Exception|Warning)\w*(?:\([\w.]*\))?(?::(?:[ \t\r]|$)|[(\"',)\]}]|[ \t\r]*$)",
+    re.MULTILINE,
 )
 # A line that starts a new exception (ends a bare line's message).
 _NEW_EXC_RE: Final = re.compile(
@@ -246,30 +252,36 @@ class _Scanner:
         """Scan ``text[:stop]``, which ends at a line end (or at the end of the input)."""
         pos = 0
         nexts = [-2] * len(_TRIGGERS)
+        # With ANSI codes about, a class name may be cut from its ": " by one: check whole lines.
+        plain = text.find("\x1b", 0, stop) < 0
         while pos < stop:
             if not self.open:
-                hit = stop
-                for number, word in enumerate(_TRIGGERS):
-                    at = nexts[number]
-                    if at < pos and at != -1:
-                        at = text.find(word, pos, stop)
-                        nexts[number] = at
-                    if 0 <= at < hit:
-                        hit = at
-                if hit >= stop:
+                hit = _next_trigger(text, pos, stop, nexts, plain)
+                if hit < 0:
                     self.newlines += text.count("\n", pos, stop)
                     break
                 start = text.rfind("\n", pos, hit) + 1 or pos
                 self.newlines += text.count("\n", pos, start)
-                self.current = self._lookback(text, start)
                 pos = start
+                end = text.find("\n", pos, stop)
+                if end < 0:
+                    end = stop
+                raw = text[pos:end]
+                number = self.newlines + 1
+                self.newlines += end < stop
+                pos = end + 1
+                if plain or _may_start(_shown_line(raw)):
+                    self._line(raw, number, partial(self._lookback, text, start))
+                    if self.ready:
+                        yield from self._emit()
+                continue
             number = self.newlines + 1
             end = text.find("\n", pos, stop)
             if end < 0:
                 end = stop
             else:
                 self.newlines += 1
-            self._line(text[pos:end], number)
+            self._line(text[pos:end], number, None)
             pos = end + 1
             if self.ready:
                 yield from self._emit()
@@ -277,15 +289,19 @@ class _Scanner:
 
     def _lookback(self, text: str, start: int) -> tuple[str, ...]:
         """The stream of the nearest line with a stream prefix among the lines before ``start``."""
-        before = text[max(0, start - _LOOKBACK_CHARS) : start]
-        if start < _LOOKBACK_CHARS:
-            before = self.tail + before
-        lines = before.split("\n")[-_LOOKBACK_LINES - 1 : -1]
-        for raw in reversed(lines):
+        if start < _LOOKBACK_CHARS and self.tail:
+            text, start = self.tail + text[:start], len(self.tail) + start
+        end = start - 1  # the line end before the line at start
+        for _ in range(_LOOKBACK_LINES):
+            if end < 0:
+                break
+            begin = text.rfind("\n", 0, end) + 1
+            raw = text[begin:end]
             if raw[:1] not in ("", " ", "\t"):
                 stream = _strip_prefixes(_shown_line(raw))[1]
                 if stream:
                     return stream
+            end = begin - 1
         return ()
 
     def finish(self) -> Iterator[ScanEvent]:
@@ -296,10 +312,13 @@ class _Scanner:
 
     # -- lines -----------------------------------------------------------------
 
-    def _line(self, raw: str, number: int) -> None:
+    def _line(self, raw: str, number: int, lookback: Callable[[], tuple[str, ...]] | None) -> None:
+        """Read one line; ``lookback`` finds its stream after lines were skipped unread."""
         content, stream, record = _strip_prefixes(_shown_line(raw))
         if stream:
             self.current = stream
+        elif lookback is not None:
+            self.current = lookback()
         key = self.current
         event = self.open.get(key)
         if event is not None:
@@ -365,6 +384,39 @@ class _Scanner:
         while self.ready and (first_open is None or self.ready[0][0] < first_open):
             self.stats.events += 1
             yield heapq.heappop(self.ready)[2]
+
+
+def _next_trigger(text: str, pos: int, stop: int, nexts: list[int], plain: bool) -> int:
+    """Where the next line that may start an event has a trigger word (-1: none before stop).
+
+    ``nexts`` caches each word's next position (-1: no more in the block; less
+    than ``pos``: to be searched again). With ``plain`` text, a word must also
+    look like the end of a class name, or be the traceback header, where it is.
+    """
+    while True:
+        hit, which = stop, -1
+        for number, word in enumerate(_TRIGGERS):
+            at = nexts[number]
+            if at < pos and at != -1:
+                at = text.find(word, pos, stop)
+                nexts[number] = at
+            if 0 <= at < hit:
+                hit, which = at, number
+        if which < 0:
+            return -1
+        if not plain:
+            return hit
+        if which == 0:
+            if text.startswith(_TB_HEADER, hit):
+                return hit
+        elif _CLASS_HINT_AT_RE.match(text, hit) is not None:
+            return hit
+        nexts[which] = text.find(_TRIGGERS[which], hit + 1, stop)
+
+
+def _may_start(raw: str) -> bool:
+    """Cheap test that a line may start an event (see :meth:`_Scanner._start`)."""
+    return _TB_HEADER in raw or _CLASS_HINT_RE.search(raw) is not None
 
 
 def _take(event: _Open, number: int, raw: str, content: str, record: str | None) -> bool:

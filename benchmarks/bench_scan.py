@@ -280,10 +280,13 @@ def count_lines(paths: list[Path]) -> int:
     return total
 
 
-def spark_rows(paths: list[Path], events: list[ScanEvent], scan_time: float) -> list[tuple[str, str]]:
+def spark_rows(
+    paths: list[Path], events: list[ScanEvent], scan_time: float
+) -> list[tuple[str, str]]:
     try:
-        from errcat.spark import scan as spark_scan
         from pyspark.sql import SparkSession
+
+        from errcat.spark import scan as spark_scan
     except ImportError as exc:
         return [("Spark local[2]", f"skipped: {exc}")]
     start = time.perf_counter()

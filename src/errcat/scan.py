@@ -363,7 +363,10 @@ class _Scanner:
         starts = [0]
         for _, raw in lines[:-1]:
             starts.append(starts[-1] + len(raw) + 1)
-        last = bisect_right(starts, max(final.start, final.end - 1)) - 1
+        if event.group:  # the group's own exception comes first; its members follow
+            last = len(lines) - 1
+        else:
+            last = bisect_right(starts, max(final.start, final.end - 1)) - 1
         record_id, confidence, exact = self.match(text, reports)
         found = ScanEvent(
             self.path,

@@ -283,6 +283,7 @@ def count_lines(paths: list[Path]) -> int:
 def spark_rows(
     paths: list[Path], events: list[ScanEvent], scan_time: float
 ) -> list[tuple[str, str]]:
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # executors need errcat too
     try:
         from pyspark.sql import SparkSession
 
@@ -294,6 +295,7 @@ def spark_rows(
         SparkSession.builder.master("local[2]")
         .appName("errcat-bench-scan")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")

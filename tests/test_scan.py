@@ -387,3 +387,10 @@ def test_scan_paths_keeps_stats_and_summarize_matches_the_cli(tmp_path: Path) ->
     assert summarize(events) == [
         {"record_id": SEED_ID, "error_class": "ValueError", "events": 3, "files": 1}
     ]
+
+
+def test_a_line_longer_than_a_block_is_read_whole() -> None:
+    long_line = "x " * (1 << 20) + "ValueError: at the end\n"
+    chunks = [long_line[i : i + 4096] for i in range(0, len(long_line), 4096)]
+    events = list(scan_chunks([*chunks, "KeyError: 'next'\n"]))
+    assert [(e.start_line, e.error_class) for e in events] == [(1, "ValueError"), (2, "KeyError")]

@@ -126,6 +126,7 @@ _LOOKBACK_LINES: Final = 16  # lines searched back for the stream of an unprefix
 _LOOKBACK_CHARS: Final = 8192
 _MAX_BLANKS: Final = 2  # blank lines inside a traceback or between chained ones
 _MAX_MESSAGE_LINES: Final = 100  # continuation lines of an exception's message
+_MAX_EVENT_LINES: Final = 5000  # lines of one event (a longer one is closed there)
 _QUIET_MSG: Final = 64  # lines of other streams after which a finished event closes
 _QUIET_TB: Final = 1000  # ... after which a traceback cut before its exception line closes
 _MATCH_CACHE: Final = 4096  # distinct events whose match is remembered
@@ -424,6 +425,8 @@ def _may_start(raw: str) -> bool:
 
 def _take(event: _Open, number: int, raw: str, content: str, record: str | None) -> bool:
     """Add a line of the event's stream to it; False when the line is not part of it."""
+    if len(event.lines) >= _MAX_EVENT_LINES:
+        return False
     if not content.strip():
         if len(event.pending) >= _MAX_BLANKS:
             return False
@@ -529,13 +532,10 @@ def _drive(scanner: _Scanner, chunks: Iterable[str]) -> Iterator[ScanEvent]:
             continue
         buffer.append(chunk)
         size += len(chunk)
-        if size < _BLOCK:
-            continue
+        if size < _BLOCK or "\n" not in chunk:
+            continue  # (a line longer than a block is joined once, when it ends)
         text = "".join(buffer)
         cut = text.rfind("\n") + 1
-        if cut == 0:
-            buffer = [text]
-            continue
         counts.chars += cut
         yield from scanner.block(text, cut)
         rest = text[cut:]

@@ -64,8 +64,12 @@ MATCH_FIELDS = (
     ("exact", "boolean"),
 )
 
-# The catalogs this Python worker has opened, by shipment.
+# The catalogs this Python worker has opened, by shipment (the latest few).
 _OPENED: dict[str, Catalog] = {}
+_OPENED_MAX = 4
+# What the driver has shipped, by (SparkContext, catalog): each catalog goes once.
+# Both are kept alive in the values, so that their ids are not reused.
+_SHIPPED: dict[tuple[int, int], tuple[Any, Catalog, _Shipped]] = {}
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,8 @@ class _Shipped:
         opened = _OPENED.get(self.token)
         if opened is None:
             opened = _open(self)
+            while len(_OPENED) >= _OPENED_MAX:
+                del _OPENED[next(iter(_OPENED))]
             _OPENED[self.token] = opened
         return opened
 
@@ -124,6 +130,9 @@ def _ship(spark: SparkSession, catalog: Catalog | None) -> _Shipped:
 
     cat = catalog if catalog is not None else Catalog.bundled()
     context = spark.sparkContext
+    key = (id(context), id(cat))
+    if key in _SHIPPED:
+        return _SHIPPED[key][2]
     token = uuid.uuid4().hex
     parts: list[_Part] = []
     staging: Path | None = None
@@ -148,7 +157,9 @@ def _ship(spark: SparkSession, catalog: Catalog | None) -> _Shipped:
                         ("record", store.record(position).model_dump_json(by_alias=True))
                     )
             parts.append(_Part(None, None, (), context.broadcast(records)))
-    return _Shipped(token, tuple(parts))
+    shipped = _Shipped(token, tuple(parts))
+    _SHIPPED[key] = (context, cat, shipped)
+    return shipped
 
 
 def _link_or_copy(source: Path, target: Path) -> None:

@@ -127,7 +127,7 @@ _LOOKBACK_CHARS: Final = 8192
 _MAX_BLANKS: Final = 2  # blank lines inside a traceback or between chained ones
 _MAX_MESSAGE_LINES: Final = 100  # continuation lines of an exception's message
 _MAX_EVENT_LINES: Final = 5000  # lines of one event (a longer one is closed there)
-_QUIET_MSG: Final = 64  # lines of other streams after which a finished event closes
+_QUIET_MSG: Final = 32  # lines of other streams after which a finished event closes
 _QUIET_TB: Final = 1000  # ... after which a traceback cut before its exception line closes
 _MATCH_CACHE: Final = 4096  # distinct events whose match is remembered
 

@@ -207,7 +207,6 @@ def _noise(draw: st.DrawFn, tag: int) -> str:
 def planted_logs(draw: st.DrawFn) -> Planted:
     """Noise with k real events planted: contiguous sglang-style blocks, bare lines, and
     every-line-prefixed worker tracebacks interleaved with other streams line by line."""
-    # Each item is a list of lines; the indexes in `marks` say which item lines end events.
     lines: list[str] = []
     ranges: list[tuple[int, int]] = []
     for _ in range(draw(st.integers(0, 4))):
@@ -221,7 +220,7 @@ def planted_logs(draw: st.DrawFn) -> Planted:
             lines.append(f"[2026-01-02 03:04:05 TP{tp}] Scheduler hit an exception: {tb[0]}")
             lines.extend(tb[1:])
             ranges.append((first, len(lines)))
-            lines.append(_noise(draw, tp).replace("(Worker_TP", "[2026-01-02 03:04:05 TP", 0))
+            lines.append(_noise(draw, tp))
         elif style == 1:
             lines.append(f"[2026-01-02 03:04:05 TP{draw(st.integers(0, 3))}] ValueError: x")
             ranges.append((first, first))

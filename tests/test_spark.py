@@ -177,4 +177,7 @@ def test_summary_job_writes_parquet_like_the_local_summary(
     key = ("record_id", "error_class", "events", "files")
     want = [tuple(row[k] for k in key) for row in summarize(scan_paths(logs))]
     assert sorted((tuple(row[k] for k in key) for row in written), key=str) == sorted(want, key=str)
-    assert main(["summary", str(logs[0]), "-o", str(out)]) != 0  # exists: not overwritten
+    assert main(["summary", str(logs[0]), "-o", str(out)]) == 2  # exists: not overwritten
+    assert "exists" in capsys.readouterr().err
+    assert main(["summary", str(tmp_path / "none.log"), "-o", str(tmp_path / "o2")]) == 2
+    assert "PATH_NOT_FOUND" in capsys.readouterr().err

@@ -345,22 +345,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
-    from pyspark.sql import SparkSession
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        print(
+            "errcat.spark: error: pyspark is missing: pip install 'errcat[spark]'", file=sys.stderr
+        )
+        return 2
 
     from errcat.cli import catalog_from_args
     from errcat.errors import ErrcatError
 
+    if not args.overwrite and "://" not in args.output and Path(args.output).exists():
+        print(f"errcat.spark: error: {args.output} exists (use --overwrite)", file=sys.stderr)
+        return 2
     try:
         catalog = catalog_from_args(args, sys.stderr, prog="errcat.spark")
     except (ErrcatError, ValueError) as exc:
         print(f"errcat.spark: error: {exc}", file=sys.stderr)
         return 2
+    # Local workers run this Python (which has errcat) unless told otherwise.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = SparkSession.builder.appName("errcat-summary")
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()
-    table = summary(scan(spark, args.logs, catalog, recursive=args.recursive)).cache()
-    table.write.mode("overwrite" if args.overwrite else "errorifexists").parquet(args.output)
+    from pyspark.errors import AnalysisException
+
+    try:
+        table = summary(scan(spark, args.logs, catalog, recursive=args.recursive)).cache()
+        table.write.mode("overwrite" if args.overwrite else "errorifexists").parquet(args.output)
+    except AnalysisException as exc:  # a missing input, an existing output
+        print(f"errcat.spark: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
     total = table.agg({"events": "sum"}).collect()[0][0] or 0
     print(f"errcat.spark: {total} event(s), {table.count()} row(s) written to {args.output}")
     return 0 if total else 1

@@ -393,3 +393,18 @@ def test_a_line_longer_than_a_block_is_read_whole() -> None:
     chunks = [long_line[i : i + 4096] for i in range(0, len(long_line), 4096)]
     events = list(scan_chunks([*chunks, "KeyError: 'next'\n"]))
     assert [(e.start_line, e.error_class) for e in events] == [(1, "ValueError"), (2, "KeyError")]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_on_a_terminal_only(tmp_path: Path) -> None:
+    log = tmp_path / "a.log"
+    log.write_text(SEED_LOG)
+    shown = _Terminal()
+    assert main(["scan", str(log)], stdout=io.StringIO(), stderr=shown) == 0
+    assert "\rscanning file 1/1" in shown.getvalue()
+    code, _, err = run("scan", str(log))
+    assert code == 0 and "scanning file" not in err

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import contextlib
 import gzip
 import heapq
 import io
@@ -742,14 +741,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class _Progress:
     """A one-line progress report on a terminal's stderr, at most five times a second."""
 
-    def __init__(self, paths: Sequence[str], err: TextIO, stats: ScanStats) -> None:
+    def __init__(self, files: int, err: TextIO, stats: ScanStats) -> None:
         self.err = err
         self.stats = stats
-        self.total = 0
-        for path in paths:
-            with contextlib.suppress(OSError):
-                self.total += Path(path).stat().st_size if path != "-" else 0
+        self.files = files
         self.done = 0
+        self.started = time.monotonic()
         self.shown = 0.0
 
     def __call__(self, chars: int) -> None:
@@ -758,10 +755,10 @@ class _Progress:
         if now - self.shown < 0.2:
             return
         self.shown = now
-        share = f" {min(100, 100 * self.done // self.total)}%" if self.total else ""
+        rate = self.done / 1e6 / max(now - self.started, 1e-3)
         self.err.write(
-            f"\rscanning{share} {self.done / 1e6:.1f} MB, file {self.stats.files},"
-            f" {self.stats.events} events "
+            f"\rscanning file {self.stats.files}/{self.files}: {self.done / 1e6:.1f} MB of text"
+            f" ({rate:.0f} MB/s), {self.stats.events} events "
         )
         self.err.flush()
 
@@ -815,7 +812,7 @@ def run(
     err = err if err is not None else sys.stderr
     catalog = catalog_from_args(args, err)
     stats = ScanStats()
-    progress = _Progress(args.logs, err, stats) if err.isatty() else None
+    progress = _Progress(len(args.logs), err, stats) if err.isatty() else None
 
     def report(exc: LogSourceError) -> None:
         if progress is not None:

@@ -144,6 +144,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 _HEAVY = {
     "mine": ("errcat.mine", "build draft records from Python source", False),
     "release": ("errcat.release", "check, build and diff versioned data releases", False),
+    "scan": ("errcat.scan", "find and match every exception event in log files", True),
     "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
 }
 
@@ -366,6 +367,9 @@ def main(
         "validate": lambda: _cmd_validate(args, out),
         "mine": lambda: _cmd_heavy(args),
         "release": lambda: _cmd_heavy(args),
+        "scan": lambda: importlib.import_module("errcat.scan").run(
+            args, stdin=inp, out=out, err=err
+        ),
         "serve": lambda: _cmd_heavy(args),
     }
     try:

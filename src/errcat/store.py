@@ -695,6 +695,10 @@ class FileStore:
             kind = _ARRAY_KINDS.get(name)
             parts[name] = chunk.cast(kind) if kind else chunk  # type: ignore[call-overload]
         self._files = list(files)
+        #: The stored index file this store maps, and the identity of the data it indexes
+        #: (what :mod:`errcat.spark` ships to executors).
+        self.index_path = path
+        self.identity = identity
         self._data_maps: dict[int, mmap.mmap] = {}
         self._rows = StringTable(parts["rows"], parts["row_offsets"])
         self._file_of = parts["file_of"]

@@ -143,6 +143,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 #: Commands whose module is imported only when used: (module, help, takes --catalog).
 _HEAVY = {
     "mine": ("errcat.mine", "build draft records from Python source", False),
+    "history": ("errcat._hist.cli", "mine a project at several revisions into one catalog", False),
     "release": ("errcat.release", "check, build and diff versioned data releases", False),
     "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
 }
@@ -369,6 +370,7 @@ def main(
         "list": lambda: _cmd_list(args, out, err),
         "validate": lambda: _cmd_validate(args, out),
         "mine": lambda: _cmd_heavy(args),
+        "history": lambda: _cmd_heavy(args),
         "release": lambda: _cmd_heavy(args),
         "serve": lambda: _cmd_heavy(args),
     }

@@ -317,7 +317,11 @@ def base_sources() -> list[Source]:
 def _base_key(sources: Sequence[Source]) -> str:
     miner = importlib.util.find_spec("errcat.mine")
     origin = miner.origin if miner is not None else None
-    miner_hash = hashlib.sha256(Path(origin).read_bytes()).hexdigest() if origin else ""
+    digest = hashlib.sha256()
+    if origin:  # the miner is a package: every module of it counts
+        for module in sorted(Path(origin).parent.glob("*.py")):
+            digest.update(module.name.encode() + b"\0" + module.read_bytes())
+    miner_hash = digest.hexdigest() if origin else ""
     blob = json.dumps(
         {
             "corpus": CORPUS_VERSION,

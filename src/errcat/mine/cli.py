@@ -1,0 +1,159 @@
+"""The ``errcat mine`` command: options and run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TextIO
+
+from errcat.loaders import dump_envelope, iter_path, write_jsonl
+from errcat.mine.core import mine_paths
+from errcat.mine.reanchor import reanchor
+from errcat.mine.records import _REPO, _SHA
+from errcat.models import RecordEnvelope
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``errcat mine`` to a parser.
+
+    >>> p = argparse.ArgumentParser(prog="errcat mine")
+    >>> add_arguments(p)
+    >>> args = p.parse_args(["pkg", "--repo", "o/r", "--sha", "a" * 40])
+    >>> args.src, args.path_prefix, args.output
+    (['pkg'], '', None)
+    """
+    parser.add_argument("src", nargs="+", metavar="SRC", help="a .py file or a folder to mine")
+    parser.add_argument("--repo", required=True, metavar="OWNER/NAME", help="GitHub repository")
+    parser.add_argument("--sha", required=True, help="the commit the source is at (40 hex)")
+    parser.add_argument(
+        "--path-prefix",
+        default="",
+        metavar="P",
+        help="prepended to paths relative to SRC to give the path in the repo",
+    )
+    parser.add_argument("-o", "--output", metavar="OUT.jsonl", help="write records here")
+    parser.add_argument(
+        "--include-tests", action="store_true", help="also mine test folders and files"
+    )
+    parser.add_argument(
+        "--update",
+        metavar="CATALOG",
+        help="re-anchor this catalog's records to the mined sites instead of writing drafts",
+    )
+    parser.add_argument(
+        "--report", metavar="REPORT.json", help="with --update: write the report as JSON here"
+    )
+    parser.add_argument(
+        "--add-new",
+        action="store_true",
+        help="with --update: also write draft records for new raise sites",
+    )
+    parser.add_argument(
+        "--analyzed-at",
+        metavar="ISO-8601",
+        help="timestamp to record instead of now (reproducible output)",
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
+    )
+
+
+def _parse_when(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+class _Progress:
+    """One self-overwriting progress line on a terminal."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, path: str) -> None:
+        now = time.monotonic()
+        if done != total and now - self.last < 0.1:
+            return
+        self.last = now
+        name = path if len(path) <= 50 else "..." + path[-47:]
+        self.stream.write(f"\r\x1b[Kmining {done}/{total} {name}")
+        if done == total:
+            self.stream.write("\r\x1b[K")
+        self.stream.flush()
+
+
+def _load_catalog(path: str) -> list[RecordEnvelope]:
+    envelopes = []
+    for loaded in iter_path(path):
+        if loaded.problem is not None:
+            raise loaded.problem
+        assert loaded.envelope is not None
+        envelopes.append(loaded.envelope)
+    return envelopes
+
+
+def _write(envelopes: Sequence[RecordEnvelope], output: str | None) -> None:
+    if output:
+        write_jsonl(output, envelopes)
+        return
+    for envelope in envelopes:
+        sys.stdout.write(dump_envelope(envelope) + "\n")
+    sys.stdout.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``errcat mine`` with parsed arguments; return the exit status (0 ok, 2 bad usage)."""
+    err = sys.stderr
+    if args.report and not args.update:
+        err.write("errcat mine: --report needs --update\n")
+        return 2
+    if args.add_new and not args.update:
+        err.write("errcat mine: --add-new needs --update\n")
+        return 2
+    if not _REPO.match(args.repo):
+        err.write(f"errcat mine: invalid --repo {args.repo!r} (expected OWNER/NAME)\n")
+        return 2
+    if not _SHA.match(args.sha.lower()):
+        err.write(f"errcat mine: invalid --sha {args.sha!r} (expected 40 hex digits)\n")
+        return 2
+    if args.jobs < 1:
+        err.write("errcat mine: --jobs must be at least 1\n")
+        return 2
+    try:
+        when = _parse_when(args.analyzed_at)
+    except ValueError:
+        err.write(f"errcat mine: invalid --analyzed-at {args.analyzed_at!r}\n")
+        return 2
+    old = _load_catalog(args.update) if args.update else None
+    progress = _Progress(err) if err.isatty() else None
+    result = mine_paths(
+        args.src,
+        repo=args.repo,
+        sha=args.sha,
+        path_prefix=args.path_prefix,
+        include_tests=args.include_tests,
+        analyzed_at=when,
+        progress=progress,
+        workers=args.jobs,
+    )
+    err.write(result.stats.summary() + "\n")
+    if old is None:
+        _write(result.envelopes, args.output)
+        return 0
+    anchored = reanchor(old, result)
+    out = list(anchored.envelopes)
+    if args.add_new:
+        out.extend(anchored.new_envelopes)
+    _write(out, args.output)
+    if args.report:
+        text = json.dumps(anchored.report, indent=2, ensure_ascii=False) + "\n"
+        Path(args.report).write_text(text, encoding="utf-8")
+    err.write(anchored.summary() + "\n")
+    return 0

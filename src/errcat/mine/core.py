@@ -1,0 +1,261 @@
+"""Mining a set of files: discover, scan each file, resolve across files, build records."""
+
+from __future__ import annotations
+
+import ast
+import multiprocessing
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from errcat.mine.facts import _FileScan
+from errcat.mine.files import _discover, _join_prefix
+from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
+from errcat.mine.resolve import _Resolver, _site_texts
+from errcat.mine.scan import _scan_file, _Scanner
+from errcat.models import ErrorRecord, RecordEnvelope
+
+
+@dataclass(frozen=True)
+class MineStats:
+    """Counts of a mining run: files, raise sites, records, skipped sites by reason.
+
+    ``sites`` counts every ``raise`` of an exception and every ``assert``;
+    ``reraises`` counts bare ``raise`` statements, which are not sites.
+    ``skipped`` maps each reason to its count, most frequent first;
+    ``parse_errors`` holds ``(file, error)`` for files that could not be read.
+    """
+
+    files: int
+    sites: int
+    records: int
+    skipped: Mapping[str, int]
+    parse_errors: tuple[tuple[str, str], ...] = ()
+    reraises: int = 0
+    seconds: float = 0.0
+
+    @property
+    def skipped_total(self) -> int:
+        """Number of raise sites that gave no record."""
+        return sum(self.skipped.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counts as a JSON-ready dict."""
+        return {
+            "files": self.files,
+            "sites": self.sites,
+            "records": self.records,
+            "skipped": dict(self.skipped),
+            "parseErrors": [{"file": f, "error": e} for f, e in self.parse_errors],
+            "reraises": self.reraises,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def summary(self) -> str:
+        """A short human-readable summary.
+
+        >>> stats = MineStats(
+        ...     files=2,
+        ...     sites=5,
+        ...     records=4,
+        ...     skipped={"no message": 2},
+        ...     parse_errors=(("a.py", "SyntaxError: x (line 1)"),),
+        ...     seconds=0.5,
+        ... )
+        >>> print(stats.summary())
+        mined 2 files in 0.5 s: 5 raise sites, 4 records, 2 sites skipped
+          skipped, no message: 2
+          1 file could not be parsed:
+            a.py: SyntaxError: x (line 1)
+        """
+        lines = [
+            f"mined {self.files} file{'s' * (self.files != 1)} in {self.seconds:.1f} s: "
+            f"{self.sites} raise sites, {self.records} records, "
+            f"{self.skipped_total} sites skipped"
+        ]
+        for reason, count in self.skipped.items():
+            lines.append(f"  skipped, {reason}: {count}")
+        if self.parse_errors:
+            n = len(self.parse_errors)
+            lines.append(f"  {n} file{'s' * (n != 1)} could not be parsed:")
+            lines.extend(f"    {f}: {e}" for f, e in self.parse_errors)
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class MineResult:
+    """The envelopes of a mining run (sorted by file, line), its counts, repo and commit."""
+
+    envelopes: tuple[RecordEnvelope, ...]
+    stats: MineStats
+    repo: str
+    sha: str
+
+    @property
+    def records(self) -> tuple[ErrorRecord, ...]:
+        """The mined records, in the order of :attr:`envelopes`."""
+        return tuple(e.record for e in self.envelopes)
+
+
+def _scan_all(
+    tasks: list[tuple[str, str]],
+    workers: int,
+    progress: Callable[[int, int, str], None] | None,
+) -> list[_FileScan]:
+    total = len(tasks)
+    scans: list[_FileScan] = []
+    if workers <= 1 or total < 2:
+        for index, task in enumerate(tasks, start=1):
+            scans.append(_scan_file(task))
+            if progress is not None:
+                progress(index, total, task[0])
+        return scans
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    chunk = max(1, min(32, total // (workers * 8)))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for index, scan in enumerate(pool.map(_scan_file, tasks, chunksize=chunk), start=1):
+            scans.append(scan)
+            if progress is not None:
+                progress(index, total, scan.source)
+    return scans
+
+
+def mine_paths(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    repo: str,
+    sha: str,
+    path_prefix: str = "",
+    include_tests: bool = False,
+    analyzed_at: datetime | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    workers: int = 1,
+) -> MineResult:
+    """Mine draft records from ``.py`` files and folders (see the module docstring).
+
+    ``filePath`` is each file's path relative to the folder it was found under
+    (a file given directly: its name), with ``path_prefix`` prepended. Tests
+    (``test``/``tests`` folders, ``test_*.py``, ``*_test.py``, ``conftest.py``)
+    are skipped unless ``include_tests``; hidden folders, ``__pycache__`` and
+    nested ``site-packages`` are never walked. ``progress(done, total, file)``
+    is called after each file. With ``workers`` above 1, files are scanned by a
+    pool of processes (started with forkserver or spawn, so a calling script
+    needs the ``if __name__ == "__main__":`` guard); one process mines the
+    whole standard library in a few seconds. A file that cannot be parsed is
+    listed in ``stats.parse_errors``; it never stops the run.
+    """
+    started = time.perf_counter()
+    sha = _check_repo_sha(repo, sha)
+    when = analyzed_at or _now()
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    files = _discover(paths, include_tests)
+    tasks = [(str(path), _join_prefix(path_prefix, rel)) for path, rel in files]
+    scans = _scan_all(tasks, workers, progress)
+    built = records_from_scans(scans, repo=repo, sha=sha, when=when)
+    stats = MineStats(
+        files=len(files),
+        sites=built.sites,
+        records=len(built.envelopes),
+        skipped=dict(sorted(built.skipped.items(), key=lambda kv: (-kv[1], kv[0]))),
+        parse_errors=built.parse_errors,
+        reraises=built.reraises,
+        seconds=time.perf_counter() - started,
+    )
+    return MineResult(built.envelopes, stats, repo, sha)
+
+
+@dataclass(frozen=True)
+class _Built:
+    """The records built from a set of file scans, with the counts of the run."""
+
+    envelopes: tuple[RecordEnvelope, ...]
+    sites: int
+    reraises: int
+    skipped: Mapping[str, int]
+    parse_errors: tuple[tuple[str, str], ...]
+
+
+def records_from_scans(
+    scans: Sequence[_FileScan], *, repo: str, sha: str, when: datetime
+) -> _Built:
+    """Resolve per-file scans (from :func:`errcat.mine.scan.scan_source`) into draft records.
+
+    This is the cross-file step of mining: class names and messages are
+    resolved against every scan given, so the scans of one commit go in together.
+    """
+    resolver = _Resolver(scans)
+    skipped: Counter[str] = Counter()
+    parse_errors: list[tuple[str, str]] = []
+    entries: list[_Entry] = []
+    sites = reraises = 0
+    for scan in scans:
+        if scan.error is not None:
+            parse_errors.append((scan.source, scan.error))
+            continue
+        reraises += scan.reraises
+        snippets = {line: (start, end, code) for line, start, end, code in scan.snippets}
+        for site in scan.sites:
+            sites += 1
+            texts, reason = _site_texts(resolver, site)
+            if reason is not None:
+                skipped[reason] += 1
+                continue
+            for cls_name, text in texts:
+                base = resolver.builtin_base(cls_name)
+                entries.append(
+                    _Entry(
+                        scan.file_path,
+                        site.line,
+                        site.qualname,
+                        cls_name,
+                        text,
+                        base,
+                        snippets[site.line],
+                    )
+                )
+    envelopes = _build_envelopes(entries, repo, sha, when)
+    return _Built(tuple(envelopes), sites, reraises, dict(skipped), tuple(parse_errors))
+
+
+def mine_source(source: str, *, module: str = "module") -> list[tuple[int, str, str]]:
+    """The ``(line, errorClass, template)`` of every message mined from one module's source.
+
+    >>> mine_source(
+    ...     '''
+    ... class ParseError(ValueError):
+    ...     pass
+    ... def parse(text, pos):
+    ...     if not text:
+    ...         raise ParseError("empty input at %d" % pos)
+    ...     msg = "unexpected character"
+    ...     if pos:
+    ...         msg += f" at {pos}"
+    ...     raise ValueError(msg)
+    ... ''',
+    ...     module="mypkg.parser",
+    ... )
+    [(6, 'mypkg.parser.ParseError', 'empty input at {pos}'), (10, 'ValueError', 'unexpected character'), (10, 'ValueError', 'unexpected character at {pos}')]
+    """  # noqa: E501
+    tree = ast.parse(source)
+    scanner = _Scanner(module, is_package=False)
+    scanner.scan(tree)
+    scan = _FileScan(
+        "<source>",
+        "<source>",
+        module,
+        classes=tuple(scanner.classes),
+        functions=tuple(scanner.functions),
+    )
+    resolver = _Resolver([scan])
+    out: list[tuple[int, str, str]] = []
+    for site in scanner.sites:
+        texts, _reason = _site_texts(resolver, site)
+        out.extend((site.line, cls_name, text) for cls_name, text in texts)
+    return sorted(out)

@@ -1,0 +1,160 @@
+"""What the scan of one file produces: plain, picklable facts, and the skip reasons.
+
+A :class:`_FileScan` is everything the resolver needs from one file (its raise
+sites, the exception classes and factory functions it defines, the names it
+re-exports), so it can be computed in a worker process or cached by content.
+
+>>> _BUILTINS["IOError"], _KNOWN_ALIASES["socket.timeout"]
+('OSError', 'TimeoutError')
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+
+from errcat.mine.templates import _Alts
+
+#: ``ref`` prefix of a placeholder that reads a name imported from another module
+#: (``import:pkg.tips.TIPS``): the resolver puts in that module's constant.
+IMPORTED = "import:"
+
+# Why a raise site gave no record, as the summary shows it (MineStats.skipped keys).
+NO_MESSAGE = "no message"
+NO_STATIC_TEXT = "no static text"
+NON_STRING = "non-string message"
+EXISTING_OBJECT = "raises an existing exception object"
+DYNAMIC_CLASS = "exception class chosen at run time"
+STARRED = "message from *args or **kwargs"
+KEYWORD_ONLY = "message passed by keyword"
+OWN_FORMAT = "class formats its own message"
+CONTROL_FLOW = "control-flow exception"
+TOO_MANY = "too many message variants"
+NO_ROUND_TRIP = "template does not round-trip"
+
+
+_CONTROL_FLOW = frozenset(
+    {"StopIteration", "StopAsyncIteration", "GeneratorExit", "KeyboardInterrupt"}
+)
+_UNICODE_ERRORS = frozenset({"UnicodeDecodeError", "UnicodeEncodeError", "UnicodeTranslateError"})
+
+
+def _builtin_exceptions() -> dict[str, str]:
+    names = {
+        name: obj.__name__
+        for name, obj in vars(builtins).items()
+        if isinstance(obj, type) and issubclass(obj, BaseException)
+    }
+    # Names of newer Pythons, so that mining does not depend on the interpreter.
+    for extra in ("ExceptionGroup", "BaseExceptionGroup", "EncodingWarning"):
+        names.setdefault(extra, extra)
+    names.setdefault("PythonFinalizationError", "PythonFinalizationError")
+    return names
+
+
+#: Builtin exception names mapped to the name the traceback prints (``IOError`` -> ``OSError``).
+_BUILTINS = _builtin_exceptions()
+
+
+#: Well-known aliases of builtin exceptions in the standard library.
+_KNOWN_ALIASES = {
+    "socket.error": "OSError",
+    "os.error": "OSError",
+    "select.error": "OSError",
+    "socket.timeout": "TimeoutError",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Arg:
+    """One argument of an exception constructor call."""
+
+    alts: _Alts | None  # its static string value(s), when it has one
+    source: str  # the argument as written (``ast.unparse``)
+    as_str: str | None = None  # str() of a constant argument
+    as_repr: str | None = None  # repr() of a constant argument
+    non_string: bool = False  # a constant that is not a string
+    ref: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """The arguments an exception class (or a function) is called with."""
+
+    args: tuple[_Arg, ...] = ()
+    kwargs: tuple[tuple[str, _Arg], ...] = ()
+    starred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _ClassRef:
+    """The class raised at a site: ``kind`` is builtin, local, imported or written.
+
+    ``kind`` is ``factory`` when the site raises what a function returns
+    (``raise make_error(...)``); ``name`` is then the function's qualified name.
+    """
+
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class _RawSite:
+    line: int
+    qualname: str
+    cls: _ClassRef
+    args: tuple[_Arg, ...] = ()
+    kwargs: tuple[tuple[str, _Arg], ...] = ()
+    starred: bool = False
+    is_assert: bool = False
+    skip: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _ClassInfo:
+    """What the miner knows of a class defined in the mined code.
+
+    ``init`` is ``"none"`` (no ``__init__``), ``"nosuper"`` (an ``__init__``
+    that does not call the base's, or passes its ``*args`` through: the call's
+    own arguments are the exception's args), ``"super"`` (it calls the base's
+    ``__init__`` with ``super_calls``: the explicit base, or ``None`` for
+    ``super()``, and the arguments) or ``"opaque"``. ``str_message`` is what
+    ``__str__`` returns, when the class defines it; ``self_attrs`` what
+    ``__init__`` stores in ``self.<attr>``.
+    """
+
+    name: str  # module.qualname
+    bases: tuple[str, ...]
+    params: tuple[str, ...] = ()
+    defaults: tuple[tuple[str, _Arg], ...] = ()
+    varargs: bool = False
+    init: str = "none"
+    super_calls: tuple[tuple[str | None, _Call], ...] = ()
+    str_message: _Alts | None = None
+    self_attrs: tuple[tuple[str, _Alts], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _FuncInfo:
+    """A function of the mined code that returns exceptions (``return ValueError(...)``)."""
+
+    name: str  # module.qualname
+    params: tuple[str, ...]
+    defaults: tuple[tuple[str, _Arg], ...]
+    varargs: bool
+    returns: tuple[tuple[_ClassRef, _Call], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _FileScan:
+    source: str  # the file as found on disk
+    file_path: str  # the record's filePath
+    module: str
+    sites: tuple[_RawSite, ...] = ()
+    snippets: tuple[tuple[int, int, int, str], ...] = ()  # line, start, end, code
+    classes: tuple[_ClassInfo, ...] = ()
+    functions: tuple[_FuncInfo, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()
+    consts: tuple[tuple[str, _Alts], ...] = ()  # module.NAME -> its literal value(s)
+    reraises: int = 0
+    error: str | None = None

@@ -1,0 +1,179 @@
+"""Draft records: ids, slugs, URLs, the guessed error type, and the envelopes of a run.
+
+>>> slugify("bad value {x!r}"), record_id("o/r", "a.py", "bad value {x!r}")
+('bad-value-x-r', '0558fa5f2d383ba0')
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from errcat.errors import InvalidRecordError
+from errcat.models import ErrorRecord, RecordEnvelope
+from errcat.patterns import template_to_pattern
+
+#: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
+SNIPPET_RADIUS = 18
+
+
+_SLUG_LENGTH = 50
+_SLUG_SEP = re.compile(r"[^a-z0-9]+")
+_SHA = re.compile(r"^[0-9a-f]{40}$")
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+_ERROR_TYPES: tuple[tuple[type[BaseException], str], ...] = (
+    (AssertionError, "assertion"),
+    (NotImplementedError, "unsupported"),
+    (ImportError, "dependency"),
+    (Warning, "warning"),
+    (OSError, "io"),
+    (LookupError, "lookup"),
+    (ValueError, "validation"),
+    (TypeError, "validation"),
+)
+
+
+def guess_error_type(builtin_base: str | None) -> str:
+    """The draft ``errorType`` of a class whose nearest builtin base is ``builtin_base``.
+
+    >>> [guess_error_type(n) for n in ("ValueError", "KeyError", "FileNotFoundError")]
+    ['validation', 'lookup', 'io']
+    >>> [guess_error_type(n) for n in ("NotImplementedError", "AssertionError", None)]
+    ['unsupported', 'assertion', 'runtime']
+    """
+    cls = getattr(builtins, builtin_base, None) if builtin_base else None
+    if isinstance(cls, type):
+        for base, name in _ERROR_TYPES:
+            if issubclass(cls, base):
+                return name
+    return "runtime"
+
+
+def slugify(template: str) -> str:
+    """The record slug of a message template: lowercase words joined by ``-``, at most 50 chars.
+
+    >>> slugify("DeepEP v2 MoE is not validated for {architecture!r}; supported")
+    'deepep-v2-moe-is-not-validated-for-architecture-r'
+    """
+    slug = _SLUG_SEP.sub("-", template.lower()).strip("-")
+    return slug[:_SLUG_LENGTH].rstrip("-") or "error"
+
+
+def record_id(repo: str, file_path: str, template: str, *disambiguators: str) -> str:
+    """The 16-hex-digit record id: sha256 over repo, path, template (and disambiguators).
+
+    >>> record_id("example/project", "src/a.py", "bad value {x!r}")
+    'c3bcc2afed8d6cc1'
+    """
+    key = "\0".join((repo, file_path, template, *disambiguators))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def github_url(repo: str, sha: str, file_path: str, start: int, end: int) -> str:
+    """The GitHub URL of a span of lines at a commit.
+
+    >>> github_url("o/r", "0" * 40, "x/y.py", 3, 39)
+    'https://github.com/o/r/blob/0000000000000000000000000000000000000000/x/y.py#L3-L39'
+    """
+    return f"https://github.com/{repo}/blob/{sha}/{file_path}#L{start}-L{end}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    file_path: str
+    line: int
+    qualname: str
+    error_class: str
+    template: str
+    base: str | None
+    snippet: tuple[int, int, str]
+
+
+def _now() -> datetime:
+    now = datetime.now(timezone.utc)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+def _check_repo_sha(repo: str, sha: str) -> str:
+    if not _REPO.match(repo):
+        raise InvalidRecordError(f"Invalid repo: {repo!r} (expected OWNER/NAME)", field="repo")
+    sha = sha.lower()
+    if not _SHA.match(sha):
+        raise InvalidRecordError(
+            f"Invalid sha: {sha!r} (expected 40 hexadecimal digits)", field="analyzedSha"
+        )
+    return sha
+
+
+def _build_envelopes(
+    entries: list[_Entry], repo: str, sha: str, when: datetime
+) -> list[RecordEnvelope]:
+    entries.sort(key=lambda e: (e.file_path, e.line, e.template))
+    groups: defaultdict[tuple[str, str], list[_Entry]] = defaultdict(list)
+    for entry in entries:
+        groups[(entry.file_path, entry.template)].append(entry)
+    keys: dict[int, tuple[str, ...]] = {}
+    for group in groups.values():
+        if len(group) == 1:
+            keys[id(group[0])] = ()
+            continue
+        by_qual: defaultdict[str, list[_Entry]] = defaultdict(list)
+        for entry in group:
+            by_qual[entry.qualname].append(entry)
+        for qual, members in by_qual.items():
+            for ordinal, entry in enumerate(members):
+                keys[id(entry)] = (qual,) if len(members) == 1 else (qual, str(ordinal))
+    envelopes: list[RecordEnvelope] = []
+    seen: set[str] = set()
+    for entry in entries:
+        rid = record_id(repo, entry.file_path, entry.template, *keys[id(entry)])
+        if rid in seen:  # the same template twice at one site
+            continue
+        seen.add(rid)
+        envelopes.append(_draft(entry, rid, repo, sha, when))
+    return envelopes
+
+
+def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> RecordEnvelope:
+    start, end, code = entry.snippet
+    is_warning = guess_error_type(entry.base) == "warning"
+    record = ErrorRecord(
+        id=rid,
+        repo=repo,
+        slug=slugify(entry.template),
+        error_code=None,
+        error_message=entry.template,
+        message_pattern=template_to_pattern(entry.template),
+        error_type=guess_error_type(entry.base),
+        error_class=entry.error_class,
+        http_status=None,
+        severity="warning" if is_warning else "error",
+        file_path=entry.file_path,
+        line_number=entry.line,
+        source_code=code,
+        source_code_start=start,
+        source_code_end=end,
+        github_url=github_url(repo, sha, entry.file_path, start, end),
+        documentation="",
+        trigger_scenarios="",
+        common_situations="",
+        solutions=(),
+        example_fix="",
+        handling_strategy="",
+        validation_code=None,
+        type_guard=None,
+        try_catch_pattern=None,
+        prevention_tips=(),
+        tags=(),
+        background_tag=None,
+        analyzed_sha=sha,
+        analyzed_at=when,
+        schema_version=2,
+    )
+    return RecordEnvelope(record=record, dataset_version=when)

@@ -1,0 +1,262 @@
+"""Resolve class names across the mined files and compute each site's templates.
+
+:class:`_Resolver` is built from every file's :class:`_FileScan` (the
+cross-file step of mining): it follows re-exports to the defining class,
+walks the mined classes' ``__init__`` chains, and gives each raise site its
+``(errorClass, template)`` pairs, or the reason it is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from errcat.mine.facts import (
+    _BUILTINS,
+    _CONTROL_FLOW,
+    _KNOWN_ALIASES,
+    CONTROL_FLOW,
+    DYNAMIC_CLASS,
+    IMPORTED,
+    NO_MESSAGE,
+    NO_ROUND_TRIP,
+    NO_STATIC_TEXT,
+    OWN_FORMAT,
+    STARRED,
+    TOO_MANY,
+    _Call,
+    _ClassInfo,
+    _ClassRef,
+    _FileScan,
+    _FuncInfo,
+    _RawSite,
+)
+from errcat.mine.messages import _arg_message, _bind, _bind_arg, _builtin_message, _substitute
+from errcat.mine.templates import (
+    _Alts,
+    _dedupe,
+    _Field,
+    _has_static_text,
+    _literal_text,
+    _product,
+    _render,
+    _round_trips,
+    _strip_edges,
+    _Template,
+    _TooManyVariantsError,
+)
+
+
+class _Resolver:
+    """Resolve class names across the mined files and compute each site's templates."""
+
+    def __init__(self, scans: Sequence[_FileScan]) -> None:
+        self.classes: dict[str, _ClassInfo] = {}
+        self.functions: dict[str, _FuncInfo] = {}
+        self.aliases: dict[str, str] = {}
+        self.consts: dict[str, _Alts] = {}
+        for scan in scans:
+            for info in scan.classes:
+                self.classes.setdefault(info.name, info)
+            for func in scan.functions:
+                self.functions.setdefault(func.name, func)
+            for name, target in scan.aliases:
+                self.aliases.setdefault(name, target)
+            for name, alts in scan.consts:
+                self.consts.setdefault(name, alts)
+
+    def canonical(self, name: str) -> str:
+        """The defining name of a class or function re-exported under ``name``."""
+        for _ in range(10):
+            if name in self.classes or name in self.functions or name not in self.aliases:
+                break
+            name = self.aliases[name]
+        return _KNOWN_ALIASES.get(name, name)
+
+    def class_name(self, ref: _ClassRef) -> str:
+        """The class as the traceback prints it."""
+        if ref.kind == "builtin":
+            return ref.name
+        if ref.kind in ("local", "imported"):
+            name = self.canonical(ref.name)
+            if name.startswith("builtins."):
+                return _BUILTINS.get(name[9:], name[9:])
+            return name
+        return ref.name
+
+    def fill_constants(self, alts: _Alts) -> _Alts:
+        """Put in the value of each placeholder that reads a constant of another mined module."""
+        if not self.consts:
+            return alts
+        out: list[_Template] = []
+        for template in alts:
+            pieces: list[_Alts] = []
+            for part in template:
+                if not (isinstance(part, _Field) and part.ref and part.ref.startswith(IMPORTED)):
+                    pieces.append(((part,),))
+                    continue
+                value = self.consts.get(self.canonical(part.ref[len(IMPORTED) :]))
+                if value is None or part.spec or part.conversion not in ("", "s", "r"):
+                    pieces.append(((part,),))
+                elif part.conversion == "r":
+                    pieces.append(tuple((repr(_literal_text(t)),) for t in value))
+                else:
+                    pieces.append(value)
+            out.extend(_product(pieces))
+        return _dedupe(out)
+
+    def chain(self, name: str) -> list[_ClassInfo]:
+        """The mined classes of ``name``'s method resolution order (first bases only)."""
+        out: list[_ClassInfo] = []
+        seen: set[str] = set()
+        while name in self.classes and name not in seen and len(out) < 20:
+            seen.add(name)
+            info = self.classes[name]
+            out.append(info)
+            name = self._parent(info)
+        return out
+
+    def _parent(self, info: _ClassInfo) -> str:
+        for base in info.bases:
+            name = self.canonical(base)
+            if name in self.classes or name in _BUILTINS.values():
+                return name
+        return "Exception"
+
+    def builtin_base(self, name: str) -> str | None:
+        """The nearest builtin exception class ``name`` derives from, if known."""
+        if name in _BUILTINS.values():
+            return name
+        todo = [name]
+        seen: set[str] = set()
+        while todo:
+            current = todo.pop(0)
+            if current in seen or len(seen) > 50:
+                continue
+            seen.add(current)
+            if current in _BUILTINS:
+                return _BUILTINS[current]
+            info = self.classes.get(current)
+            if info is not None:
+                todo.extend(self.canonical(b) for b in info.bases)
+        return None
+
+    def messages(self, site: _RawSite) -> tuple[list[tuple[str, _Alts]], str | None]:
+        """The ``(errorClass, templates)`` a site raises, or the reason it is skipped."""
+        if site.skip is not None:
+            return [], site.skip
+        call = _Call(site.args, site.kwargs, site.starred)
+        if site.is_assert:
+            alts, reason = _arg_message(site.args[0])
+            return ([("AssertionError", alts)] if reason is None else []), reason
+        if site.cls.kind != "factory":
+            name = self.class_name(site.cls)
+            alts, reason = self._class_message(site.cls.kind, name, call)
+            return ([(name, alts)] if reason is None else []), reason
+        func = self.functions.get(self.canonical(site.cls.name))
+        if func is None:
+            return [], DYNAMIC_CLASS
+        bindings = _bind(func, call)
+        if bindings is None:
+            return [], STARRED if call.starred else DYNAMIC_CLASS
+        out: list[tuple[str, _Alts]] = []
+        why: str | None = None
+        for ref, returned in func.returns:
+            inner = _Call(
+                tuple(_bind_arg(a, bindings) for a in returned.args),
+                tuple((k, _bind_arg(a, bindings)) for k, a in returned.kwargs),
+                returned.starred,
+            )
+            name = self.class_name(ref)
+            alts, reason = self._class_message(ref.kind, name, inner)
+            if reason is None:
+                out.append((name, alts))
+            else:
+                why = why or reason
+        return out, None if out else why
+
+    def _class_message(self, kind: str, name: str, call: _Call) -> tuple[_Alts, str | None]:
+        if kind == "written" or name not in self.classes:
+            return _builtin_message(name if name in _BUILTINS.values() else "Exception", call)
+        return self._message(name, call)
+
+    def _message(self, name: str, call: _Call) -> tuple[_Alts, str | None]:
+        """The message of ``name(*call)``, through the mined classes' ``__init__``, ``__str__``."""
+        chain = self.chain(name)
+        base = self.builtin_base(name) or "Exception"
+        if base in _CONTROL_FLOW:
+            return (), CONTROL_FLOW
+        str_owner = next((c for c in chain if c.str_message is not None), None)
+        found: list[_Template] = []
+        reason: str | None = None
+        for attrs, base_call, unknown in self._states(name, call, call, 0):
+            if str_owner is not None and str_owner.str_message is not None:
+                found.extend(_substitute(str_owner.str_message, {}, attrs))
+                continue
+            why = unknown
+            if why is None and "args" in attrs:
+                why = OWN_FORMAT  # self.args was replaced: str() shows that
+            if why is None:
+                alts, why = _builtin_message(base, base_call)
+                found.extend(alts)
+            reason = reason or why
+        if not found:
+            return (), reason or NO_MESSAGE
+        return _dedupe(found), None
+
+    def _states(
+        self, name: str, call: _Call, outer: _Call, depth: int
+    ) -> list[tuple[dict[str, _Alts], _Call, str | None]]:
+        """What constructing ``name(*call)`` leaves, one item per path through ``__init__``.
+
+        Each item holds the ``self`` attributes set, the arguments
+        ``BaseException.__init__`` received, and why they are unknown (or ``None``).
+        """
+        chain = self.chain(name)
+        owner = next((c for c in chain if c.init != "none"), None)
+        if owner is None:
+            return [({}, call, None)]
+        bindings = _bind(owner, call)
+        if bindings is None:
+            return [({}, call, STARRED if call.starred else OWN_FORMAT)]
+        attrs = {attr: _substitute(alts, bindings, {}) for attr, alts in owner.self_attrs}
+        if owner.init == "nosuper":
+            return [(attrs, outer, None)]
+        if owner.init == "opaque" or depth > 8:
+            return [(attrs, call, OWN_FORMAT)]
+        out: list[tuple[dict[str, _Alts], _Call, str | None]] = []
+        for target, passed in owner.super_calls:
+            parent = self.canonical(target) if target else self._parent(owner)
+            inner = _Call(
+                tuple(_bind_arg(a, bindings) for a in passed.args),
+                tuple((k, _bind_arg(a, bindings)) for k, a in passed.kwargs),
+            )
+            for parent_attrs, base_call, why in self._states(parent, inner, outer, depth + 1):
+                out.append(({**parent_attrs, **attrs}, base_call, why))
+        return out
+
+
+def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, str]], str | None]:
+    """The ``(errorClass, template)`` of a site (static text, round-trip checked), or why not."""
+    try:
+        messages, reason = resolver.messages(site)
+    except _TooManyVariantsError:
+        return [], TOO_MANY
+    if reason is not None:
+        return [], reason
+    texts: list[tuple[str, str]] = []
+    failed = None
+    for cls_name, alts in messages:
+        for raw in resolver.fill_constants(alts):
+            template = _strip_edges(raw)
+            if not _has_static_text(template):
+                failed = failed or NO_STATIC_TEXT
+                continue
+            text = _render(template)
+            if not _round_trips(template, text):
+                failed = NO_ROUND_TRIP
+                continue
+            if (cls_name, text) not in texts:
+                texts.append((cls_name, text))
+    if not texts:
+        return [], failed or NO_STATIC_TEXT
+    return texts, None

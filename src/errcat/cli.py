@@ -143,7 +143,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 #: Commands whose module is imported only when used: (module, help, takes --catalog).
 _HEAVY = {
     "mine": ("errcat.mine", "build draft records from Python source", False),
-    "history": ("errcat._hist.cli", "mine a project at several revisions into one catalog", False),
+    "history": (
+        "errcat.mine.history_cli",
+        "mine a project at several revisions into one catalog",
+        False,
+    ),
     "release": ("errcat.release", "check, build and diff versioned data releases", False),
     "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
 }

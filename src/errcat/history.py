@@ -15,7 +15,9 @@ schemaVersion 2; :meth:`errcat.Catalog.from_path` loads the sidecar with them.
 ...     (old, new),
 ...     [
 ...         Lineage("1111111111111111", (Site(old, "pkg/a.py", 10),), successor="2222222222222222"),
-...         Lineage("2222222222222222", (Site(new, "pkg/b.py", 4),), predecessor="1111111111111111"),
+...         Lineage(
+...             "2222222222222222", (Site(new, "pkg/b.py", 4),), predecessor="1111111111111111"
+...         ),
 ...     ],
 ... )
 >>> line = history.lineage("1111111111111111")
@@ -29,6 +31,7 @@ schemaVersion 2; :meth:`errcat.Catalog.from_path` loads the sidecar with them.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import weakref
@@ -36,12 +39,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from errcat.errors import CatalogSourceError, InvalidRecordError
 
 __all__ = [
     "HISTORY_FORMAT",
+    "FrameLike",
     "History",
     "Lineage",
     "Revision",
@@ -55,6 +59,18 @@ __all__ = [
 HISTORY_FORMAT = 1
 
 Status = Literal["current", "reworded", "removed"]
+
+
+class FrameLike(Protocol):
+    """A traceback frame as :mod:`errcat.extract` gives it: a path and a line."""
+
+    @property
+    def path(self) -> str:
+        """The file as the traceback prints it."""
+
+    @property
+    def line(self) -> int:
+        """The line number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +145,59 @@ class Lineage:
         wanted = set(lines)
         return tuple(s.revision for s in self.sites if s.line in wanted)
 
+    def fits_frames(self, frames: Iterable[FrameLike]) -> tuple[Revision, ...]:
+        """The revisions at which a traceback's frames in the record's file show the raise.
+
+        A frame is in the file when its path ends with the file's path less
+        some leading folders (installed paths lack a repo's ``python/``), at
+        least the last two parts.
+
+        >>> from datetime import datetime, timezone
+        >>> from types import SimpleNamespace as Frame
+        >>> r1 = Revision("v1", "a" * 40, datetime(2025, 1, 1, tzinfo=timezone.utc))
+        >>> r2 = Revision("v2", "b" * 40, datetime(2025, 4, 1, tzinfo=timezone.utc))
+        >>> lin = Lineage(
+        ...     "1" * 16, (Site(r1, "python/pkg/a.py", 10), Site(r2, "python/pkg/a.py", 12))
+        ... )
+        >>> frames = [Frame(path="/site-packages/pkg/a.py", line=12)]
+        >>> [r.label for r in lin.fits_frames(frames)]
+        ['v2']
+        """
+        out = []
+        for site in self.sites:
+            tail = site.file_path.split("/")
+            for frame in frames:
+                parts = frame.path.replace("\\", "/").split("/")
+                k = min(len(parts), len(tail))
+                while k >= 2 and parts[-k:] != tail[-k:]:
+                    k -= 1
+                if k >= min(2, len(tail)) and parts[-k:] == tail[-k:] and frame.line == site.line:
+                    out.append(site.revision)
+                    break
+        return tuple(out)
+
+    def note(self, successor_message: str | None = None, now: Site | None = None) -> str:
+        """A short sentence on when the message existed, for an answer.
+
+        >>> from datetime import datetime, timezone
+        >>> r1 = Revision("v1", "abc1234" + "0" * 33, datetime(2025, 3, 1, tzinfo=timezone.utc))
+        >>> r2 = Revision("v2", "def5678" + "0" * 33, datetime(2025, 6, 1, tzinfo=timezone.utc))
+        >>> old = Lineage("1" * 16, (Site(r1, "a.py", 3),), successor="2" * 16, newest=r2)
+        >>> print(old.note("bad value: {x}", Site(r2, "b.py", 7)))
+        reworded after 2025-03 (abc1234): now 'bad value: {x}' at b.py:7
+        """
+        last = self.last
+        if self.status == "current":
+            return f"present since {self.first.date:%Y-%m} ({self.first.short})"
+        if self.status == "removed":
+            return f"removed after {last.date:%Y-%m} ({last.short})"
+        text = f"reworded after {last.date:%Y-%m} ({last.short})"
+        if successor_message is not None:
+            text += f": now {successor_message!r}"
+        if now is not None:
+            text += f" at {now.file_path}:{now.line}"
+        return text
+
 
 def sidecar_path(catalog_path: str | os.PathLike[str]) -> Path:
     """The history sidecar of a catalog file: ``NAME.history.json`` beside ``NAME.jsonl``.
@@ -151,15 +220,10 @@ class History:
         self.revisions = tuple(revisions)
         newest = self.revisions[-1] if self.revisions else None
         self._lineages: dict[str, Lineage] = {}
-        for lineage in lineages:
+        for given in lineages:
+            lineage = given
             if lineage.newest is None and newest is not None:
-                lineage = Lineage(
-                    lineage.record_id,
-                    lineage.sites,
-                    lineage.predecessor,
-                    lineage.successor,
-                    newest,
-                )
+                lineage = dataclasses.replace(lineage, newest=newest)
             self._lineages[lineage.record_id] = lineage
 
     def __len__(self) -> int:
@@ -200,7 +264,7 @@ class History:
         return lineage.fits(lines) if lineage is not None else ()
 
     def merged(self, *others: History) -> History:
-        """This history with the others' lineages added (later ids win)."""
+        """A history holding this one's lineages and the others' (later ids win)."""
         revisions = {r.sha: r for h in (self, *others) for r in h.revisions}
         ordered = sorted(revisions.values(), key=lambda r: r.date)
         repos = sorted({h.repo for h in (self, *others)})
@@ -249,7 +313,7 @@ class History:
             raise bad(f"not an errcat history (format {HISTORY_FORMAT})", "errcatHistory")
         revisions: list[Revision] = []
         try:
-            for i, r in enumerate(doc["revisions"]):
+            for r in doc["revisions"]:
                 revisions.append(
                     Revision(str(r["label"]), str(r["sha"]), datetime.fromisoformat(r["date"]))
                 )
@@ -263,8 +327,6 @@ class History:
                     Site(revisions[e[0]], str(e[2]) if len(e) > 2 else path, int(e[1]))
                     for e in item["at"]
                 )
-                if not sites:
-                    raise ValueError("no revision")
                 lineages.append(
                     Lineage(
                         str(item["id"]),
@@ -275,6 +337,8 @@ class History:
                 )
             except (KeyError, TypeError, ValueError, IndexError) as exc:
                 raise bad(f"invalid lineage: {exc!r}", f"lineages[{i}]") from None
+            if not sites:
+                raise bad("invalid lineage: no revision", f"lineages[{i}]")
         return cls(str(doc.get("repo", "")), revisions, lineages)
 
     def dump(self, path: str | os.PathLike[str]) -> None:
@@ -282,7 +346,9 @@ class History:
         doc = self.to_json()
         lineages = doc.pop("lineages")
         head = json.dumps(doc, ensure_ascii=False)[:-1]
-        body = ",\n".join(json.dumps(x, ensure_ascii=False, separators=(",", ":")) for x in lineages)
+        body = ",\n".join(
+            json.dumps(x, ensure_ascii=False, separators=(",", ":")) for x in lineages
+        )
         Path(path).write_text(f'{head}, "lineages": [\n{body}\n]}}\n', encoding="utf-8")
 
     @classmethod

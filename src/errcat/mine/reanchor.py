@@ -10,6 +10,7 @@ from typing import Any
 
 from errcat.errors import InvalidRecordError
 from errcat.mine.core import MineResult
+from errcat.mine.pairing import Msg, follow_siblings
 from errcat.mine.records import github_url
 from errcat.models import RecordEnvelope
 
@@ -86,6 +87,11 @@ def _reanchored(old: RecordEnvelope, new: RecordEnvelope, *, reworded: bool) -> 
     return RecordEnvelope.model_validate(envelope.model_dump(mode="json"))
 
 
+def _msg(envelope: RecordEnvelope) -> Msg:
+    r = envelope.record
+    return Msg(r.id, r.file_path, r.line_number, r.error_class, r.error_message)
+
+
 def _similarity(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
@@ -104,9 +110,13 @@ def reanchor(
        still unmatched in the **same file**, raising the **same class** (last
        dotted component), whose templates have a difflib similarity of at least
        :data:`CHANGE_THRESHOLD` are paired, best similarity first (ties: nearest
-       line).
+       line);
+    4. *follow the siblings* (:func:`errcat.mine.pairing.follow_siblings`): a
+       record still unmatched is looked for, by the same rule, in the files
+       where the other records of its old file moved (code moved to another
+       file and reworded in the same change).
 
-    Passes 1-2 give ``unchanged`` (same file and line) or ``moved``; pass 3 gives
+    Passes 1-2 give ``unchanged`` (same file and line) or ``moved``; passes 3-4 give
     ``changed``, and only then does the record take the new template and
     pattern. Every matched record keeps its id, slug, class and curated fields
     and gets the new file, line, snippet, span, URL, sha and ``analyzedAt``. A
@@ -185,6 +195,15 @@ def reanchor(
                     (((-ratio), float(abs(o.line_number - n.line_number))), old_index, new_index)
                 )
     assign("changed", near)
+
+    # 4. Code that moved to another file and was reworded in the same change: look
+    # for the record where its siblings from its old file went.
+    old_at = {e.record.id: i for i, e in enumerate(ours)}
+    new_at = {id(e): j for j, e in enumerate(mined)}
+    done = [(old_at[rid], new_at[id(new)]) for rid, (_old, new, _kind) in matched.items()]
+    for i, j in follow_siblings([_msg(e) for e in ours], [_msg(e) for e in mined], done):
+        taken.add(j)
+        matched[ours[i].record.id] = (ours[i], mined[j], "changed")
 
     report: dict[str, Any] = {"moved": [], "changed": [], "removed": [], "unchanged": []}
     out: list[RecordEnvelope] = list(others)

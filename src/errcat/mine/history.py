@@ -1,4 +1,4 @@
-"""Mine a project at several revisions into one catalog of message lineages and its history.
+r"""Mine a project at several revisions into one catalog of message lineages and its history.
 
 Each revision is a :class:`Snapshot`: its files (repo-relative path and a blob
 key) and a way to read the blobs. A file whose blob was scanned before, with
@@ -10,9 +10,11 @@ class names and messages, cheap next to parsing, runs per revision.
 >>> def snap(label, day, files):
 ...     rev = Revision(label, label[-1] * 40, datetime(2025, 1, day, tzinfo=timezone.utc))
 ...     blobs = {f"{p}@{label}": text.encode() for p, text in files.items()}
-...     return Snapshot(rev, [(p, f"{p}@{label}") for p in files], lambda keys: ((k, blobs[k]) for k in keys))
->>> v1 = snap("v1", 1, {"m.py": "def f(x):\\n    raise ValueError(f'bad value {x}')\\n"})
->>> v2 = snap("v2", 9, {"m.py": "def f(x):\\n\\n    raise ValueError(f'bad value: {x}')\\n"})
+...     return Snapshot(
+...         rev, [(p, f"{p}@{label}") for p in files], lambda keys: ((k, blobs[k]) for k in keys)
+...     )
+>>> v1 = snap("v1", 1, {"m.py": "def f(x):\n    raise ValueError(f'bad value {x}')\n"})
+>>> v2 = snap("v2", 9, {"m.py": "def f(x):\n\n    raise ValueError(f'bad value: {x}')\n"})
 >>> result = build_history([v1, v2], repo="o/r")
 >>> [(r.error_message, r.line_number, r.analyzed_sha[0]) for r in result.records]
 [('bad value {x}', 2, '1'), ('bad value: {x}', 3, '2')]
@@ -25,18 +27,121 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import time
+import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from errcat._hist.pairing import Msg, pair_messages
-from errcat._hist.seam import FileScan, module_names, resolve, scan_source
 from errcat.history import History, Lineage, Revision, Site
+from errcat.mine.core import records_from_scans
+from errcat.mine.facts import _FileScan
+from errcat.mine.pairing import Msg, pair_messages
+from errcat.mine.scan import scan_source
 from errcat.models import ErrorRecord, RecordEnvelope
 
-__all__ = ["HistoryResult", "RevisionStats", "Snapshot", "build_history"]
+__all__ = [
+    "HistoryResult",
+    "RevisionStats",
+    "Snapshot",
+    "build_history",
+    "decode_source",
+    "keep_path",
+    "module_names",
+]
+
+_PRUNED = frozenset({"__pycache__", "site-packages", "dist-packages", "node_modules"})
+
+
+def keep_path(path: str, include_tests: bool = False) -> bool:
+    """True for a ``.py`` file the miner reads (tests, hidden and vendored folders left out).
+
+    The rules of ``errcat mine`` on a folder, applied to a path relative to it.
+
+    >>> keep_path("pkg/a.py"), keep_path("pkg/tests/t.py"), keep_path("pkg/test_a.py")
+    (True, False, False)
+    >>> keep_path("pkg/tests/t.py", include_tests=True), keep_path("pkg/.hidden/a.py")
+    (True, False)
+    """
+    *dirs, name = path.split("/")
+    if not name.endswith(".py") or name.startswith("."):
+        return False
+    for d in dirs:
+        if d.startswith(".") or d in _PRUNED:
+            return False
+        if not include_tests and (d in ("test", "tests") or d.endswith(("_test", "_tests"))):
+            return False
+    return include_tests or not (
+        name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+    )
+
+
+def module_names(paths: Sequence[str]) -> dict[str, tuple[str, bool]]:
+    """Each path's dotted module and whether it is a package, as ``errcat mine`` names them.
+
+    A folder with an ``__init__.py`` among ``paths`` is a package; a folder
+    without one inside a package counts too (a namespace subpackage).
+
+    >>> names = module_names(["src/pkg/__init__.py", "src/pkg/a.py", "src/pkg/ns/b.py", "top.py"])
+    >>> names["src/pkg/a.py"], names["src/pkg/__init__.py"], names["src/pkg/ns/b.py"]
+    (('pkg.a', False), ('pkg', True), ('pkg.ns.b', False))
+    >>> names["top.py"]
+    ('top', False)
+    """
+    packages = {p.rpartition("/")[0] for p in paths if p.rpartition("/")[2] == "__init__.py"}
+    memo: dict[str, bool] = {}
+
+    def in_package(directory: str) -> bool:
+        # A namespace subpackage: every folder up to a package is an identifier.
+        if directory not in memo:
+            parent, _, name = directory.rpartition("/")
+            memo[directory] = (
+                bool(directory)
+                and name.isidentifier()
+                and (parent in packages or (bool(parent) and in_package(parent)))
+            )
+        return memo[directory]
+
+    out: dict[str, tuple[str, bool]] = {}
+    for path in paths:
+        directory, _, name = path.rpartition("/")
+        is_package = name == "__init__.py"
+        parts = [] if is_package else [name[:-3] if name.endswith(".py") else name]
+        while directory and (directory in packages or in_package(directory)):
+            directory, _, last = directory.rpartition("/")
+            parts.insert(0, last)
+        if is_package and not parts:
+            parts = [path.rsplit("/", 2)[-2] if "/" in path else "module"]
+        out[path] = (".".join(parts), is_package)
+    return out
+
+
+def decode_source(data: bytes) -> str | None:
+    r"""A file's text as Python reads it (declared encoding, BOM, newlines), or None.
+
+    >>> decode_source(b"# -*- coding: latin-1 -*-\nx = '\xe9'\r\n")
+    "# -*- coding: latin-1 -*-\nx = 'é'\n"
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _scan(data: bytes, file_path: str, module: str, is_package: bool) -> _FileScan:
+    text = decode_source(data)
+    if text is None:
+        return _FileScan(file_path, file_path, module, error="cannot decode the file")
+    return scan_source(
+        text, module=module, is_package=is_package, source=file_path, file_path=file_path
+    )
+
 
 #: Reads blobs by key: yields ``(key, content)`` for each key asked for.
 BlobReader = Callable[[Sequence[str]], Iterator[tuple[str, bytes]]]
@@ -149,27 +254,27 @@ def _unique_id(rid: str, revision: Revision, used: set[str]) -> str:
 
 
 def _scan_revision(
-    snapshot: Snapshot, cache: dict[tuple[str, str, bool], FileScan]
-) -> tuple[list[FileScan], int, dict[tuple[str, str, bool], FileScan]]:
-    """The scans of a snapshot's files (from the cache or parsed), the number parsed, the new cache."""
+    snapshot: Snapshot, cache: dict[tuple[str, str, bool], _FileScan]
+) -> tuple[list[_FileScan], int, dict[tuple[str, str, bool], _FileScan]]:
+    """A snapshot's scans (cached or parsed), the number parsed, and the cache to keep."""
     paths = [p for p, _ in snapshot.files]
     names = module_names(paths)
     keys = [(blob, *names[path]) for path, blob in snapshot.files]
     missing = [k for k in dict.fromkeys(keys) if k not in cache]
-    fresh: dict[tuple[str, str, bool], FileScan] = {}
+    fresh: dict[tuple[str, str, bool], _FileScan] = {}
     if missing:
         wanted: dict[str, list[tuple[str, str, bool]]] = {}
         first_path = {}
-        for (path, _blob), key in zip(snapshot.files, keys):
+        for (path, _blob), key in zip(snapshot.files, keys, strict=True):
             if key not in cache and key not in first_path:
                 first_path[key] = path
                 wanted.setdefault(key[0], []).append(key)
         for blob, data in snapshot.read(list(wanted)):
             for key in wanted.get(blob, ()):
-                fresh[key] = scan_source(data, first_path[key], key[1], key[2])
+                fresh[key] = _scan(data, first_path[key], key[1], key[2])
     scans = []
-    kept: dict[tuple[str, str, bool], FileScan] = {}
-    for (path, _blob), key in zip(snapshot.files, keys):
+    kept: dict[tuple[str, str, bool], _FileScan] = {}
+    for (path, _blob), key in zip(snapshot.files, keys, strict=True):
         scan = cache.get(key) or fresh.get(key)
         if scan is None:
             continue  # the reader did not return it; counted by the caller
@@ -201,7 +306,7 @@ def build_history(
     when = analyzed_at or datetime.now(timezone.utc).replace(microsecond=0)
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
-    cache: dict[tuple[str, str, bool], FileScan] = {}
+    cache: dict[tuple[str, str, bool], _FileScan] = {}
     lines: dict[str, _Line] = {}
     alive: list[_Line] = []
     revisions: list[Revision] = []
@@ -212,7 +317,8 @@ def build_history(
         if progress is not None:
             progress(index, revision)
         scans, parsed, cache = _scan_revision(snapshot, cache)
-        envelopes, skipped, errors = resolve(scans, repo, revision.sha, when)
+        built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when)
+        envelopes, errors = built.envelopes, built.parse_errors
         msgs = [
             Msg(
                 e.record.id,
@@ -278,7 +384,7 @@ def build_history(
                 moved=counts["moved"],
                 reworded=counts["reworded"],
                 removed=removed,
-                skipped=sum(skipped.values()),
+                skipped=sum(built.skipped.values()),
                 parse_errors=tuple(errors),
                 missing=snapshot.missing,
             )

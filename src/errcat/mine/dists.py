@@ -1,9 +1,9 @@
-"""Snapshots to mine: revisions of a git repository, or released distributions (wheels, sdists).
+r"""Snapshots of released distributions (wheels, sdists) for ``errcat history --dist``.
 
 A blob key is git's blob sha, for distributions too (computed from the file's
 bytes), so the same file met in a wheel and in git is scanned once.
 
->>> git_blob_sha(b"x = 1\\n")
+>>> git_blob_sha(b"x = 1\n")
 '7d4290a117a4ddcc11daae7ea675841033830c8f'
 """
 
@@ -17,66 +17,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-from errcat._hist.build import Snapshot
-from errcat._hist.git import Commit, GitRepo
 from errcat.errors import CatalogSourceError
 from errcat.history import Revision
+from errcat.mine.history import Snapshot, keep_path
 
-__all__ = ["dist_snapshot", "git_blob_sha", "git_snapshots", "keep_path"]
-
-_PRUNED = frozenset({"__pycache__", "site-packages", "dist-packages", "node_modules"})
+__all__ = ["dist_snapshot", "git_blob_sha"]
 
 
 def git_blob_sha(data: bytes) -> str:
     """The sha git gives a blob with these bytes."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-def keep_path(path: str, include_tests: bool = False) -> bool:
-    """True for a ``.py`` file the miner reads (tests, hidden and vendored folders left out).
-
-    >>> keep_path("pkg/a.py"), keep_path("pkg/tests/t.py"), keep_path("pkg/test_a.py")
-    (True, False, False)
-    >>> keep_path("pkg/tests/t.py", include_tests=True), keep_path("pkg/.hidden/a.py")
-    (True, False)
-    """
-    *dirs, name = path.split("/")
-    if not name.endswith(".py") or name.startswith("."):
-        return False
-    for d in dirs:
-        if d.startswith(".") or d in _PRUNED:
-            return False
-        if not include_tests and (d in ("test", "tests") or d.endswith(("_test", "_tests"))):
-            return False
-    return include_tests or not (
-        name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
-    )
-
-
-def git_snapshots(
-    repo: GitRepo,
-    commits: Sequence[tuple[str, Commit]],
-    *,
-    under: str = "",
-    include_tests: bool = False,
-) -> Iterator[Snapshot]:
-    """One snapshot per ``(label, commit)``, its files read from git objects.
-
-    A revision where ``under`` does not exist gives an empty snapshot whose
-    ``missing`` says so.
-    """
-    under = under.strip("/")
-    for label, commit in commits:
-        revision = Revision(label, commit.sha, commit.date)
-        if under and not repo.has_path(commit.sha, under):
-            yield Snapshot(revision, [], repo.blobs, missing=f"{under}/ does not exist here")
-            continue
-        files = [
-            (f.path, f.blob)
-            for f in repo.tree(commit.sha, under)
-            if keep_path(f.path[len(under) + 1 :] if under else f.path, include_tests)
-        ]
-        yield Snapshot(revision, files, repo.blobs)
 
 
 def _members(path: Path) -> tuple[list[tuple[str, bytes]], datetime]:

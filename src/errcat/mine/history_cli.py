@@ -3,7 +3,9 @@
 >>> import argparse
 >>> p = argparse.ArgumentParser(prog="errcat history")
 >>> add_arguments(p)
->>> args = p.parse_args(["repo.git", "--repo", "o/r", "--rev", "v1", "--rev", "v2", "-o", "x.jsonl"])
+>>> args = p.parse_args(
+...     ["repo.git", "--repo", "o/r", "--rev", "v1", "--rev", "v2", "-o", "x.jsonl"]
+... )
 >>> args.git_dir, args.rev, args.under
 ('repo.git', ['v1', 'v2'], '')
 """
@@ -20,11 +22,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TextIO
 
-from errcat._hist.build import HistoryResult, Snapshot, build_history
-from errcat._hist.git import Commit, GitRepo, parse_every
-from errcat._hist.sources import dist_snapshot, git_snapshots
 from errcat.history import Revision, sidecar_path
 from errcat.loaders import write_jsonl
+from errcat.mine.dists import dist_snapshot
+from errcat.mine.git import Commit, GitRepo, git_snapshots, parse_every
+from errcat.mine.history import HistoryResult, Snapshot, build_history
 
 __all__ = ["add_arguments", "run"]
 
@@ -55,7 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--branch", default="HEAD", metavar="REV", help="with --since: the line to walk (HEAD)"
     )
     parser.add_argument(
-        "--under", default="", metavar="SUBDIR", help="mine only this folder (paths stay repo-relative)"
+        "--under",
+        default="",
+        metavar="SUBDIR",
+        help="mine only this folder (paths stay repo-relative)",
     )
     parser.add_argument(
         "--dist",
@@ -116,13 +121,17 @@ def _parse_date(text: str) -> datetime:
 def _commits(args: argparse.Namespace, repo: GitRepo, err: TextIO) -> list[tuple[str, Commit]]:
     picked: list[tuple[str, Commit]] = [(rev, repo.commit(rev)) for rev in args.rev]
     if args.since:
-        line = repo.first_parent_since(_parse_date(args.since), parse_every(args.every), args.branch)
+        line = repo.first_parent_since(
+            _parse_date(args.since), parse_every(args.every), args.branch
+        )
         picked += [(f"{c.date:%Y-%m-%d}", c) for c in line]
     out: list[tuple[str, Commit]] = []
     seen: set[str] = set()
     for label, commit in picked:
         if commit.sha in seen:
-            err.write(f"errcat history: warning: {label} is a revision already listed; mined once\n")
+            err.write(
+                f"errcat history: warning: {label} is a revision already listed; mined once\n"
+            )
             continue
         if out and commit.date < out[-1][1].date:
             err.write(
@@ -172,9 +181,7 @@ def run(args: argparse.Namespace) -> int:
         repo = GitRepo(args.git_dir)
         commits = _commits(args, repo, err)
         total = len(commits)
-        snapshots = git_snapshots(
-            repo, commits, under=args.under, include_tests=args.include_tests
-        )
+        snapshots = git_snapshots(repo, commits, under=args.under, include_tests=args.include_tests)
     progress = _Progress(err, total) if err.isatty() else None
     started = time.perf_counter()
     result = build_history(snapshots, repo=args.repo, analyzed_at=when, progress=progress)
@@ -186,8 +193,10 @@ def run(args: argparse.Namespace) -> int:
                 "the revision is mined as empty\n"
             )
     err.write(result.summary() + "\n")
-    err.write(f"wrote {args.output} and {sidecar_path(args.output)} in "
-              f"{time.perf_counter() - started:.1f} s\n")
+    err.write(
+        f"wrote {args.output} and {sidecar_path(args.output)} in "
+        f"{time.perf_counter() - started:.1f} s\n"
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Read revisions of a git repository straight from its objects (no checkout needed).
+r"""Read revisions of a git repository straight from its objects (no checkout needed).
 
 Everything goes through ``git`` subprocesses, so a bare mirror works as well
 as a working copy: ``rev-parse`` names a commit, ``ls-tree`` lists its files,
@@ -8,7 +8,7 @@ one ``cat-file --batch`` process streams the blobs.
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     run = lambda *a: subprocess.run(["git", "-C", tmp, *a], check=True, capture_output=True)
 ...     _ = run("init", "-q")
-...     _ = (pathlib.Path(tmp) / "a.py").write_text("x = 1\\n")
+...     _ = (pathlib.Path(tmp) / "a.py").write_text("x = 1\n")
 ...     _ = run("add", "a.py")
 ...     _ = run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
 ...     repo = GitRepo(tmp)
@@ -16,13 +16,14 @@ one ``cat-file --batch`` process streams the blobs.
 ...     files = repo.tree(commit.sha)
 ...     blobs = dict(repo.blobs([f.blob for f in files]))
 >>> [f.path for f in files], blobs[files[0].blob]
-(['a.py'], b'x = 1\\n')
+(['a.py'], b'x = 1\n')
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from errcat.errors import CatalogSourceError, ErrcatError
+from errcat.history import Revision
+from errcat.mine.history import Snapshot, keep_path
 
 __all__ = [
     "Commit",
@@ -38,9 +41,12 @@ __all__ = [
     "NotAGitRepositoryError",
     "TreeFile",
     "UnknownRevisionError",
+    "git_snapshots",
     "parse_every",
 ]
 
+#: The git executable, found on PATH as a user runs it (S607: a full path would not be portable).
+_GIT = shutil.which("git") or "git"
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 _EVERY = re.compile(r"^\s*(\d+)\s*([dwh]?)\s*$")
 
@@ -121,8 +127,8 @@ class GitRepo:
     def _git(self, *args: str) -> str:
         where = ["--git-dir", self.git_dir] if self.git_dir else ["-C", self.path]
         try:
-            done = subprocess.run(
-                ["git", *where, *args], capture_output=True, check=False, env=self._env
+            done = subprocess.run(  # noqa: S603 - fixed argv, no shell
+                [_GIT, *where, *args], capture_output=True, check=False, env=self._env
             )
         except FileNotFoundError:
             raise GitError("git is not installed (needed to read revisions)") from None
@@ -176,8 +182,8 @@ class GitRepo:
         if not wanted:
             return
         try:
-            proc = subprocess.Popen(
-                ["git", "--git-dir", self.git_dir, "cat-file", "--batch"],
+            proc = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
+                [_GIT, "--git-dir", self.git_dir, "cat-file", "--batch"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -185,7 +191,8 @@ class GitRepo:
             )
         except FileNotFoundError:
             raise GitError("git is not installed (needed to read revisions)") from None
-        assert proc.stdin is not None and proc.stdout is not None
+        assert proc.stdin is not None
+        assert proc.stdout is not None
         try:
             for sha in wanted:
                 proc.stdin.write(sha.encode("ascii") + b"\n")
@@ -238,6 +245,27 @@ class GitRepo:
         return picked
 
 
-def commits(repo: GitRepo, revisions: Sequence[str]) -> list[Commit]:
-    """The commits of several revisions, in the order given (each checked)."""
-    return [repo.commit(r) for r in revisions]
+def git_snapshots(
+    repo: GitRepo,
+    commits: Sequence[tuple[str, Commit]],
+    *,
+    under: str = "",
+    include_tests: bool = False,
+) -> Iterator[Snapshot]:
+    """One snapshot per ``(label, commit)``, its files read from git objects.
+
+    A revision where ``under`` does not exist gives an empty snapshot whose
+    ``missing`` says so.
+    """
+    under = under.strip("/")
+    for label, commit in commits:
+        revision = Revision(label, commit.sha, commit.date)
+        if under and not repo.has_path(commit.sha, under):
+            yield Snapshot(revision, [], repo.blobs, missing=f"{under}/ does not exist here")
+            continue
+        files = [
+            (f.path, f.blob)
+            for f in repo.tree(commit.sha, under)
+            if keep_path(f.path[len(under) + 1 :] if under else f.path, include_tests)
+        ]
+        yield Snapshot(revision, files, repo.blobs)

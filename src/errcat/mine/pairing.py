@@ -5,10 +5,14 @@ for code that moved to another file *and* was reworded in the same change: a
 message that matches nothing in its old file is looked for in the files its
 siblings (the other messages of that old file) moved to.
 
->>> old = [Msg("1", "pkg/args.py", 10, "ValueError", "port {port} is out of range"),
-...        Msg("2", "pkg/args.py", 20, "ValueError", "unknown backend {name!r}")]
->>> new = [Msg("3", "pkg/groups/net.py", 5, "ValueError", "port {port} is out of range"),
-...        Msg("4", "pkg/groups/net.py", 9, "ValueError", "unknown backend {backend!r}")]
+>>> old = [
+...     Msg("1", "pkg/args.py", 10, "ValueError", "port {port} is out of range"),
+...     Msg("2", "pkg/args.py", 20, "ValueError", "unknown backend {name!r}"),
+... ]
+>>> new = [
+...     Msg("3", "pkg/groups/net.py", 5, "ValueError", "port {port} is out of range"),
+...     Msg("4", "pkg/groups/net.py", 9, "ValueError", "unknown backend {backend!r}"),
+... ]
 >>> [(old[i].id, new[j].id, kind) for i, j, kind in pair_messages(old, new)]
 [('1', '3', 'moved'), ('2', '4', 'reworded')]
 """
@@ -47,6 +51,16 @@ def similarity(a: str, b: str) -> float:
     (1.0, 0.67)
     """
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _similar(a: str, b: str, threshold: float) -> float:
+    """The ratio of two templates when it can reach ``threshold`` (cheap bounds first), else 0."""
+    if 2.0 * min(len(a), len(b)) / max(1, len(a) + len(b)) < threshold:
+        return 0.0
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.quick_ratio() < threshold:
+        return 0.0
+    return matcher.ratio()
 
 
 def _short(name: str) -> str:
@@ -90,7 +104,7 @@ def follow_siblings(
                 n = new[j]
                 if _short(n.error_class) != _short(o.error_class):
                     continue
-                ratio = similarity(o.template, n.template)
+                ratio = _similar(o.template, n.template, threshold)
                 if ratio >= threshold:
                     candidates.append((-ratio, rank, i, j))
     candidates.sort()
@@ -164,7 +178,7 @@ def pair_messages(
             n = new[j]
             if j in taken_new or _short(o.error_class) != _short(n.error_class):
                 continue
-            ratio = similarity(o.template, n.template)
+            ratio = _similar(o.template, n.template, threshold)
             if ratio >= threshold:
                 near.append(((-ratio, float(abs(o.line - n.line))), i, j))
     near.sort()

@@ -19,13 +19,23 @@ siblings (the other messages of that old file) moved to.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-__all__ = ["CHANGE_THRESHOLD", "Kind", "Msg", "follow_siblings", "pair_messages", "similarity"]
+__all__ = [
+    "CHANGE_THRESHOLD",
+    "OPENING_THRESHOLD",
+    "Kind",
+    "Msg",
+    "follow_siblings",
+    "opening",
+    "pair_messages",
+    "similarity",
+]
 
 #: Minimum difflib ratio between two templates for one to be a rewording of the other.
 CHANGE_THRESHOLD = 0.6
@@ -63,6 +73,28 @@ def _similar(a: str, b: str, threshold: float) -> float:
     return matcher.ratio()
 
 
+_TOKEN = re.compile(r"\{[^{}]*\}|\w+")
+
+#: A rewording that keeps the message's opening may change this much of the rest.
+OPENING_THRESHOLD = 0.4
+
+
+def opening(template: str) -> tuple[str, ...]:
+    """The words a message opens with, up to its first placeholder (at most 8), if 4 or more.
+
+    >>> opening("DeepEP v2 is not validated for {arch!r}; use deepep.")
+    ('DeepEP', 'v2', 'is', 'not', 'validated', 'for', '{arch!r}')
+    >>> opening("bad {x}")
+    ()
+    """
+    tokens = []
+    for m in _TOKEN.finditer(template):
+        tokens.append(m.group())
+        if m.group().startswith("{") or len(tokens) == 8:
+            break
+    return tuple(tokens) if len(tokens) >= 4 else ()
+
+
 def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
@@ -81,7 +113,11 @@ def follow_siblings(
     ``pairs`` are the ``(old, new)`` indexes already paired. An old message not
     paired, in file F, is compared with the new messages not paired in the files
     where F's paired messages went (other than F), raising the same class (last
-    dotted part): the most similar above ``threshold`` wins, best first.
+    dotted part). A candidate qualifies with a similarity of at least
+    ``threshold``, or of :data:`OPENING_THRESHOLD` when both messages open with
+    the same words up to the first placeholder (:func:`opening`): code moved
+    with its siblings and reworded on the way often keeps its subject and
+    rewrites the advice. The best score wins, an equal opening first.
     """
     taken_old = {i for i, _ in pairs}
     taken_new = {j for _, j in pairs}
@@ -104,9 +140,13 @@ def follow_siblings(
                 n = new[j]
                 if _short(n.error_class) != _short(o.error_class):
                     continue
-                ratio = _similar(o.template, n.template, threshold)
-                if ratio >= threshold:
-                    candidates.append((-ratio, rank, i, j))
+                same_opening = bool(opening(o.template)) and opening(o.template) == opening(
+                    n.template
+                )
+                floor = OPENING_THRESHOLD if same_opening else threshold
+                ratio = _similar(o.template, n.template, floor)
+                if ratio >= floor:
+                    candidates.append((-(ratio + same_opening), rank, i, j))
     candidates.sort()
     out: list[tuple[int, int]] = []
     for _neg, _rank, i, j in candidates:

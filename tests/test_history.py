@@ -196,7 +196,8 @@ def test_lineages_follow_moves_and_rewordings(bare: tuple[Path, list[str]]) -> N
     removed = history.lineage(by_message["mode x is gone"].id)
     assert removed is not None and removed.status == "removed" and removed.last.label == "r0"
     # "mode x is gone" -> "mode y is not supported" is too different to be a rewording.
-    assert history.lineage(by_message["mode y is not supported"].id).predecessor is None
+    other = history.lineage(by_message["mode y is not supported"].id)
+    assert other is not None and other.predecessor is None
     # The third revision changed no Python file: nothing was parsed again.
     # v2 parsed args.py, net.py and groups/__init__.py (same blob as pkg's, another module).
     assert [s.parsed for s in result.revisions] == [2, 3, 0]
@@ -483,3 +484,43 @@ def test_sibling_rewording_keeps_its_opening() -> None:
     # Without siblings that moved there, the new file is not searched.
     alone = pair_messages(old[2:], new)
     assert alone == []
+
+
+def test_curated_records_survive_history(bare: tuple[Path, list[str]], tmp_path: Path) -> None:
+    """--update: curated records replace their lineage's draft, keep their id and text."""
+    first = history_of_bare(bare)
+    curated_path = tmp_path / "curated.jsonl"
+    curated: list[RecordEnvelope] = []
+    for env in first.envelopes:
+        if env.record.error_message.startswith(("unknown backend", "mode x")):
+            record = env.record.model_copy(
+                update={"id": "c" * 15 + str(len(curated)), "documentation": "curated text"}
+            )
+            curated.append(env.model_copy(update={"record": record}))
+    lost = first.envelopes[0].record.model_copy(
+        update={"id": "d" * 16, "error_message": "zzz {q}", "message_pattern": "zzz (.+?)"}
+    )
+    curated.append(first.envelopes[0].model_copy(update={"record": lost}))
+    curated_path.write_text(
+        "".join(
+            RecordEnvelope.model_validate(e.model_dump()).model_dump_json(by_alias=True) + "\n"
+            for e in curated
+        )
+    )
+    out = tmp_path / "h.jsonl"
+    args = ["history", str(bare[0]), "--repo", REPO, "--rev", bare[1][0], "--rev", "main"]
+    assert main([*args, "--under", "src", "--update", str(curated_path), "-o", str(out)]) == 0
+    catalog = Catalog.from_path(out)
+    assert len(catalog) == 6  # five lineages (three curated) and the curated one matching none
+    history = catalog.history
+    assert history is not None
+    kept = [r for r in catalog if r.documentation == "curated text"]
+    assert sorted(r.id for r in kept) == ["c" * 15 + str(i) for i in range(3)]
+    assert "d" * 16 in catalog
+    for record in kept:
+        lineage = history.lineage(record.id)
+        assert lineage is not None and lineage.current.line == record.line_number
+    old_backend = next(r for r in kept if r.error_message.endswith("choose a or b"))
+    successor = history.lineage(old_backend.id).successor  # type: ignore[union-attr]
+    assert successor is not None and catalog[successor].error_message.endswith("a, b or c")
+    assert history.lineage("d" * 16) is None

@@ -50,6 +50,7 @@ __all__ = [
     "decode_source",
     "keep_path",
     "module_names",
+    "with_curated",
 ]
 
 _PRUNED = frozenset({"__pycache__", "site-packages", "dist-packages", "node_modules"})
@@ -204,6 +205,8 @@ class HistoryResult:
     history: History
     revisions: tuple[RevisionStats, ...]
     seconds: float = 0.0
+    #: Curated records (:func:`with_curated`) that matched no lineage, kept as they were.
+    unmatched_curated: int = 0
 
     @property
     def records(self) -> tuple[ErrorRecord, ...]:
@@ -224,7 +227,7 @@ class HistoryResult:
             )
         status = [lin.status for lin in self.history]
         lines.append(
-            f"{len(self.envelopes)} lineages over {len(self.revisions)} revisions in "
+            f"{len(self.history)} lineages over {len(self.revisions)} revisions in "
             f"{self.seconds:.1f} s: {status.count('current')} current, "
             f"{status.count('reworded')} reworded, {status.count('removed')} removed"
         )
@@ -404,3 +407,46 @@ def build_history(
     lineages.sort(key=lambda lin: order[lin.record_id])
     history = History(repo, revisions, lineages)
     return HistoryResult(tuple(out), history, tuple(stats), time.perf_counter() - started)
+
+
+def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> HistoryResult:
+    """Put curated records in place of the lineage drafts they describe (curation is kept).
+
+    Each curated record is re-anchored (:func:`errcat.mine.reanchor`) onto the
+    lineage records: it keeps its id and curated text, takes its lineage's
+    anchor, and the history follows it under its id. A curated record that
+    matches no lineage is kept as it was (never dropped), without history;
+    :attr:`HistoryResult.unmatched_curated` counts them.
+    """
+    from errcat.mine.reanchor import reanchor
+
+    anchored = reanchor(curated, result.envelopes)
+    by_anchor = {
+        (r.file_path, r.line_number, r.analyzed_sha, r.error_message): r.id
+        for r in (e.record for e in result.envelopes)
+    }
+    renamed: dict[str, str] = {}
+    for envelope in anchored.envelopes:
+        r = envelope.record
+        lineage_id = by_anchor.get((r.file_path, r.line_number, r.analyzed_sha, r.error_message))
+        if lineage_id is not None:
+            renamed[lineage_id] = r.id
+    out = [*anchored.envelopes, *anchored.new_envelopes, *anchored.removed]
+    out.sort(key=lambda e: (e.record.file_path, e.record.line_number, e.record.id))
+
+    def rename(rid: str | None) -> str | None:
+        return renamed.get(rid, rid) if rid is not None else None
+
+    lineages = [
+        Lineage(
+            renamed.get(lin.record_id, lin.record_id),
+            lin.sites,
+            rename(lin.predecessor),
+            rename(lin.successor),
+        )
+        for lin in result.history
+    ]
+    history = History(result.history.repo, result.history.revisions, lineages)
+    return dataclasses.replace(
+        result, envelopes=tuple(out), history=history, unmatched_curated=len(anchored.removed)
+    )

@@ -24,9 +24,10 @@ from typing import TextIO
 
 from errcat.history import Revision, sidecar_path
 from errcat.loaders import write_jsonl
+from errcat.mine.cli import _load_catalog
 from errcat.mine.dists import dist_snapshot
 from errcat.mine.git import Commit, GitRepo, git_snapshots, parse_every
-from errcat.mine.history import HistoryResult, Snapshot, build_history
+from errcat.mine.history import HistoryResult, Snapshot, build_history, with_curated
 
 __all__ = ["add_arguments", "run"]
 
@@ -81,6 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         required=True,
         metavar="OUT.jsonl",
         help="write the records here and their history to OUT.history.json",
+    )
+    parser.add_argument(
+        "--update",
+        metavar="CATALOG",
+        help="curated records to keep: each replaces the lineage record it describes",
     )
     parser.add_argument("--stats", metavar="STATS.json", help="write per-revision counts here")
     parser.add_argument(
@@ -168,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
             return _usage(f"invalid --dist {spec!r} (expected VERSION=PATH)")
         dists.append((label, path))
 
+    curated = _load_catalog(args.update) if args.update else None
     snapshots: list[Snapshot] | Iterator[Snapshot]
     if dists:
         snapshots = [
@@ -185,6 +192,13 @@ def run(args: argparse.Namespace) -> int:
     progress = _Progress(err, total) if err.isatty() else None
     started = time.perf_counter()
     result = build_history(snapshots, repo=args.repo, analyzed_at=when, progress=progress)
+    if curated is not None:
+        result = with_curated(result, curated)
+        if result.unmatched_curated:
+            err.write(
+                f"errcat history: warning: {result.unmatched_curated} curated records match "
+                "no message of any revision; kept as they were, without history\n"
+            )
     _write(result, args.output, args.stats)
     for stats in result.revisions:
         if stats.missing:

@@ -524,3 +524,45 @@ def test_curated_records_survive_history(bare: tuple[Path, list[str]], tmp_path:
     successor = history.lineage(old_backend.id).successor  # type: ignore[union-attr]
     assert successor is not None and catalog[successor].error_message.endswith("a, b or c")
     assert history.lineage("d" * 16) is None
+
+
+def test_unread_blob_is_reported_not_dropped() -> None:
+    snap = _snap("v1", {"p/a.py": "def f():\n    raise ValueError('alpha bravo')\n"})
+    files = [*snap.files, ("p/b.py", "missing")]
+    lossy = Snapshot(
+        snap.revision, files, lambda keys: snap.read([k for k in keys if k != "missing"])
+    )
+    result = build_history([lossy], repo=REPO, analyzed_at=WHEN)
+    assert result.revisions[0].parse_errors == (("p/b.py", "blob missing was not read"),)
+    assert result.revisions[0].records == 1
+
+
+segment = st.sampled_from(["a", "b", "c", "not-id", "src"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(segment, min_size=0, max_size=3), st.sampled_from(["m.py", "__init__.py"])
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_module_names_agree_with_the_folder_miner(entries: list[tuple[list[str], str]]) -> None:
+    """Names from a tree listing are the names ``errcat mine`` gives the same files on disk."""
+    import tempfile
+
+    from errcat.mine.files import _module_name
+
+    # Under a top folder: a repo-root __init__.py has no folder name to be named after.
+    paths = sorted({"/".join(["top", *dirs, name]) for dirs, name in entries})
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "repo"
+        for path in paths:
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text("")
+        names = module_names(paths)
+        for path in paths:
+            assert names[path] == _module_name(root / path), path

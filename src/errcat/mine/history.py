@@ -279,8 +279,9 @@ def _scan_revision(
     kept: dict[tuple[str, str, bool], _FileScan] = {}
     for (path, _blob), key in zip(snapshot.files, keys, strict=True):
         scan = cache.get(key) or fresh.get(key)
-        if scan is None:
-            continue  # the reader did not return it; counted by the caller
+        if scan is None:  # the reader did not return it: reported as a parse error
+            scans.append(_FileScan(path, path, key[1], error=f"blob {key[0]} was not read"))
+            continue
         kept[key] = scan
         if scan.file_path != path:
             scan = dataclasses.replace(scan, source=path, file_path=path)

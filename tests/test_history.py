@@ -566,3 +566,24 @@ def test_module_names_agree_with_the_folder_miner(entries: list[tuple[list[str],
         names = module_names(paths)
         for path in paths:
             assert names[path] == _module_name(root / path), path
+
+
+def test_sdist_paths_drop_the_top_folder(tmp_path: Path) -> None:
+    import tarfile
+
+    source = tmp_path / "pkg-1.0"
+    (source / "pkg").mkdir(parents=True)
+    (source / "pkg" / "__init__.py").write_text("")
+    (source / "pkg" / "args.py").write_text(textwrap.dedent(ARGS_V1))
+    (source / "tests").mkdir()
+    (source / "tests" / "test_x.py").write_text("assert False, 'a test message'\n")
+    archive = tmp_path / "pkg-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tf:
+        tf.add(source, arcname="pkg-1.0")
+    snap = dist_snapshot("1.0", archive, path_prefix="python")
+    assert [p for p, _ in snap.files] == ["python/pkg/__init__.py", "python/pkg/args.py"]
+    result = build_history([snap], repo=REPO, analyzed_at=WHEN)
+    assert {r.file_path for r in result.records} == {"python/pkg/args.py"}
+    assert result.history.revisions[0].label == "1.0"
+    with pytest.raises(CatalogSourceError, match="Not a distribution"):
+        dist_snapshot("x", source / "pkg" / "args.py")

@@ -587,3 +587,14 @@ def test_sdist_paths_drop_the_top_folder(tmp_path: Path) -> None:
     assert result.history.revisions[0].label == "1.0"
     with pytest.raises(CatalogSourceError, match="Not a distribution"):
         dist_snapshot("x", source / "pkg" / "args.py")
+
+
+def test_workers_give_the_same_history(bare: tuple[Path, list[str]], tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    args = ["history", str(bare[0]), "--repo", REPO, "--rev", "main~2", "--rev", "main"]
+    args += ["--analyzed-at", "2026-01-02T00:00:00Z"]
+    assert main([*args, "-o", str(one)]) == 0
+    assert main([*args, "-o", str(two), "--jobs", "2"]) == 0
+    assert one.read_text() == two.read_text()
+    assert sidecar_path(one).read_text() == sidecar_path(two).read_text()
+    assert main([*args, "-o", str(two), "--jobs", "0"]) == 2

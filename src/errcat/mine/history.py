@@ -28,9 +28,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import multiprocessing
 import time
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -133,6 +135,11 @@ def decode_source(data: bytes) -> str | None:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _scan_task(task: tuple[bytes, str, str, bool]) -> _FileScan:
+    """:func:`_scan` on one tuple (what a worker process runs)."""
+    return _scan(*task)
 
 
 def _scan(data: bytes, file_path: str, module: str, is_package: bool) -> _FileScan:
@@ -257,7 +264,9 @@ def _unique_id(rid: str, revision: Revision, used: set[str]) -> str:
 
 
 def _scan_revision(
-    snapshot: Snapshot, cache: dict[tuple[str, str, bool], _FileScan]
+    snapshot: Snapshot,
+    cache: dict[tuple[str, str, bool], _FileScan],
+    pool: Executor | None = None,
 ) -> tuple[list[_FileScan], int, dict[tuple[str, str, bool], _FileScan]]:
     """A snapshot's scans (cached or parsed), the number parsed, and the cache to keep."""
     paths = [p for p, _ in snapshot.files]
@@ -267,14 +276,25 @@ def _scan_revision(
     fresh: dict[tuple[str, str, bool], _FileScan] = {}
     if missing:
         wanted: dict[str, list[tuple[str, str, bool]]] = {}
-        first_path = {}
+        first_path: dict[tuple[str, str, bool], str] = {}
+        first_blob: dict[str, str] = {}
+        first_pkg: dict[str, bool] = {}
         for (path, _blob), key in zip(snapshot.files, keys, strict=True):
             if key not in cache and key not in first_path:
                 first_path[key] = path
+                first_blob[path], first_pkg[path] = key[0], key[2]
                 wanted.setdefault(key[0], []).append(key)
-        for blob, data in snapshot.read(list(wanted)):
-            for key in wanted.get(blob, ()):
-                fresh[key] = _scan(data, first_path[key], key[1], key[2])
+        tasks = (
+            (data, first_path[key], key[1], key[2])
+            for blob, data in snapshot.read(list(wanted))
+            for key in wanted.get(blob, ())
+        )
+        if pool is None:
+            results: Iterable[_FileScan] = map(_scan_task, tasks)
+        else:
+            results = pool.map(_scan_task, tasks, chunksize=8)
+        for done in results:
+            fresh[(first_blob[done.file_path], done.module, first_pkg[done.file_path])] = done
     scans = []
     kept: dict[tuple[str, str, bool], _FileScan] = {}
     for (path, _blob), key in zip(snapshot.files, keys, strict=True):
@@ -295,6 +315,7 @@ def build_history(
     repo: str,
     analyzed_at: datetime | None = None,
     progress: Callable[[int, Revision], None] | None = None,
+    workers: int = 1,
 ) -> HistoryResult:
     """Mine each snapshot (oldest first) and link their messages into lineages.
 
@@ -305,7 +326,24 @@ def build_history(
     the message as mined at the newest revision where it exists, with the id it
     had when it first appeared (ids stay stable as revisions are added).
     ``progress(index, revision)`` is called before each revision is mined.
+    With ``workers`` above 1, files are parsed by a pool of processes (started
+    with forkserver or spawn: a calling script needs the ``__main__`` guard).
     """
+    if workers <= 1:
+        return _build(snapshots, repo, analyzed_at, progress, None)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return _build(snapshots, repo, analyzed_at, progress, pool)
+
+
+def _build(
+    snapshots: Iterable[Snapshot],
+    repo: str,
+    analyzed_at: datetime | None,
+    progress: Callable[[int, Revision], None] | None,
+    pool: Executor | None,
+) -> HistoryResult:
     started = time.perf_counter()
     when = analyzed_at or datetime.now(timezone.utc).replace(microsecond=0)
     if when.tzinfo is None:
@@ -320,7 +358,7 @@ def build_history(
         revisions.append(revision)
         if progress is not None:
             progress(index, revision)
-        scans, parsed, cache = _scan_revision(snapshot, cache)
+        scans, parsed, cache = _scan_revision(snapshot, cache, pool)
         built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when)
         envelopes, errors = built.envelopes, built.parse_errors
         msgs = [

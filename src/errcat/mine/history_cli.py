@@ -95,6 +95,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--analyzed-at", metavar="ISO-8601", help="timestamp to record instead of now"
     )
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
+    )
 
 
 class _Progress:
@@ -152,6 +155,8 @@ def _commits(args: argparse.Namespace, repo: GitRepo, err: TextIO) -> list[tuple
 def run(args: argparse.Namespace) -> int:
     """Run ``errcat history`` with parsed arguments; return the exit status (0 ok, 2 bad usage)."""
     err = sys.stderr
+    if args.jobs < 1:
+        return _usage("--jobs must be at least 1")
     if not _REPO.match(args.repo):
         return _usage(f"invalid --repo {args.repo!r} (expected OWNER/NAME)")
     if args.dist and (args.git_dir or args.rev or args.since):
@@ -191,7 +196,9 @@ def run(args: argparse.Namespace) -> int:
         snapshots = git_snapshots(repo, commits, under=args.under, include_tests=args.include_tests)
     progress = _Progress(err, total) if err.isatty() else None
     started = time.perf_counter()
-    result = build_history(snapshots, repo=args.repo, analyzed_at=when, progress=progress)
+    result = build_history(
+        snapshots, repo=args.repo, analyzed_at=when, progress=progress, workers=args.jobs
+    )
     if curated is not None:
         result = with_curated(result, curated)
         if result.unmatched_curated:

@@ -598,3 +598,18 @@ def test_workers_give_the_same_history(bare: tuple[Path, list[str]], tmp_path: P
     assert one.read_text() == two.read_text()
     assert sidecar_path(one).read_text() == sidecar_path(two).read_text()
     assert main([*args, "-o", str(two), "--jobs", "0"]) == 2
+
+
+def test_a_message_back_in_the_file_it_left_gets_its_own_id() -> None:
+    src = "def f(x):\n    raise ValueError('alpha bravo {}'.format(x))\n"
+    snaps = [
+        _snap("v1", {"p/a.py": src}, day=1),
+        _snap("v2", {"p/a.py": "", "p/b.py": src}, day=2),
+        _snap("v3", {"p/a.py": src, "p/b.py": src}, day=3),
+    ]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    ids = [r.id for r in result.records]
+    assert len(ids) == len(set(ids)) == 2
+    moved, back = sorted(result.history, key=lambda lin: lin.first.label)
+    assert [s.file_path for s in moved.sites] == ["p/a.py", "p/b.py", "p/b.py"]
+    assert [s.file_path for s in back.sites] == ["p/a.py"] and back.first.label == "v3"

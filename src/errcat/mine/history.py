@@ -31,7 +31,7 @@ import io
 import multiprocessing
 import time
 import tokenize
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -253,7 +253,7 @@ class _Line:
     successor: str | None = None
 
 
-def _unique_id(rid: str, revision: Revision, used: set[str]) -> str:
+def _unique_id(rid: str, revision: Revision, used: Container[str]) -> str:
     """``rid`` unless a lineage already has it; then an id derived from it and the revision."""
     salt = 0
     while rid in used:
@@ -407,7 +407,7 @@ def _build(
                 dead.sites.append(Site(revision, msg.file_path, msg.line))
                 next_alive.append(dead)
                 continue
-            rid = _unique_id(msg.id, revision, set(lines))
+            rid = _unique_id(msg.id, revision, lines)
             line = _Line(rid, msg, envelopes[j], [Site(revision, msg.file_path, msg.line)])
             lines[rid] = line
             new_by_index[j] = line

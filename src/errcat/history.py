@@ -35,7 +35,7 @@ import dataclasses
 import json
 import os
 import weakref
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -257,6 +257,34 @@ class History:
                 break
             lineage = nxt
         return lineage
+
+    def describe(self, record_id: str, message_of: Callable[[str], str | None]) -> str | None:
+        """The :meth:`Lineage.note` of a record, naming the message it became (``None`` if unknown).
+
+        ``message_of(record_id)`` gives a record's ``errorMessage`` (e.g. from the
+        catalog); a rewording is followed to the newest message.
+
+        >>> from datetime import datetime, timezone
+        >>> r1 = Revision("v1", "abc1234" + "0" * 33, datetime(2025, 3, 1, tzinfo=timezone.utc))
+        >>> r2 = Revision("v2", "def5678" + "0" * 33, datetime(2025, 6, 1, tzinfo=timezone.utc))
+        >>> h = History(
+        ...     "o/r",
+        ...     (r1, r2),
+        ...     [
+        ...         Lineage("1" * 16, (Site(r1, "a.py", 3),), successor="2" * 16),
+        ...         Lineage("2" * 16, (Site(r2, "b.py", 7),), predecessor="1" * 16),
+        ...     ],
+        ... )
+        >>> h.describe("1" * 16, {"2" * 16: "bad value: {x}"}.get)
+        "reworded after 2025-03 (abc1234): now 'bad value: {x}' at b.py:7"
+        """
+        lineage = self._lineages.get(record_id)
+        if lineage is None:
+            return None
+        newest = self.current(record_id)
+        if lineage.status != "reworded" or newest is None or newest is lineage:
+            return lineage.note()
+        return lineage.note(message_of(newest.record_id), newest.current)
 
     def fits(self, record_id: str, lines: Iterable[int]) -> tuple[Revision, ...]:
         """The revisions at which a record's raise was on one of ``lines`` (empty if unknown)."""

@@ -40,7 +40,9 @@ from errcat.mine.facts import (
     _RawSite,
 )
 from errcat.mine.files import _module_name
+from errcat.mine.guards import Assignment, Clause, build_guard, exits
 from errcat.mine.names import _is_exception_name, _ModuleNames, _names_in_target
+from errcat.mine.options import collect_options
 from errcat.mine.records import SNIPPET_RADIUS
 from errcat.mine.templates import _Field, _product, _TooManyVariantsError
 
@@ -67,6 +69,11 @@ class _Scanner(_ModuleNames):
         self._class_body: str | None = None  # the class whose body is being scanned
         self._owner: str | None = None  # the class of the method being scanned
         self._params: frozenset[str] = frozenset()  # parameters of the function being scanned
+        # The guard of the statement being scanned (see errcat.mine.guards).
+        self._clauses: list[Clause] = []
+        self._defs: dict[str, list[Assignment]] = {}
+        self._doc: str | None = None
+        self._handler: str | None = None
 
     def _imported(self, node: ast.expr, env: _Env) -> str | None:
         """What a name read at module scope was imported as (``None``: not an import)."""
@@ -95,9 +102,17 @@ class _Scanner(_ModuleNames):
 
     def _block(self, body: Sequence[ast.stmt], env: _Env) -> tuple[_Env, bool]:
         terminated = False
+        depth = len(self._clauses)
         for stmt in body:
             env, done = self._stmt(stmt, env)
             terminated = terminated or done
+            if isinstance(stmt, ast.If) and not done:
+                # An early exit: the rest of the block runs only when it was not taken.
+                if exits(stmt.body) and not exits(stmt.orelse):
+                    self._clauses.append((stmt.test, False))
+                elif exits(stmt.orelse) and not exits(stmt.body):
+                    self._clauses.append((stmt.test, True))
+        del self._clauses[depth:]
         return env, terminated
 
     @staticmethod
@@ -145,13 +160,21 @@ class _Scanner(_ModuleNames):
                 _capture_super_init(self, self._capture, node.value, env)
             return env, False
         if isinstance(node, ast.If):
-            outs = [self._block(node.body, env.copy()), self._block(node.orelse, env.copy())]
-            return self._join_paths(outs, env)
+            self._clauses.append((node.test, True))
+            body = self._block(node.body, env.copy())
+            self._clauses[-1] = (node.test, False)
+            orelse = self._block(node.orelse, env.copy())
+            self._clauses.pop()
+            return self._join_paths([body, orelse], env)
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             inner = env.copy()
             if not isinstance(node, ast.While):
                 for name in _names_in_target(node.target):
                     inner.forget(name)
+                    if self._in_function:
+                        self._defs.setdefault(name, []).append(
+                            (node.iter, tuple(self._clauses), "for")
+                        )
             body_env, _ = self._block(node.body, inner)
             after = _merge([env, body_env])
             return self._block(node.orelse, after)
@@ -192,7 +215,12 @@ class _Scanner(_ModuleNames):
             start = handler_start.copy()
             if handler.name:
                 start.forget(handler.name)
+            saved, self._handler = (
+                self._handler,
+                ast.unparse(handler.type) if handler.type is not None else "",
+            )
             outs.append(self._block(handler.body, start))
+            self._handler = saved
         joined, done = self._join_paths(outs, env)
         final_env, final_done = self._block(node.finalbody, joined.copy())
         return final_env, done or final_done
@@ -210,6 +238,8 @@ class _Scanner(_ModuleNames):
             )
         )
         for target in targets:
+            if isinstance(target, ast.Name) and self._in_function:
+                self._defs.setdefault(target.id, []).append((value, tuple(self._clauses), "="))
             if isinstance(target, ast.Name):
                 env.strs[target.id] = alts
                 env.excs[target.id] = value if is_exc and isinstance(value, ast.Call) else None
@@ -266,8 +296,14 @@ class _Scanner(_ModuleNames):
             self._class_body,
             self._owner,
             self._params,
+            self._clauses,
+            self._defs,
+            self._doc,
+            self._handler,
         )
         self._params = frozenset(params)
+        self._clauses, self._defs, self._handler = [], {}, None
+        self._doc = ast.get_docstring(node, clean=False)
         qual = ".".join([*self._scope, node.name])
         self._func_qual = qual
         self._scope = [*self._scope, node.name, "<locals>"]
@@ -291,6 +327,10 @@ class _Scanner(_ModuleNames):
                 self._class_body,
                 self._owner,
                 self._params,
+                self._clauses,
+                self._defs,
+                self._doc,
+                self._handler,
             ) = saved
         if returns:
             self.functions.append(_func_info(self, node, qual, method_of is not None, returns))
@@ -386,6 +426,19 @@ class _Scanner(_ModuleNames):
             self._returns.append((cls, self._call_args(call, env)))
 
     def _site(self, node: ast.stmt, cls: _ClassRef, **kwargs: Any) -> None:
+        if kwargs.get("skip") is None:
+            clauses = list(self._clauses)
+            if isinstance(node, ast.Assert):
+                clauses.append((node.test, False))
+            kwargs["guard"] = build_guard(
+                self._qualify(self._func_qual) if self._func_qual else self.module,
+                doc=self._doc,
+                params=sorted(self._params),
+                clauses=clauses,
+                defs=self._defs,
+                handler=self._handler,
+                module_level=not self._func_qual,
+            )
         self.sites.append(_RawSite(node.lineno, self._func_qual, cls, **kwargs))
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:
@@ -482,6 +535,7 @@ def scan_source(
         scanner.scan(tree)
     except RecursionError as exc:
         return _FileScan(source, file_path, module, error=f"too deeply nested: {exc}")
+    found = collect_options(tree, text, lambda name: scanner.resolve(ast.Name(name)).name)
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
@@ -513,6 +567,10 @@ def scan_source(
             for name, alts in scanner.consts.strs.items()
             if alts and module and name != "__name__"
         ),
+        options=tuple(found.options),
+        fields=tuple(found.fields),
+        parsed=tuple(found.parsed),
+        envs=found.envs,
         reraises=scanner.reraises,
     )
 

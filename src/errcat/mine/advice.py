@@ -43,14 +43,14 @@ import ast
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from errcat.mine.conditions import Reader, conjuncts, negate, parse_test
 from errcat.mine.facts import _Def, _Guard
 from errcat.mine.options import OptionIndex
 from errcat.models import GENERATED_TAG
 
-__all__ = ["GENERATED_TAG", "write_advice"]
+__all__ = ["message_advice", "with_message", "write_advice"]
 
 
 _MAX_SOLUTIONS = 6
@@ -129,11 +129,8 @@ def write_advice(
 
     documentation = _documentation(guard, reader, described)
     ways = reader.ways_out(condition, innermost_first=True) if condition is not None else []
-    solutions = [*message_advice(template), *ways]
-    if not solutions:
-        solutions = _fallback_solutions(guard, error_class)
-    solutions = list(dict.fromkeys(solutions))[:_MAX_SOLUTIONS]
-    return _Advice(
+    solutions = ways or _fallback_solutions(guard, error_class)
+    advice = _Advice(
         documentation=documentation,
         trigger_scenarios=_triggers(guard, reader, described),
         solutions=tuple(solutions),
@@ -142,6 +139,20 @@ def write_advice(
         validation_code=_validation(guard, tests, error_class, file_path, line),
         type_guard=_type_guard(guard, condition, error_class),
     )
+    return with_message(advice, template)
+
+
+def with_message(advice: _Advice, template: str) -> _Advice:
+    """The advice with the message's own instructions as its first solutions.
+
+    The rest of the advice depends only on the raise site, so one site's
+    advice is written once and specialised to each of its messages.
+    """
+    told = message_advice(template)
+    if not told:
+        return replace(advice, solutions=advice.solutions[:_MAX_SOLUTIONS])
+    solutions = list(dict.fromkeys([*told, *advice.solutions]))[:_MAX_SOLUTIONS]
+    return replace(advice, solutions=tuple(solutions))
 
 
 def _documentation(guard: _Guard, reader: Reader, described: str) -> str:

@@ -25,6 +25,7 @@ one action per way of making a test false.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ _CONVERSIONS = frozenset(
 _MAX_DEPTH = 4
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_test(source: str) -> ast.expr:
     r"""The expression of a test's source (as stored in a guard).
 
@@ -183,7 +185,7 @@ class Reader:
             in _CONVERSIONS
         ):
             return self.ref(node.args[0], depth)
-        if isinstance(node, ast.Call) and node.args and "env" in ast.unparse(node.func).lower():
+        if isinstance(node, ast.Call) and node.args and "env" in _callee(node).lower():
             key = node.args[0]
             if (
                 isinstance(key, ast.Constant)
@@ -465,6 +467,13 @@ class Reader:
         """The terms named so far, of the given kinds, in order."""
         wanted = set(kinds)
         return [r for r in self.named.values() if r.kind in wanted]
+
+
+def _callee(node: ast.Call) -> str:
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
 
 
 def _or(items: Sequence[str]) -> str:

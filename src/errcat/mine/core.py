@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from errcat.mine.advice import write_advice
-from errcat.mine.facts import _FileScan
+from errcat.mine.advice import _Advice, with_message, write_advice
+from errcat.mine.facts import _FileScan, _Guard
 from errcat.mine.files import _discover, _join_prefix
 from errcat.mine.options import OptionIndex
 from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
@@ -198,6 +198,7 @@ def records_from_scans(
     """
     resolver = _Resolver(scans)
     options = OptionIndex.of(scans, resolver.canonical) if advice else None
+    written_for: dict[tuple[_Guard, str, str, int], _Advice] = {}
     skipped: Counter[str] = Counter()
     parse_errors: list[tuple[str, str]] = []
     entries: list[_Entry] = []
@@ -218,14 +219,17 @@ def records_from_scans(
                 base = resolver.builtin_base(cls_name)
                 written = None
                 if options is not None and site.guard is not None:
-                    written = write_advice(
-                        guard=site.guard,
-                        template=text,
-                        error_class=cls_name,
-                        options=options,
-                        file_path=scan.file_path,
-                        line=site.line,
-                    )
+                    key = (site.guard, cls_name, scan.file_path, site.line)
+                    if key not in written_for:  # a site's advice, before its message's own
+                        written_for[key] = write_advice(
+                            guard=site.guard,
+                            template="",
+                            error_class=cls_name,
+                            options=options,
+                            file_path=scan.file_path,
+                            line=site.line,
+                        )
+                    written = with_message(written_for[key], text)
                 entries.append(
                     _Entry(
                         scan.file_path,

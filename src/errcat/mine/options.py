@@ -363,7 +363,16 @@ def collect_options(tree: ast.Module, text: str, qualify: Callable[[str], str]) 
                 envs[stmt.targets[0].id] = None  # a registry: SGLANG_X = EnvBool(False)
         if is_dataclass:
             out.fields.append((qualify(qual), _dataclass_fields(node, consts)))
-    wanted = ("add_argument", "option", "Option", "environ", "getenv", "parser", "Parser", "cli")
+    wanted = (
+        "add_argument",
+        "click",
+        "typer",
+        "environ",
+        "getenv",
+        "ArgumentParser",
+        "cli_args",
+        "from_dataclass",
+    )
     if any(w in text for w in wanted):
         for item in ast.walk(tree):
             if isinstance(item, ast.Call):

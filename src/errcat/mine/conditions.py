@@ -139,7 +139,14 @@ class Ref:
 
 
 def _article(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+    """``a`` or ``an`` before a word (``an ngram``: a letter named with a vowel sound).
+
+    >>> [_article(w) for w in ("int", "str", "ngram", "mxfp8", "nice")]
+    ['an int', 'a str', 'an ngram', 'an mxfp8', 'a nice']
+    """
+    low = word.lower()
+    spelled = low[:1] in "nmx" and low[1:2] not in ("", *"aeiouy")
+    return ("an " if low[:1] in "aeiou" or spelled else "a ") + word
 
 
 def _type_names(node: ast.expr) -> list[str]:
@@ -282,7 +289,7 @@ class Reader:
             return word.join(parts)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = node.operand
-            if isinstance(inner, (ast.BoolOp, ast.Compare)):
+            if isinstance(inner, (ast.BoolOp, ast.Compare, ast.UnaryOp)):
                 return self.describe(negate(inner))
             return self._predicate(inner, positive=False)
         if isinstance(node, ast.Compare):
@@ -355,7 +362,7 @@ class Reader:
     def _way_out(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = node.operand
-            if isinstance(inner, (ast.BoolOp, ast.Compare)):
+            if isinstance(inner, (ast.BoolOp, ast.Compare, ast.UnaryOp)):
                 return self._way_out(negate(inner))
             return self._predicate_way_out(inner, positive=False)
         if isinstance(node, ast.BoolOp):  # an "or": every part must be made false
@@ -403,8 +410,10 @@ class Reader:
 
     def _set_action(self, ref: Ref, op: ast.cmpop, right: ast.expr) -> list[str]:
         what = ref.shown()
-        verb = "Pass" if ref.kind == "arg" else "Set"
-        to = f"for {what}" if ref.kind == "arg" else f"{what} to"
+
+        def give(value: str) -> str:
+            return f"Pass {value} for {what}" if ref.kind == "arg" else f"Set {what} to {value}"
+
         if isinstance(op, (ast.Is, ast.IsNot)) and _is_none(right):
             if isinstance(op, ast.Is):
                 return [f"Pass {what}" if ref.kind != "env" else f"Set {what}"]
@@ -414,18 +423,18 @@ class Reader:
             bad = [self.value(right)] if items is None else items
             if bad == ["True"] and ref.is_bool:
                 return [f"Do not pass {what}"]
-            text = f"{verb} {to} a value other than {_or(bad)}"
+            text = give(f"a value other than {_or(bad)}")
             rest = [c for c in ref.choices if c not in bad]
             if rest and len(rest) <= _MAX_CHOICES_SHOWN:
                 text += f" (one of {', '.join(rest)})"
             return [text]
         if isinstance(op, (ast.NotEq, ast.IsNot)) and isinstance(right, ast.Constant):
-            return [f"{verb} {to} {self.value(right)}"]
+            return [give(self.value(right))]
         if isinstance(op, ast.NotIn) and items is not None:
-            return [f"{verb} {to} one of {', '.join(items)}"]
+            return [give(f"one of {', '.join(items)}")]
         if type(op) in _ORDER_WORDS:
             bound = _ORDER_WORDS[_INVERSE[type(op)]]
-            return [f"{verb} {to} a value {bound} {self.value(right)}"]
+            return [give(f"a value {bound} {self.value(right)}")]
         return []
 
     def _predicate_way_out(self, node: ast.expr, *, positive: bool) -> list[str]:

@@ -415,7 +415,9 @@ def _call(
     elif _PARSER_GENERATOR.search(name):
         for arg in node.args:
             items = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
-            out.parsed.extend(qualify(i.id) for i in items if isinstance(i, ast.Name))
+            out.parsed.extend(
+                qualify(i.id) for i in items if isinstance(i, ast.Name) and i.id[:1].isupper()
+            )
     env = env_read(node)
     if env:
         envs[env] = None

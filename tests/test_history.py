@@ -337,7 +337,9 @@ def test_reanchor_follows_siblings_to_new_file() -> None:
     )
     curated = []
     for env in v1.envelopes:
-        record = env.record.model_copy(update={"documentation": "curated " + env.record.slug})
+        # Curated: its own text, without the errcat:generated tag of a mined draft.
+        curated_text = {"documentation": "curated " + env.record.slug, "tags": ("reviewed",)}
+        record = env.record.model_copy(update=curated_text)
         curated.append(
             RecordEnvelope.model_validate(
                 env.model_copy(update={"record": record}).model_dump(mode="json")
@@ -494,7 +496,11 @@ def test_curated_records_survive_history(bare: tuple[Path, list[str]], tmp_path:
     for env in first.envelopes:
         if env.record.error_message.startswith(("unknown backend", "mode x")):
             record = env.record.model_copy(
-                update={"id": "c" * 15 + str(len(curated)), "documentation": "curated text"}
+                update={
+                    "id": "c" * 15 + str(len(curated)),
+                    "documentation": "curated text",
+                    "tags": ("reviewed",),
+                }
             )
             curated.append(env.model_copy(update={"record": record}))
     lost = first.envelopes[0].record.model_copy(

@@ -76,6 +76,10 @@ _VALUE_CAPS = (60, 20)
 _SHORT_SUMMARY_CHARS = 80
 #: A first solution is shortened no further than this before it is dropped.
 _MIN_SOLUTION_CHARS = 30
+#: The tag of records whose advice the miner generated (errcat.models.GENERATED_TAG).
+_GENERATED_TAG = "errcat:generated"
+#: What a rendering says of generated advice.
+_GENERATED_NOTE = "Advice generated from the source code by errcat mine, not curated."
 #: How many near records a "did you mean" lists at most.
 _MAX_HINTS = 3
 
@@ -327,6 +331,11 @@ class Advice:
         return self.record.documentation
 
     @property
+    def generated(self) -> bool:
+        """Whether the advice was generated from the source by the miner (not curated)."""
+        return _GENERATED_TAG in self.record.tags
+
+    @property
     def source_url(self) -> str:
         """Link to the raising code at the analysed commit."""
         return self.record.github_url
@@ -355,6 +364,7 @@ class Advice:
             "exampleFix": self.example_fix,
             "preventionTips": list(self.prevention_tips),
             "tags": list(self.record.tags),
+            "generated": self.generated,
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -373,6 +383,8 @@ class Advice:
         if self.confidence is not None:
             kind = "exact match" if self.exact else "inexact match"
             lines.append(f"  {kind}, confidence {self.confidence:.2f}")
+        if self.generated:
+            lines.append(f"  {_GENERATED_NOTE}")
         if self.params:
             lines.append("")
             lines.append("Captured values:")
@@ -522,6 +534,8 @@ class Advice:
             else:
                 note = f"Inexact match (confidence {self.confidence:.2f}): check that it fits."
             parts.append(style.italic(note))
+        if cut.confidence and self.generated:
+            parts.append(style.italic(_GENERATED_NOTE))
         if cut.values and self.params:
             cap = cut.value_chars
             parts.append(

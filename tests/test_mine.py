@@ -640,7 +640,9 @@ def test_worker_processes_give_the_same_records(tmp_path: Path) -> None:
 def test_record_fields(tmp_path: Path) -> None:
     lines = [f"x{n} = {n}" for n in range(1, 40)]
     lines[24] = 'raise ValueError(f"bad value {x1!r}")'
-    result = mine_text(tmp_path, "\n".join(lines) + "\n", name="pkg/mod.py", path_prefix="lib")
+    result = mine_text(
+        tmp_path, "\n".join(lines) + "\n", name="pkg/mod.py", path_prefix="lib", advice=False
+    )
     [envelope] = result.envelopes
     record = envelope.record
     assert record.line_number == 25

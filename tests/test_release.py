@@ -86,6 +86,7 @@ CASES: dict[str, tuple[str, str, str | None, set[str]]] = {
     "slug-long.jsonl": ("slug", "error", "bf0444432a941300", set()),
     "curated.jsonl": ("curated", "error", "20b16840ed5778c5", set()),
     "draft.jsonl": ("draft", "error", "7d3afe717c043c02", set()),
+    "generated.jsonl": ("generated", "error", "72fe85a0d6e024b2", set()),
     "withdrawn": ("withdrawn", "error", "2b538572b86f79fa", set()),
     "manifest": ("manifest", "error", None, set()),
 }
@@ -121,6 +122,13 @@ def test_allowed_drafts_are_reported_not_refused() -> None:
     report = check([RULE_FIXTURES / "draft.jsonl"], allow_drafts=True)
     assert report.ok
     assert [(f.rule, f.level) for f in report.findings] == [("draft", "info")]
+
+
+def test_generated_records_are_told_apart_from_curated_ones() -> None:
+    report = check([RULE_FIXTURES / "generated.jsonl"], allow_drafts=True)
+    assert report.ok
+    # No exampleFix, yet not held to the curated rule: its advice is generated.
+    assert [(f.rule, f.level) for f in report.findings] == [("generated", "info")]
 
 
 def test_unsafe_pattern_in_an_allowed_draft_is_a_warning(tmp_path: Path) -> None:

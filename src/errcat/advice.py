@@ -76,6 +76,10 @@ _VALUE_CAPS = (60, 20)
 _SHORT_SUMMARY_CHARS = 80
 #: A first solution is shortened no further than this before it is dropped.
 _MIN_SOLUTION_CHARS = 30
+#: The tag of records whose advice the miner generated (errcat.models.GENERATED_TAG).
+_GENERATED_TAG = "errcat:generated"
+#: What a rendering says of generated advice.
+_GENERATED_NOTE = "Advice generated from the source code by errcat mine, not curated."
 #: How many near records a "did you mean" lists at most.
 _MAX_HINTS = 3
 
@@ -348,6 +352,11 @@ class Advice:
         return self.record.documentation
 
     @property
+    def generated(self) -> bool:
+        """Whether the advice was generated from the source by the miner (not curated)."""
+        return _GENERATED_TAG in self.record.tags
+
+    @property
     def source_url(self) -> str:
         """Link to the raising code at the analysed commit."""
         return self.record.github_url
@@ -377,6 +386,7 @@ class Advice:
             "preventionTips": list(self.prevention_tips),
             "tags": list(self.record.tags),
             "notes": list(self.notes),
+            "generated": self.generated,
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -396,6 +406,8 @@ class Advice:
             kind = "exact match" if self.exact else "inexact match"
             lines.append(f"  {kind}, confidence {self.confidence:.2f}")
         lines.extend(f"  {note}" for note in self.notes)
+        if self.generated:
+            lines.append(f"  {_GENERATED_NOTE}")
         if self.params:
             lines.append("")
             lines.append("Captured values:")
@@ -545,6 +557,8 @@ class Advice:
             else:
                 note = f"Inexact match (confidence {self.confidence:.2f}): check that it fits."
             parts.append(style.italic(note))
+        if cut.confidence and self.generated:
+            parts.append(style.italic(_GENERATED_NOTE))
         if cut.values and self.params:
             cap = cut.value_chars
             parts.append(

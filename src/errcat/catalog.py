@@ -25,6 +25,7 @@ else:  # pragma: no cover - Python 3.10
     from importlib.abc import Traversable
 
 from errcat.errors import InvalidRecordError, UnknownRecordError
+from errcat.history import History, attach, history_of, sidecar_path
 from errcat.index import PatternIndex
 from errcat.loaders import bundled_data_dir, iter_path, read_manifest
 from errcat.models import ErrorRecord, RecordEnvelope
@@ -122,6 +123,7 @@ class Catalog:
         later loads take milliseconds and read a record only when it is used.
         """
         parts: list[Store] = []
+        histories: list[History] = []
         pending: list[RecordEnvelope] = []
         pending_problems: list[InvalidRecordError] = []
 
@@ -133,6 +135,8 @@ class Catalog:
 
         for path in paths:
             store = None
+            if isinstance(path, (str, os.PathLike)) and sidecar_path(path).is_file():
+                histories.append(History.load(sidecar_path(path)))
             if lazy is not False and not (
                 isinstance(path, Traversable) and not isinstance(path, Path)
             ):
@@ -174,7 +178,10 @@ class Catalog:
         flush()
         if not parts:
             parts.append(MemoryStore())
-        return cls._of_parts(parts)
+        catalog = cls._of_parts(parts)
+        if histories:
+            catalog._keep_history(histories[0].merged(*histories[1:]))
+        return catalog
 
     @classmethod
     def from_sources(
@@ -214,6 +221,22 @@ class Catalog:
                     catalog.data_version = bundled_data_version()
                     _bundled = catalog
         return _bundled
+
+    # -- history --------------------------------------------------------------------
+
+    @property
+    def history(self) -> History | None:
+        """When each record's message existed (from ``NAME.history.json`` sidecars), if known."""
+        found = [h for h in dict.fromkeys(map(history_of, self._parts)) if h is not None]
+        if len(found) > 1:
+            return found[0].merged(*found[1:])
+        return found[0] if found else None
+
+    def _keep_history(self, history: History | None) -> Catalog:
+        if history is not None:
+            for part in self._parts:
+                attach(part, history)
+        return self
 
     # -- stores ---------------------------------------------------------------------
 
@@ -322,13 +345,13 @@ class Catalog:
         for store, position in self._visible():
             if keep(store.summary(position)):
                 items.append(store.envelope(position) or store.record(position))
-        return Catalog(items, data_version=self.data_version)
+        return Catalog(items, data_version=self.data_version)._keep_history(self.history)
 
     def with_engine(self, engine: Engine) -> Catalog:
         """The same records, in memory, with another candidate engine."""
         return Catalog(
             self._items(), problems=self.problems, data_version=self.data_version, engine=engine
-        )
+        )._keep_history(self.history)
 
     def merge(self, *others: Catalog) -> Catalog:
         """A new catalog with this one's records, then the others' (later ids win)."""
@@ -336,7 +359,9 @@ class Catalog:
         if all(isinstance(p, MemoryStore) for p in parts):
             problems = [p for part in parts for p in part.problems]
             items = [i for catalog in (self, *others) for i in catalog._items()]
-            return Catalog(items, problems=problems)
+            histories = [h for c in (self, *others) if (h := c.history) is not None]
+            merged = histories[0].merged(*histories[1:]) if histories else None
+            return Catalog(items, problems=problems)._keep_history(merged)
         return Catalog._of_parts(parts)
 
     @property

@@ -143,6 +143,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 #: Commands whose module is imported only when used: (module, help, takes --catalog).
 _HEAVY = {
     "mine": ("errcat.mine", "build draft records from Python source", False),
+    "history": (
+        "errcat.mine.history_cli",
+        "mine a project at several revisions into one catalog",
+        False,
+    ),
     "release": ("errcat.release", "check, build and diff versioned data releases", False),
     "scan": ("errcat.scan", "find and match every exception event in log files", True),
     "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
@@ -366,6 +371,7 @@ def main(
         "list": lambda: _cmd_list(args, out, err),
         "validate": lambda: _cmd_validate(args, out),
         "mine": lambda: _cmd_heavy(args),
+        "history": lambda: _cmd_heavy(args),
         "release": lambda: _cmd_heavy(args),
         "scan": lambda: importlib.import_module("errcat.scan").run(
             args, stdin=inp, out=out, err=err

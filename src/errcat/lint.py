@@ -48,10 +48,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import regex
 
 from errcat.errors import InvalidPatternError, InvalidRecordError
-from errcat.models import ErrorRecord
-
-if TYPE_CHECKING:
-    from errcat.matcher import Match
+from errcat.models import GENERATED_TAG, ErrorRecord
 from errcat.patterns import (
     _skip_class,
     _skip_group,
@@ -60,6 +57,9 @@ from errcat.patterns import (
     parse_template,
     render_template,
 )
+
+if TYPE_CHECKING:
+    from errcat.matcher import Match
 
 __all__ = [
     "ADVERSARIAL_SIZE",
@@ -72,6 +72,7 @@ __all__ = [
     "adversarial_inputs",
     "expected_github_url",
     "is_draft",
+    "is_generated",
     "lint_records",
     "measure_pattern",
     "pattern_risks",
@@ -108,6 +109,10 @@ RULES: dict[str, tuple[Level, str]] = {
     "slug": ("error", "slug is lowercase words and hyphens, at most 50 characters"),
     "curated": ("error", "a curated record has documentation, a solution and an example fix"),
     "draft": ("error", "drafts only where the release configuration allows them (then info)"),
+    "generated": (
+        "error",
+        "advice generated from the source only where drafts are allowed (then info)",
+    ),
     "withdrawn": ("error", "a record of the previous release is present or listed as withdrawn"),
     "manifest": ("error", "the manifest and release configuration are well formed and current"),
 }
@@ -213,6 +218,17 @@ def is_draft(record: ErrorRecord) -> bool:
         and not any(s.strip() for s in record.solutions)
         and not record.example_fix.strip()
     )
+
+
+def is_generated(record: ErrorRecord) -> bool:
+    """True when the record's advice was generated from the source by the miner, not curated.
+
+    >>> from errcat.models import EXAMPLE_ENVELOPE_JSON, GENERATED_TAG, RecordEnvelope
+    >>> record = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record
+    >>> is_generated(record), is_generated(record.model_copy(update={"tags": (GENERATED_TAG,)}))
+    (False, True)
+    """
+    return GENERATED_TAG in record.tags
 
 
 def expected_github_url(record: ErrorRecord) -> str:
@@ -811,7 +827,16 @@ def _record_findings(item: LintItem) -> tuple[list[Finding], str | None]:
             f"sourceCode has {lines} lines but the span "
             f"{record.source_code_start}..{record.source_code_end} has {span}",
         )
-    if is_draft(record):
+    if is_generated(record) and not is_draft(record):
+        if item.drafts_allowed:
+            add("generated", "advice generated from the source (not curated)", "info")
+        else:
+            add(
+                "generated",
+                "advice generated from the source (not curated) in a release that does not "
+                "allow drafts (allowDrafts in the manifest, or --allow-drafts)",
+            )
+    elif is_draft(record):
         if item.drafts_allowed:
             add("draft", "draft record (no documentation, solutions or exampleFix)", "info")
         else:
@@ -885,13 +910,16 @@ def _traceback_text(record: ErrorRecord, message: str) -> str:
 
 
 def _curation_level(*items: LintItem) -> Level:
-    """``warning`` when every record concerned is an allowed draft, else ``error``.
+    """``warning`` when every record concerned is an allowed draft (or generated), else ``error``.
 
     Some problems can only be fixed by curating (narrowing a group the miner
     made ``(.+?)``, merging two sites of one message): a draft carries them as
     warnings until it is curated; a curated record must not.
     """
-    if all(item.drafts_allowed and is_draft(item.record) for item in items):
+    if all(
+        item.drafts_allowed and (is_draft(item.record) or is_generated(item.record))
+        for item in items
+    ):
         return "warning"
     return "error"
 

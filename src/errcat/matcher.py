@@ -81,6 +81,7 @@ from errcat.store import RecordSummary, Store
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
+    from errcat.history import Lineage
     from errcat.models import ErrorRecord
 
 __all__ = [
@@ -209,6 +210,19 @@ class Match:
                 for a in self.alternatives
             ],
         }
+
+    @property
+    def history(self) -> Lineage | None:
+        """When the record's message existed, if the catalog has a history (``errcat history``).
+
+        The lineage gives the first and last revision, the record it was reworded
+        from or into, and :meth:`~errcat.history.Lineage.fits` says at which
+        revisions the traceback's line numbers put the raise.
+        """
+        from errcat.history import history_of
+
+        known = history_of(self._store)
+        return known.lineage(self.summary.id) if known is not None else None
 
 
 def _short_class(name: str | None) -> str | None:

@@ -165,6 +165,9 @@ class AdviceOut(_Body):
     example_fix: str
     prevention_tips: list[str]
     tags: list[str]
+    generated: bool = Field(
+        default=False, description="The advice was generated from the source, not curated."
+    )
 
 
 class MessagePart(_Body):

@@ -73,7 +73,7 @@ Design decisions:
   (NUL-separated, :func:`record_id`). When one file raises the same template
   at several sites, the enclosing function's qualname and then the ordinal of
   the site within it are added: all stable when lines move.
-* **Defaults of a draft**: ``errorType`` is guessed from the nearest builtin
+* **Defaults of a draft** (with ``advice=False``): ``errorType`` is guessed from the nearest builtin
   base class (:func:`guess_error_type`), ``severity`` is ``"warning"`` for
   warning classes and ``"error"`` otherwise, ``handlingStrategy`` is ``""``
   (not yet curated), ``tags`` is ``[]``, ``documentation``,
@@ -89,17 +89,26 @@ Design decisions:
   template, then by the nearest-template rule, and keeps their curation.
 
 The package, in the order mining runs: :mod:`~errcat.mine.files` (which files,
-their module names), :mod:`~errcat.mine.scan` (one visitor per file, with the
-names of :mod:`~errcat.mine.names`, the string evaluator of
-:mod:`~errcat.mine.evaluate` and the class facts of
-:mod:`~errcat.mine.captures`; :func:`errcat.mine.scan.scan_source` turns one
-file's text into a picklable :class:`~errcat.mine.facts._FileScan`),
+their module names), :mod:`~errcat.mine.scan` (one visitor per file:
+:mod:`~errcat.mine.walk` walks the statements with the names of
+:mod:`~errcat.mine.names`, the string evaluator of :mod:`~errcat.mine.evaluate`,
+the guards of :mod:`~errcat.mine.guards` and the class facts of
+:mod:`~errcat.mine.captures`; :mod:`~errcat.mine.options` reads the file's
+flags and environment variables; :func:`errcat.mine.scan.scan_source` turns
+one file's text into a picklable :class:`~errcat.mine.facts._FileScan`),
 :mod:`~errcat.mine.resolve` and :mod:`~errcat.mine.messages` (across files:
-class names, messages), :mod:`~errcat.mine.records` (ids, drafts),
-:mod:`~errcat.mine.core` (:func:`mine_paths`;
-:func:`errcat.mine.core.records_from_scans` is the cross-file step),
-:mod:`~errcat.mine.reanchor` and :mod:`~errcat.mine.cli`. Templates are
-built with the algebra of :mod:`~errcat.mine.templates`.
+class names, messages), :mod:`~errcat.mine.conditions` and
+:mod:`~errcat.mine.advice` (advice written from each site's guard),
+:mod:`~errcat.mine.records` (ids, drafts), :mod:`~errcat.mine.core`
+(:func:`mine_paths`; :func:`errcat.mine.core.records_from_scans` is the
+cross-file step), :mod:`~errcat.mine.reanchor` and :mod:`~errcat.mine.cli`.
+Templates are built with the algebra of :mod:`~errcat.mine.templates`.
+
+* **Advice** (:mod:`errcat.mine.advice`): every record gets documentation,
+  trigger scenarios, solutions, an example fix, tips, a validation snippet and
+  a type guard written from the code at its raise site, and the tag
+  ``errcat:generated``; ``advice=False`` (``errcat mine --no-advice``) leaves
+  them empty as before.
 """
 
 from __future__ import annotations

@@ -61,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
+    parser.add_argument(
+        "--no-advice",
+        dest="advice",
+        action="store_false",
+        help="leave the advice fields empty instead of writing them from the code",
+    )
 
 
 def _parse_when(text: str | None) -> datetime | None:
@@ -142,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         analyzed_at=when,
         progress=progress,
         workers=args.jobs,
+        advice=args.advice,
     )
     err.write(result.stats.summary() + "\n")
     if old is None:

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from errcat.mine.facts import _FileScan
+from errcat.mine.advice import _Advice, with_message, write_advice
+from errcat.mine.facts import _FileScan, _Guard
 from errcat.mine.files import _discover, _join_prefix
+from errcat.mine.options import OptionIndex
 from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
 from errcat.mine.resolve import _Resolver, _site_texts
 from errcat.mine.scan import _scan_file, _Scanner
@@ -136,6 +138,7 @@ def mine_paths(
     analyzed_at: datetime | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     workers: int = 1,
+    advice: bool = True,
 ) -> MineResult:
     """Mine draft records from ``.py`` files and folders (see the module docstring).
 
@@ -148,7 +151,10 @@ def mine_paths(
     pool of processes (started with forkserver or spawn, so a calling script
     needs the ``if __name__ == "__main__":`` guard); one process mines the
     whole standard library in a few seconds. A file that cannot be parsed is
-    listed in ``stats.parse_errors``; it never stops the run.
+    listed in ``stats.parse_errors``; it never stops the run. With ``advice``
+    (the default) every record gets advice written from the code at its raise
+    site and the tag ``errcat:generated`` (:mod:`errcat.mine.advice`);
+    without, the free-text fields are left empty for curation.
     """
     started = time.perf_counter()
     sha = _check_repo_sha(repo, sha)
@@ -158,7 +164,7 @@ def mine_paths(
     files = _discover(paths, include_tests)
     tasks = [(str(path), _join_prefix(path_prefix, rel)) for path, rel in files]
     scans = _scan_all(tasks, workers, progress)
-    built = records_from_scans(scans, repo=repo, sha=sha, when=when)
+    built = records_from_scans(scans, repo=repo, sha=sha, when=when, advice=advice)
     stats = MineStats(
         files=len(files),
         sites=built.sites,
@@ -183,7 +189,7 @@ class _Built:
 
 
 def records_from_scans(
-    scans: Sequence[_FileScan], *, repo: str, sha: str, when: datetime
+    scans: Sequence[_FileScan], *, repo: str, sha: str, when: datetime, advice: bool = True
 ) -> _Built:
     """Resolve per-file scans (from :func:`errcat.mine.scan.scan_source`) into draft records.
 
@@ -191,6 +197,8 @@ def records_from_scans(
     resolved against every scan given, so the scans of one commit go in together.
     """
     resolver = _Resolver(scans)
+    options = OptionIndex.of(scans, resolver.canonical) if advice else None
+    written_for: dict[tuple[_Guard, str, str, int], _Advice] = {}
     skipped: Counter[str] = Counter()
     parse_errors: list[tuple[str, str]] = []
     entries: list[_Entry] = []
@@ -209,6 +217,19 @@ def records_from_scans(
                 continue
             for cls_name, text in texts:
                 base = resolver.builtin_base(cls_name)
+                written = None
+                if options is not None and site.guard is not None:
+                    key = (site.guard, cls_name, scan.file_path, site.line)
+                    if key not in written_for:  # a site's advice, before its message's own
+                        written_for[key] = write_advice(
+                            guard=site.guard,
+                            template="",
+                            error_class=cls_name,
+                            options=options,
+                            file_path=scan.file_path,
+                            line=site.line,
+                        )
+                    written = with_message(written_for[key], text)
                 entries.append(
                     _Entry(
                         scan.file_path,
@@ -218,6 +239,7 @@ def records_from_scans(
                         text,
                         base,
                         snippets[site.line],
+                        written,
                     )
                 )
     envelopes = _build_envelopes(entries, repo, sha, when)

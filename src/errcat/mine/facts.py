@@ -99,6 +99,58 @@ class _ClassRef:
 
 
 @dataclass(frozen=True, slots=True)
+class _Def:
+    """An assignment to a local the guard reads: the value's source and when it ran.
+
+    ``clauses`` are the ``if`` tests (source, truth) around the assignment
+    inside the function; ``kind`` is ``"="`` or ``"for"`` (a loop variable,
+    ``expr`` the iterable).
+    """
+
+    name: str
+    expr: str
+    clauses: tuple[tuple[str, bool], ...] = ()
+    kind: str = "="
+
+
+@dataclass(frozen=True, slots=True)
+class _Guard:
+    """What leads to a raise site: the tests on the path to it, in its function.
+
+    ``clauses`` hold ``(source, truth)``: the raise happens when each test has
+    that truth value (an ``else`` branch or an early ``return``/``continue``
+    gives ``False``; an ``assert`` gives its test with ``False``). ``defs``
+    are the assignments of the locals those tests read, followed back.
+    """
+
+    function: str
+    doc: str | None = None
+    params: tuple[str, ...] = ()
+    clauses: tuple[tuple[str, bool], ...] = ()
+    defs: tuple[_Def, ...] = ()
+    handler: str | None = None  # the ``except`` clause the raise is in ("" for a bare one)
+    module_level: bool = False  # raised by the module's own code (``function`` is the module)
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """A command-line flag, config field or settings variable the mined project defines.
+
+    ``dest`` is the attribute its value is read as (``args.dest``,
+    ``server_args.dest``); ``flag`` is how the user sets it (``--dest-name``,
+    or an environment variable for ``kind == "env"``).
+    """
+
+    dest: str
+    flag: str
+    kind: str = "flag"  # "flag" or "env"
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    is_bool: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class _RawSite:
     line: int
     qualname: str
@@ -108,6 +160,7 @@ class _RawSite:
     starred: bool = False
     is_assert: bool = False
     skip: str | None = None
+    guard: _Guard | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,5 +209,9 @@ class _FileScan:
     functions: tuple[_FuncInfo, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
     consts: tuple[tuple[str, _Alts], ...] = ()  # module.NAME -> its literal value(s)
+    options: tuple[_Option, ...] = ()  # flags and settings defined here
+    fields: tuple[tuple[str, tuple[_Option, ...]], ...] = ()  # dataclass -> its fields as flags
+    parsed: tuple[str, ...] = ()  # classes handed to a parser generator here
+    envs: tuple[str, ...] = ()  # environment variables read or registered here
     reraises: int = 0
     error: str | None = None

@@ -9,9 +9,11 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from errcat.errors import InvalidRecordError
+from errcat.lint import is_draft
 from errcat.mine.core import MineResult
+from errcat.mine.pairing import Msg, follow_siblings
 from errcat.mine.records import github_url
-from errcat.models import RecordEnvelope
+from errcat.models import GENERATED_TAG, ErrorRecord, RecordEnvelope
 
 #: Similarity (difflib ratio of the two templates) from which a reworded message
 #: is taken to be the same record (see :func:`reanchor`).
@@ -80,10 +82,43 @@ def _reanchored(old: RecordEnvelope, new: RecordEnvelope, *, reworded: bool) -> 
     if reworded:
         update["error_message"] = n.error_message
         update["message_pattern"] = n.message_pattern
+    update.update(_advice_update(old.record, n))
     record = old.record.model_copy(update=update)
     envelope = old.model_copy(update={"record": record, "dataset_version": new.dataset_version})
     # model_copy does not validate: check the result as a release would.
     return RecordEnvelope.model_validate(envelope.model_dump(mode="json"))
+
+
+def _msg(envelope: RecordEnvelope) -> Msg:
+    r = envelope.record
+    return Msg(r.id, r.file_path, r.line_number, r.error_class, r.error_message)
+
+
+#: The fields the miner writes from the code (see errcat.mine.advice).
+_ADVICE_FIELDS = (
+    "documentation",
+    "trigger_scenarios",
+    "solutions",
+    "example_fix",
+    "prevention_tips",
+    "validation_code",
+    "type_guard",
+)
+
+
+def _advice_update(old: ErrorRecord, new: ErrorRecord) -> dict[str, Any]:
+    """The advice a re-anchored record takes from the new run: only where none is curated.
+
+    A record whose advice was generated (tag ``errcat:generated``) or that is
+    still an empty draft takes the freshly generated advice; a curated record
+    keeps every word of its own.
+    """
+    if GENERATED_TAG not in new.tags or not (GENERATED_TAG in old.tags or is_draft(old)):
+        return {}
+    update: dict[str, Any] = {name: getattr(new, name) for name in _ADVICE_FIELDS}
+    if GENERATED_TAG not in old.tags:
+        update["tags"] = (*old.tags, GENERATED_TAG)
+    return update
 
 
 def _similarity(a: str, b: str) -> float:
@@ -104,12 +139,18 @@ def reanchor(
        still unmatched in the **same file**, raising the **same class** (last
        dotted component), whose templates have a difflib similarity of at least
        :data:`CHANGE_THRESHOLD` are paired, best similarity first (ties: nearest
-       line).
+       line);
+    4. *follow the siblings* (:func:`errcat.mine.pairing.follow_siblings`): a
+       record still unmatched is looked for, by the same rule, in the files
+       where the other records of its old file moved (code moved to another
+       file and reworded in the same change).
 
-    Passes 1-2 give ``unchanged`` (same file and line) or ``moved``; pass 3 gives
+    Passes 1-2 give ``unchanged`` (same file and line) or ``moved``; passes 3-4 give
     ``changed``, and only then does the record take the new template and
     pattern. Every matched record keeps its id, slug, class and curated fields
-    and gets the new file, line, snippet, span, URL, sha and ``analyzedAt``. A
+    and gets the new file, line, snippet, span, URL, sha and ``analyzedAt``;
+    curated advice is never overwritten, but a record whose advice was
+    generated (or is still empty) takes the newly generated advice. A
     record that is not matched is ``removed``: it is left out of the re-anchored
     envelopes and returned in ``removed``. Mined records that no record matched
     are ``new`` (the count is of messages at raise sites). Records of other
@@ -185,6 +226,15 @@ def reanchor(
                     (((-ratio), float(abs(o.line_number - n.line_number))), old_index, new_index)
                 )
     assign("changed", near)
+
+    # 4. Code that moved to another file and was reworded in the same change: look
+    # for the record where its siblings from its old file went.
+    old_at = {e.record.id: i for i, e in enumerate(ours)}
+    new_at = {id(e): j for j, e in enumerate(mined)}
+    done = [(old_at[rid], new_at[id(new)]) for rid, (_old, new, _kind) in matched.items()]
+    for i, j in follow_siblings([_msg(e) for e in ours], [_msg(e) for e in mined], done):
+        taken.add(j)
+        matched[ours[i].record.id] = (ours[i], mined[j], "changed")
 
     report: dict[str, Any] = {"moved": [], "changed": [], "removed": [], "unchanged": []}
     out: list[RecordEnvelope] = list(others)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from errcat.errors import InvalidRecordError
+from errcat.mine.advice import _Advice
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
 
@@ -93,6 +94,7 @@ class _Entry:
     template: str
     base: str | None
     snippet: tuple[int, int, str]
+    advice: _Advice | None = None
 
 
 def _now() -> datetime:
@@ -142,6 +144,7 @@ def _build_envelopes(
 
 def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> RecordEnvelope:
     start, end, code = entry.snippet
+    advice = entry.advice
     is_warning = guess_error_type(entry.base) == "warning"
     record = ErrorRecord(
         id=rid,
@@ -160,17 +163,17 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
         source_code_start=start,
         source_code_end=end,
         github_url=github_url(repo, sha, entry.file_path, start, end),
-        documentation="",
-        trigger_scenarios="",
+        documentation=advice.documentation if advice else "",
+        trigger_scenarios=advice.trigger_scenarios if advice else "",
         common_situations="",
-        solutions=(),
-        example_fix="",
+        solutions=advice.solutions if advice else (),
+        example_fix=advice.example_fix if advice else "",
         handling_strategy="",
-        validation_code=None,
-        type_guard=None,
+        validation_code=advice.validation_code if advice else None,
+        type_guard=advice.type_guard if advice else None,
         try_catch_pattern=None,
-        prevention_tips=(),
-        tags=(),
+        prevention_tips=advice.prevention_tips if advice else (),
+        tags=advice.tags if advice else (),
         background_tag=None,
         analyzed_sha=sha,
         analyzed_at=when,

@@ -13,19 +13,11 @@ from __future__ import annotations
 
 import ast
 import tokenize
-from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from errcat.mine.captures import (
-    _Capture,
-    _capture_return,
-    _capture_super_init,
-    _class_info,
-    _func_info,
-)
-from errcat.mine.evaluate import _Env, _merge
+from errcat.mine.evaluate import _Env
 from errcat.mine.facts import (
     DYNAMIC_CLASS,
     EXISTING_OBJECT,
@@ -33,40 +25,21 @@ from errcat.mine.facts import (
     NO_MESSAGE,
     _Arg,
     _Call,
-    _ClassInfo,
     _ClassRef,
     _FileScan,
-    _FuncInfo,
     _RawSite,
 )
 from errcat.mine.files import _module_name
-from errcat.mine.names import _is_exception_name, _ModuleNames, _names_in_target
+from errcat.mine.guards import build_guard
+from errcat.mine.names import _is_exception_name
+from errcat.mine.options import collect_options
 from errcat.mine.records import SNIPPET_RADIUS
-from errcat.mine.templates import _Field, _product, _TooManyVariantsError
-
-_TRY_STAR: tuple[type[ast.stmt], ...] = (
-    (ast.TryStar,) if hasattr(ast, "TryStar") else ()  # type: ignore[attr-defined,unused-ignore]
-)
+from errcat.mine.templates import _Field
+from errcat.mine.walk import _Walker
 
 
-class _Scanner(_ModuleNames):
-    """Walk one module's statements in order, tracking string variables, and collect sites."""
-
-    def __init__(self, module: str, is_package: bool) -> None:
-        super().__init__(module, is_package)
-        self.sites: list[_RawSite] = []
-        self.classes: list[_ClassInfo] = []
-        self.functions: list[_FuncInfo] = []
-        self.reraises = 0
-        self._scope: list[str] = []
-        self._func_qual = ""
-        self._in_function = False
-        self._closure: _Env | None = None
-        self._capture: _Capture | None = None
-        self._returns: list[tuple[_ClassRef, _Call]] | None = None
-        self._class_body: str | None = None  # the class whose body is being scanned
-        self._owner: str | None = None  # the class of the method being scanned
-        self._params: frozenset[str] = frozenset()  # parameters of the function being scanned
+class _Scanner(_Walker):
+    """Collect raise sites while walking a module (one visitor keeps the context)."""
 
     def _imported(self, node: ast.expr, env: _Env) -> str | None:
         """What a name read at module scope was imported as (``None``: not an import)."""
@@ -88,262 +61,6 @@ class _Scanner(_ModuleNames):
         found = super()._arg(node, env)
         target = self._imported(node, env)
         return found if target is None else replace(found, ref=IMPORTED + target)
-
-    def scan(self, tree: ast.Module) -> None:
-        self.collect(tree)
-        self._block(tree.body, _Env())
-
-    def _block(self, body: Sequence[ast.stmt], env: _Env) -> tuple[_Env, bool]:
-        terminated = False
-        for stmt in body:
-            env, done = self._stmt(stmt, env)
-            terminated = terminated or done
-        return env, terminated
-
-    @staticmethod
-    def _join_paths(outs: Sequence[tuple[_Env, bool]], fallback: _Env) -> tuple[_Env, bool]:
-        live = [e for e, done in outs if not done]
-        if not live:
-            return fallback, True
-        return _merge(live), False
-
-    def _stmt(self, node: ast.stmt, env: _Env) -> tuple[_Env, bool]:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._function(node, env)
-            env.forget(node.name)
-            return env, False
-        if isinstance(node, ast.ClassDef):
-            self._class(node, env)
-            env.forget(node.name)
-            return env, False
-        if isinstance(node, ast.Assign):
-            self._assign(node.targets, node.value, env)
-            return env, False
-        if isinstance(node, ast.AnnAssign):
-            if node.value is not None:
-                self._assign([node.target], node.value, env)
-            return env, False
-        if isinstance(node, ast.AugAssign):
-            self._augassign(node, env)
-            return env, False
-        if isinstance(node, ast.Raise):
-            self._raise(node, env)
-            return env, True
-        if isinstance(node, ast.Assert):
-            self._assert(node, env)
-            return env, False
-        if isinstance(node, ast.Return):
-            if self._capture is not None and self._capture.kind == "str" and node.value:
-                _capture_return(self, self._capture, node.value, env)
-            if self._returns is not None and node.value is not None:
-                self._factory_return(node.value, env)
-            return env, True
-        if isinstance(node, (ast.Break, ast.Continue)):
-            return env, True
-        if isinstance(node, ast.Expr):
-            if self._capture is not None and self._capture.kind == "init":
-                _capture_super_init(self, self._capture, node.value, env)
-            return env, False
-        if isinstance(node, ast.If):
-            outs = [self._block(node.body, env.copy()), self._block(node.orelse, env.copy())]
-            return self._join_paths(outs, env)
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            inner = env.copy()
-            if not isinstance(node, ast.While):
-                for name in _names_in_target(node.target):
-                    inner.forget(name)
-            body_env, _ = self._block(node.body, inner)
-            after = _merge([env, body_env])
-            return self._block(node.orelse, after)
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                if item.optional_vars is not None:
-                    for name in _names_in_target(item.optional_vars):
-                        env.forget(name)
-            return self._block(node.body, env)
-        if isinstance(node, (ast.Try, *_TRY_STAR)):
-            return self._try(node, env)
-        if isinstance(node, ast.Match):
-            outs = [self._block(case.body, env.copy()) for case in node.cases]
-            outs.append((env, False))
-            return self._join_paths(outs, env)
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                env.forget(name)
-            return env, False
-        if isinstance(node, ast.Delete):
-            for target in node.targets:
-                for name in _names_in_target(target):
-                    env.forget(name)
-            return env, False
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                env.forget((alias.asname or alias.name).partition(".")[0])
-            return env, False
-        return env, False
-
-    def _try(self, node: Any, env: _Env) -> tuple[_Env, bool]:
-        body_env, body_done = self._block(node.body, env.copy())
-        handler_start = _merge([env, body_env])
-        outs = []
-        else_env, else_done = self._block(node.orelse, body_env.copy())
-        outs.append((else_env, body_done or else_done))
-        for handler in node.handlers:
-            start = handler_start.copy()
-            if handler.name:
-                start.forget(handler.name)
-            outs.append(self._block(handler.body, start))
-        joined, done = self._join_paths(outs, env)
-        final_env, final_done = self._block(node.finalbody, joined.copy())
-        return final_env, done or final_done
-
-    def _assign(self, targets: Sequence[ast.expr], value: ast.expr, env: _Env) -> None:
-        try:
-            alts = self._eval(value, env)
-        except _TooManyVariantsError:
-            alts = ()
-        is_exc = (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, (ast.Name, ast.Attribute))
-            and _is_exception_name(
-                value.func.id if isinstance(value.func, ast.Name) else value.func.attr
-            )
-        )
-        for target in targets:
-            if isinstance(target, ast.Name):
-                env.strs[target.id] = alts
-                env.excs[target.id] = value if is_exc and isinstance(value, ast.Call) else None
-            elif (
-                isinstance(target, ast.Attribute)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == "self"
-                and self._capture is not None
-                and self._capture.kind == "init"
-            ):
-                self._capture.attrs[target.attr] = self._or_field(alts, value, env)
-            else:
-                for name in _names_in_target(target):
-                    env.forget(name)
-
-    def _augassign(self, node: ast.AugAssign, env: _Env) -> None:
-        if not isinstance(node.target, ast.Name):
-            return
-        name = node.target.id
-        current = env.strs.get(name)
-        if not isinstance(node.op, ast.Add) or current is None:
-            env.forget(name)
-            return
-        if current == ():
-            return
-        try:
-            env.strs[name] = _product([current, self._eval_or_field(node.value, env)])
-        except _TooManyVariantsError:
-            env.strs[name] = ()
-
-    def _function(
-        self,
-        node: ast.FunctionDef | ast.AsyncFunctionDef,
-        env: _Env,
-        capture: _Capture | None = None,
-    ) -> None:
-        """Scan a function body in a new scope (``capture`` collects a class's message)."""
-        inner = (env if self._in_function else (self._closure or self.consts)).copy()
-        args = node.args
-        params = set(self._params)
-        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
-            if a is not None:
-                inner.strs.pop(a.arg, None)
-                inner.excs.pop(a.arg, None)
-                params.add(a.arg)
-        method_of = self._class_body
-        saved = (
-            self._scope,
-            self._func_qual,
-            self._in_function,
-            self._closure,
-            self._capture,
-            self._returns,
-            self._class_body,
-            self._owner,
-            self._params,
-        )
-        self._params = frozenset(params)
-        qual = ".".join([*self._scope, node.name])
-        self._func_qual = qual
-        self._scope = [*self._scope, node.name, "<locals>"]
-        self._in_function = True
-        self._closure = inner
-        self._capture = capture
-        returns: list[tuple[_ClassRef, _Call]] = []
-        self._returns = returns
-        self._class_body = None
-        self._owner = method_of or self._owner
-        try:
-            self._block(node.body, inner)
-        finally:
-            (
-                self._scope,
-                self._func_qual,
-                self._in_function,
-                self._closure,
-                self._capture,
-                self._returns,
-                self._class_body,
-                self._owner,
-                self._params,
-            ) = saved
-        if returns:
-            self.functions.append(_func_info(self, node, qual, method_of is not None, returns))
-
-    def _class(self, node: ast.ClassDef, env: _Env) -> None:
-        qual = ".".join([*self._scope, node.name])
-        bases = tuple(self.resolve(b).name for b in node.bases)
-        saved_scope, saved_in, saved_body = self._scope, self._in_function, self._class_body
-        self._scope = [*self._scope, node.name]
-        self._in_function = False
-        self._class_body = qual
-        captures: dict[str, _Capture] = {}
-        init_node: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-        class_env = (self._closure or self.consts).copy()
-        try:
-            for stmt in node.body:
-                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in (
-                    "__init__",
-                    "__str__",
-                    "__repr__",
-                ):
-                    vararg = stmt.args.vararg.arg if stmt.args.vararg else None
-                    capture = _Capture("init" if stmt.name == "__init__" else "str", vararg)
-                    self._function(stmt, class_env, capture)
-                    captures[stmt.name] = capture
-                    if stmt.name == "__init__":
-                        init_node = stmt
-                    class_env.forget(stmt.name)
-                    continue
-                if (
-                    isinstance(stmt, ast.Assign)
-                    and len(stmt.targets) == 1
-                    and isinstance(stmt.targets[0], ast.Name)
-                    and stmt.targets[0].id == "__str__"
-                    and isinstance(stmt.value, ast.Name)
-                    and stmt.value.id in captures
-                ):
-                    captures["__str__"] = captures[stmt.value.id]  # __str__ = __repr__
-                    continue
-                class_env, _ = self._stmt(stmt, class_env)
-        finally:
-            self._scope, self._in_function, self._class_body = saved_scope, saved_in, saved_body
-        del env
-        self.classes.append(
-            _class_info(
-                self,
-                qual,
-                bases,
-                init=captures.get("__init__"),
-                init_node=init_node,
-                captures=captures,
-            )
-        )
 
     def _call_args(self, call: ast.Call, env: _Env) -> _Call:
         starred = any(isinstance(a, ast.Starred) for a in call.args) or any(
@@ -386,6 +103,19 @@ class _Scanner(_ModuleNames):
             self._returns.append((cls, self._call_args(call, env)))
 
     def _site(self, node: ast.stmt, cls: _ClassRef, **kwargs: Any) -> None:
+        if kwargs.get("skip") is None:
+            clauses = list(self._clauses)
+            if isinstance(node, ast.Assert):
+                clauses.append((node.test, False))
+            kwargs["guard"] = build_guard(
+                self._qualify(self._func_qual) if self._func_qual else self.module,
+                doc=self._doc,
+                params=sorted(self._params),
+                clauses=clauses,
+                defs=self._defs,
+                handler=self._handler,
+                module_level=not self._func_qual,
+            )
         self.sites.append(_RawSite(node.lineno, self._func_qual, cls, **kwargs))
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:
@@ -482,6 +212,7 @@ def scan_source(
         scanner.scan(tree)
     except RecursionError as exc:
         return _FileScan(source, file_path, module, error=f"too deeply nested: {exc}")
+    found = collect_options(tree, text, lambda name: scanner.resolve(ast.Name(name)).name)
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
@@ -513,6 +244,10 @@ def scan_source(
             for name, alts in scanner.consts.strs.items()
             if alts and module and name != "__name__"
         ),
+        options=tuple(found.options),
+        fields=tuple(found.fields),
+        parsed=tuple(found.parsed),
+        envs=found.envs,
         reraises=scanner.reraises,
     )
 

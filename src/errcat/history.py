@@ -1,0 +1,404 @@
+"""When each record's message existed: the lineages of a catalog mined across revisions.
+
+``errcat history`` mines a project at several revisions and writes one record
+per *message lineage* (a message that stays the same while its code moves),
+plus a sidecar file ``NAME.history.json`` beside ``NAME.jsonl``: the
+revisions, and for each record where its message was raised at each revision
+and which record it was reworded from or into. Records stay plain
+schemaVersion 2; :meth:`errcat.Catalog.from_path` loads the sidecar with them.
+
+>>> from datetime import datetime, timezone
+>>> old = Revision("v1", "a" * 40, datetime(2025, 1, 5, tzinfo=timezone.utc))
+>>> new = Revision("v2", "b" * 40, datetime(2025, 4, 2, tzinfo=timezone.utc))
+>>> history = History(
+...     "o/r",
+...     (old, new),
+...     [
+...         Lineage("1111111111111111", (Site(old, "pkg/a.py", 10),), successor="2222222222222222"),
+...         Lineage(
+...             "2222222222222222", (Site(new, "pkg/b.py", 4),), predecessor="1111111111111111"
+...         ),
+...     ],
+... )
+>>> line = history.lineage("1111111111111111")
+>>> line.status, line.first.label, line.last.label
+('reworded', 'v1', 'v1')
+>>> history.current("1111111111111111").record_id
+'2222222222222222'
+>>> [r.label for r in history.fits("1111111111111111", [10])]
+['v1']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from errcat.errors import CatalogSourceError, InvalidRecordError
+
+__all__ = [
+    "HISTORY_FORMAT",
+    "FrameLike",
+    "History",
+    "Lineage",
+    "Revision",
+    "Site",
+    "attach",
+    "history_of",
+    "sidecar_path",
+]
+
+#: Version of the sidecar file format (the ``errcatHistory`` field).
+HISTORY_FORMAT = 1
+
+Status = Literal["current", "reworded", "removed"]
+
+
+class FrameLike(Protocol):
+    """A traceback frame as :mod:`errcat.extract` gives it: a path and a line."""
+
+    @property
+    def path(self) -> str:
+        """The file as the traceback prints it."""
+
+    @property
+    def line(self) -> int:
+        """The line number."""
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """A revision mined: its label (a ref, a version), commit sha and date."""
+
+    label: str
+    sha: str
+    date: datetime
+
+    @property
+    def short(self) -> str:
+        """The first seven digits of the sha."""
+        return self.sha[:7]
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Where a message was raised at one revision: the file and the line of the raise."""
+
+    revision: Revision
+    file_path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lineage:
+    """A message through the revisions: where it was raised, and what it came from or became.
+
+    ``sites`` holds one entry per revision where the message exists, oldest
+    first. ``predecessor`` is the record it was reworded from, ``successor``
+    the record it was reworded into (ids; ``None`` when there is none).
+    ``newest`` is the newest revision of the whole history, which tells a
+    message still present from one that was removed.
+    """
+
+    record_id: str
+    sites: tuple[Site, ...]
+    predecessor: str | None = None
+    successor: str | None = None
+    newest: Revision | None = None
+
+    @property
+    def first(self) -> Revision:
+        """The oldest revision where the message exists."""
+        return self.sites[0].revision
+
+    @property
+    def last(self) -> Revision:
+        """The newest revision where the message exists."""
+        return self.sites[-1].revision
+
+    @property
+    def current(self) -> Site:
+        """Where the message is raised at its last revision (what the record is anchored at)."""
+        return self.sites[-1]
+
+    @property
+    def status(self) -> Status:
+        """``current`` (present at the newest revision), ``reworded`` or ``removed``."""
+        if self.newest is None or self.last.sha == self.newest.sha:
+            return "current"
+        return "reworded" if self.successor is not None else "removed"
+
+    @property
+    def revisions(self) -> tuple[Revision, ...]:
+        """The revisions where the message exists, oldest first."""
+        return tuple(s.revision for s in self.sites)
+
+    def fits(self, lines: Iterable[int]) -> tuple[Revision, ...]:
+        """The revisions at which the raise was on one of these lines (a traceback's frames)."""
+        wanted = set(lines)
+        return tuple(s.revision for s in self.sites if s.line in wanted)
+
+    def fits_frames(self, frames: Iterable[FrameLike]) -> tuple[Revision, ...]:
+        """The revisions at which a traceback's frames in the record's file show the raise.
+
+        A frame is in the file when its path ends with the file's path less
+        some leading folders (installed paths lack a repo's ``python/``), at
+        least the last two parts.
+
+        >>> from datetime import datetime, timezone
+        >>> from types import SimpleNamespace as Frame
+        >>> r1 = Revision("v1", "a" * 40, datetime(2025, 1, 1, tzinfo=timezone.utc))
+        >>> r2 = Revision("v2", "b" * 40, datetime(2025, 4, 1, tzinfo=timezone.utc))
+        >>> lin = Lineage(
+        ...     "1" * 16, (Site(r1, "python/pkg/a.py", 10), Site(r2, "python/pkg/a.py", 12))
+        ... )
+        >>> frames = [Frame(path="/site-packages/pkg/a.py", line=12)]
+        >>> [r.label for r in lin.fits_frames(frames)]
+        ['v2']
+        """
+        out = []
+        for site in self.sites:
+            tail = site.file_path.split("/")
+            for frame in frames:
+                parts = frame.path.replace("\\", "/").split("/")
+                k = min(len(parts), len(tail))
+                while k >= 2 and parts[-k:] != tail[-k:]:
+                    k -= 1
+                if k >= min(2, len(tail)) and parts[-k:] == tail[-k:] and frame.line == site.line:
+                    out.append(site.revision)
+                    break
+        return tuple(out)
+
+    def note(self, successor_message: str | None = None, now: Site | None = None) -> str:
+        """A short sentence on when the message existed, for an answer.
+
+        >>> from datetime import datetime, timezone
+        >>> r1 = Revision("v1", "abc1234" + "0" * 33, datetime(2025, 3, 1, tzinfo=timezone.utc))
+        >>> r2 = Revision("v2", "def5678" + "0" * 33, datetime(2025, 6, 1, tzinfo=timezone.utc))
+        >>> old = Lineage("1" * 16, (Site(r1, "a.py", 3),), successor="2" * 16, newest=r2)
+        >>> print(old.note("bad value: {x}", Site(r2, "b.py", 7)))
+        reworded after 2025-03 (abc1234): now 'bad value: {x}' at b.py:7
+        """
+        last = self.last
+        if self.status == "current":
+            return f"present since {self.first.date:%Y-%m} ({self.first.short})"
+        if self.status == "removed":
+            return f"removed after {last.date:%Y-%m} ({last.short})"
+        text = f"reworded after {last.date:%Y-%m} ({last.short})"
+        if successor_message is not None:
+            text += f": now {successor_message!r}"
+        if now is not None:
+            text += f" at {now.file_path}:{now.line}"
+        return text
+
+
+def sidecar_path(catalog_path: str | os.PathLike[str]) -> Path:
+    """The history sidecar of a catalog file: ``NAME.history.json`` beside ``NAME.jsonl``.
+
+    >>> sidecar_path("out/sglang.jsonl").as_posix()
+    'out/sglang.history.json'
+    """
+    path = Path(catalog_path)
+    return path.with_name(path.name.rsplit(".", 1)[0] + ".history.json")
+
+
+class History:
+    """The lineages of a catalog's records, by record id, with the revisions they span."""
+
+    __slots__ = ("_lineages", "repo", "revisions")
+
+    def __init__(self, repo: str, revisions: Sequence[Revision], lineages: Iterable[Lineage]):
+        """Collect ``lineages`` (a later lineage with the same id wins)."""
+        self.repo = repo
+        self.revisions = tuple(revisions)
+        newest = self.revisions[-1] if self.revisions else None
+        self._lineages: dict[str, Lineage] = {}
+        for given in lineages:
+            lineage = given
+            if lineage.newest is None and newest is not None:
+                lineage = dataclasses.replace(lineage, newest=newest)
+            self._lineages[lineage.record_id] = lineage
+
+    def __len__(self) -> int:
+        """Number of lineages."""
+        return len(self._lineages)
+
+    def __iter__(self) -> Iterator[Lineage]:
+        """The lineages, in the order they were given."""
+        return iter(self._lineages.values())
+
+    def __contains__(self, record_id: object) -> bool:
+        """True when a record id has a lineage here."""
+        return record_id in self._lineages
+
+    def __repr__(self) -> str:
+        """The repo, the number of revisions and of lineages."""
+        return f"<History of {self.repo}: {len(self.revisions)} revisions, {len(self)} lineages>"
+
+    def lineage(self, record_id: str) -> Lineage | None:
+        """The lineage of a record, or ``None`` when the record has no history here."""
+        return self._lineages.get(record_id)
+
+    def current(self, record_id: str) -> Lineage | None:
+        """The newest lineage reached by following rewordings from a record (itself if none)."""
+        lineage = self._lineages.get(record_id)
+        seen = set()
+        while lineage is not None and lineage.successor is not None:
+            seen.add(lineage.record_id)
+            nxt = self._lineages.get(lineage.successor)
+            if nxt is None or nxt.record_id in seen:
+                break
+            lineage = nxt
+        return lineage
+
+    def describe(self, record_id: str, message_of: Callable[[str], str | None]) -> str | None:
+        """The :meth:`Lineage.note` of a record, naming the message it became (``None`` if unknown).
+
+        ``message_of(record_id)`` gives a record's ``errorMessage`` (e.g. from the
+        catalog); a rewording is followed to the newest message.
+
+        >>> from datetime import datetime, timezone
+        >>> r1 = Revision("v1", "abc1234" + "0" * 33, datetime(2025, 3, 1, tzinfo=timezone.utc))
+        >>> r2 = Revision("v2", "def5678" + "0" * 33, datetime(2025, 6, 1, tzinfo=timezone.utc))
+        >>> h = History(
+        ...     "o/r",
+        ...     (r1, r2),
+        ...     [
+        ...         Lineage("1" * 16, (Site(r1, "a.py", 3),), successor="2" * 16),
+        ...         Lineage("2" * 16, (Site(r2, "b.py", 7),), predecessor="1" * 16),
+        ...     ],
+        ... )
+        >>> h.describe("1" * 16, {"2" * 16: "bad value: {x}"}.get)
+        "reworded after 2025-03 (abc1234): now 'bad value: {x}' at b.py:7"
+        """
+        lineage = self._lineages.get(record_id)
+        if lineage is None:
+            return None
+        newest = self.current(record_id)
+        if lineage.status != "reworded" or newest is None or newest is lineage:
+            return lineage.note()
+        return lineage.note(message_of(newest.record_id), newest.current)
+
+    def fits(self, record_id: str, lines: Iterable[int]) -> tuple[Revision, ...]:
+        """The revisions at which a record's raise was on one of ``lines`` (empty if unknown)."""
+        lineage = self._lineages.get(record_id)
+        return lineage.fits(lines) if lineage is not None else ()
+
+    def merged(self, *others: History) -> History:
+        """A history holding this one's lineages and the others' (later ids win)."""
+        revisions = {r.sha: r for h in (self, *others) for r in h.revisions}
+        ordered = sorted(revisions.values(), key=lambda r: r.date)
+        repos = sorted({h.repo for h in (self, *others)})
+        combined = [lin for h in (self, *others) for lin in h]
+        merged = History(",".join(repos), ordered, [])
+        merged._lineages = {lin.record_id: lin for lin in combined}
+        return merged
+
+    # -- files ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The sidecar document (see :meth:`from_json`)."""
+        index = {r.sha: i for i, r in enumerate(self.revisions)}
+        lineages = []
+        for lin in self._lineages.values():
+            path = lin.current.file_path
+            at: list[list[Any]] = []
+            for s in lin.sites:
+                entry: list[Any] = [index[s.revision.sha], s.line]
+                if s.file_path != path:
+                    entry.append(s.file_path)
+                at.append(entry)
+            item: dict[str, Any] = {"id": lin.record_id, "path": path, "at": at}
+            if lin.predecessor:
+                item["predecessor"] = lin.predecessor
+            if lin.successor:
+                item["successor"] = lin.successor
+            lineages.append(item)
+        return {
+            "errcatHistory": HISTORY_FORMAT,
+            "repo": self.repo,
+            "revisions": [
+                {"label": r.label, "sha": r.sha, "date": r.date.isoformat()} for r in self.revisions
+            ],
+            "lineages": lineages,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], *, source: str = "<history>") -> History:
+        """Read a sidecar document; a malformed one raises :class:`InvalidRecordError`."""
+
+        def bad(reason: str, where: str) -> InvalidRecordError:
+            return InvalidRecordError(reason, path=source, field=where)
+
+        if not isinstance(doc, Mapping) or doc.get("errcatHistory") != HISTORY_FORMAT:
+            raise bad(f"not an errcat history (format {HISTORY_FORMAT})", "errcatHistory")
+        revisions: list[Revision] = []
+        try:
+            for r in doc["revisions"]:
+                revisions.append(
+                    Revision(str(r["label"]), str(r["sha"]), datetime.fromisoformat(r["date"]))
+                )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise bad(f"invalid revision: {exc}", f"revisions[{len(revisions)}]") from None
+        lineages: list[Lineage] = []
+        for i, item in enumerate(doc.get("lineages", ())):
+            try:
+                path = str(item["path"])
+                sites = tuple(
+                    Site(revisions[e[0]], str(e[2]) if len(e) > 2 else path, int(e[1]))
+                    for e in item["at"]
+                )
+                lineages.append(
+                    Lineage(
+                        str(item["id"]),
+                        sites,
+                        item.get("predecessor"),
+                        item.get("successor"),
+                    )
+                )
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                raise bad(f"invalid lineage: {exc!r}", f"lineages[{i}]") from None
+            if not sites:
+                raise bad("invalid lineage: no revision", f"lineages[{i}]")
+        return cls(str(doc.get("repo", "")), revisions, lineages)
+
+    def dump(self, path: str | os.PathLike[str]) -> None:
+        """Write the sidecar to ``path`` (compact JSON, one lineage per line)."""
+        doc = self.to_json()
+        lineages = doc.pop("lineages")
+        head = json.dumps(doc, ensure_ascii=False)[:-1]
+        body = ",\n".join(
+            json.dumps(x, ensure_ascii=False, separators=(",", ":")) for x in lineages
+        )
+        Path(path).write_text(f'{head}, "lineages": [\n{body}\n]}}\n', encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> History:
+        """Read a sidecar file; raises :class:`CatalogSourceError` when it cannot be read."""
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CatalogSourceError(f"Cannot read history {str(path)!r}: {exc}") from None
+        return cls.from_json(doc, source=str(path))
+
+
+# The history of each store of a loaded catalog (a match knows its store, not its catalog).
+_BY_STORE: weakref.WeakKeyDictionary[object, History] = weakref.WeakKeyDictionary()
+
+
+def attach(store: object, history: History) -> None:
+    """Record that a store's records have this history (see :func:`history_of`)."""
+    known = _BY_STORE.get(store)
+    _BY_STORE[store] = history if known is None else known.merged(history)
+
+
+def history_of(store: object) -> History | None:
+    """The history attached to a store, if any."""
+    return _BY_STORE.get(store) if store is not None else None

@@ -1,0 +1,491 @@
+r"""Mine a project at several revisions into one catalog of message lineages and its history.
+
+Each revision is a :class:`Snapshot`: its files (repo-relative path and a blob
+key) and a way to read the blobs. A file whose blob was scanned before, with
+the same module name, is not read or parsed again; only the resolution of
+class names and messages, cheap next to parsing, runs per revision.
+
+>>> from datetime import datetime, timezone
+>>> from errcat.history import Revision
+>>> def snap(label, day, files):
+...     rev = Revision(label, label[-1] * 40, datetime(2025, 1, day, tzinfo=timezone.utc))
+...     blobs = {f"{p}@{label}": text.encode() for p, text in files.items()}
+...     return Snapshot(
+...         rev, [(p, f"{p}@{label}") for p in files], lambda keys: ((k, blobs[k]) for k in keys)
+...     )
+>>> v1 = snap("v1", 1, {"m.py": "def f(x):\n    raise ValueError(f'bad value {x}')\n"})
+>>> v2 = snap("v2", 9, {"m.py": "def f(x):\n\n    raise ValueError(f'bad value: {x}')\n"})
+>>> result = build_history([v1, v2], repo="o/r")
+>>> [(r.error_message, r.line_number, r.analyzed_sha[0]) for r in result.records]
+[('bad value {x}', 2, '1'), ('bad value: {x}', 3, '2')]
+>>> old = result.history.lineage(result.records[0].id)
+>>> old.status, old.successor == result.records[1].id
+('reworded', True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import multiprocessing
+import time
+import tokenize
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from errcat.history import History, Lineage, Revision, Site
+from errcat.mine.core import records_from_scans
+from errcat.mine.facts import _FileScan
+from errcat.mine.pairing import Msg, pair_messages
+from errcat.mine.scan import scan_source
+from errcat.models import ErrorRecord, RecordEnvelope
+
+__all__ = [
+    "HistoryResult",
+    "RevisionStats",
+    "Snapshot",
+    "build_history",
+    "decode_source",
+    "keep_path",
+    "module_names",
+    "with_curated",
+]
+
+_PRUNED = frozenset({"__pycache__", "site-packages", "dist-packages", "node_modules"})
+
+
+def keep_path(path: str, include_tests: bool = False) -> bool:
+    """True for a ``.py`` file the miner reads (tests, hidden and vendored folders left out).
+
+    The rules of ``errcat mine`` on a folder, applied to a path relative to it.
+
+    >>> keep_path("pkg/a.py"), keep_path("pkg/tests/t.py"), keep_path("pkg/test_a.py")
+    (True, False, False)
+    >>> keep_path("pkg/tests/t.py", include_tests=True), keep_path("pkg/.hidden/a.py")
+    (True, False)
+    """
+    *dirs, name = path.split("/")
+    if not name.endswith(".py") or name.startswith("."):
+        return False
+    for d in dirs:
+        if d.startswith(".") or d in _PRUNED:
+            return False
+        if not include_tests and (d in ("test", "tests") or d.endswith(("_test", "_tests"))):
+            return False
+    return include_tests or not (
+        name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+    )
+
+
+def module_names(paths: Sequence[str]) -> dict[str, tuple[str, bool]]:
+    """Each path's dotted module and whether it is a package, as ``errcat mine`` names them.
+
+    A folder with an ``__init__.py`` among ``paths`` is a package; a folder
+    without one inside a package counts too (a namespace subpackage).
+
+    >>> names = module_names(["src/pkg/__init__.py", "src/pkg/a.py", "src/pkg/ns/b.py", "top.py"])
+    >>> names["src/pkg/a.py"], names["src/pkg/__init__.py"], names["src/pkg/ns/b.py"]
+    (('pkg.a', False), ('pkg', True), ('pkg.ns.b', False))
+    >>> names["top.py"]
+    ('top', False)
+    """
+    packages = {p.rpartition("/")[0] for p in paths if p.rpartition("/")[2] == "__init__.py"}
+    memo: dict[str, bool] = {}
+
+    def in_package(directory: str) -> bool:
+        # A namespace subpackage: every folder up to a package is an identifier.
+        if directory not in memo:
+            parent, _, name = directory.rpartition("/")
+            memo[directory] = (
+                bool(directory)
+                and name.isidentifier()
+                and (parent in packages or (bool(parent) and in_package(parent)))
+            )
+        return memo[directory]
+
+    out: dict[str, tuple[str, bool]] = {}
+    for path in paths:
+        directory, _, name = path.rpartition("/")
+        is_package = name == "__init__.py"
+        parts = [] if is_package else [name[:-3] if name.endswith(".py") else name]
+        while directory and (directory in packages or in_package(directory)):
+            directory, _, last = directory.rpartition("/")
+            parts.insert(0, last)
+        if is_package and not parts:
+            parts = [path.rsplit("/", 2)[-2] if "/" in path else "module"]
+        out[path] = (".".join(parts), is_package)
+    return out
+
+
+def decode_source(data: bytes) -> str | None:
+    r"""A file's text as Python reads it (declared encoding, BOM, newlines), or None.
+
+    >>> decode_source(b"# -*- coding: latin-1 -*-\nx = '\xe9'\r\n")
+    "# -*- coding: latin-1 -*-\nx = 'é'\n"
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _scan_task(task: tuple[bytes, str, str, bool]) -> _FileScan:
+    """:func:`_scan` on one tuple (what a worker process runs)."""
+    return _scan(*task)
+
+
+def _scan(data: bytes, file_path: str, module: str, is_package: bool) -> _FileScan:
+    text = decode_source(data)
+    if text is None:
+        return _FileScan(file_path, file_path, module, error="cannot decode the file")
+    return scan_source(
+        text, module=module, is_package=is_package, source=file_path, file_path=file_path
+    )
+
+
+#: Reads blobs by key: yields ``(key, content)`` for each key asked for.
+BlobReader = Callable[[Sequence[str]], Iterator[tuple[str, bytes]]]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One revision to mine: its files as ``(repo-relative path, blob key)`` and a blob reader.
+
+    ``missing`` is set when the folder to mine does not exist at this revision
+    (the snapshot then has no files, and the build says so).
+    """
+
+    revision: Revision
+    files: Sequence[tuple[str, str]]
+    read: BlobReader
+    missing: str | None = None
+
+
+@dataclass(frozen=True)
+class RevisionStats:
+    """What one revision gave: files, files parsed (the others came from the cache), records..."""
+
+    revision: Revision
+    files: int
+    parsed: int
+    records: int
+    new: int
+    moved: int
+    reworded: int
+    removed: int
+    skipped: int
+    parse_errors: tuple[tuple[str, str], ...] = ()
+    missing: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counts as a JSON-ready dict."""
+        return {
+            "label": self.revision.label,
+            "sha": self.revision.sha,
+            "date": self.revision.date.isoformat(),
+            "files": self.files,
+            "parsed": self.parsed,
+            "records": self.records,
+            "new": self.new,
+            "moved": self.moved,
+            "reworded": self.reworded,
+            "removed": self.removed,
+            "skipped": self.skipped,
+            "parseErrors": len(self.parse_errors),
+            "missing": self.missing,
+        }
+
+
+@dataclass(frozen=True)
+class HistoryResult:
+    """The lineage records (one per message lineage), their history, and per-revision counts."""
+
+    envelopes: tuple[RecordEnvelope, ...]
+    history: History
+    revisions: tuple[RevisionStats, ...]
+    seconds: float = 0.0
+    #: Curated records (:func:`with_curated`) that matched no lineage, kept as they were.
+    unmatched_curated: int = 0
+
+    @property
+    def records(self) -> tuple[ErrorRecord, ...]:
+        """The records, in the order of :attr:`envelopes`."""
+        return tuple(e.record for e in self.envelopes)
+
+    def summary(self) -> str:
+        """One line per revision, then the totals."""
+        lines = []
+        for s in self.revisions:
+            extra = f" ({s.missing})" if s.missing else ""
+            errors = f", {len(s.parse_errors)} unparsable" if s.parse_errors else ""
+            lines.append(
+                f"{s.revision.label} {s.revision.short} {s.revision.date:%Y-%m-%d}: "
+                f"{s.files} files ({s.parsed} parsed{errors}), {s.records} records: "
+                f"{s.new} new, {s.moved} moved, {s.reworded} reworded, {s.removed} removed"
+                f"{extra}"
+            )
+        status = [lin.status for lin in self.history]
+        lines.append(
+            f"{len(self.history)} lineages over {len(self.revisions)} revisions in "
+            f"{self.seconds:.1f} s: {status.count('current')} current, "
+            f"{status.count('reworded')} reworded, {status.count('removed')} removed"
+        )
+        return "\n".join(lines)
+
+
+@dataclass
+class _Line:
+    """A lineage being built."""
+
+    id: str
+    msg: Msg
+    envelope: RecordEnvelope
+    sites: list[Site] = field(default_factory=list)
+    predecessor: str | None = None
+    successor: str | None = None
+
+
+def _unique_id(rid: str, revision: Revision, used: Container[str]) -> str:
+    """``rid`` unless a lineage already has it; then an id derived from it and the revision."""
+    salt = 0
+    while rid in used:
+        key = f"{rid}\0{revision.sha}\0{salt}".encode()
+        rid = hashlib.sha256(key).hexdigest()[:16]
+        salt += 1
+    return rid
+
+
+def _scan_revision(
+    snapshot: Snapshot,
+    cache: dict[tuple[str, str, bool], _FileScan],
+    pool: Executor | None = None,
+) -> tuple[list[_FileScan], int, dict[tuple[str, str, bool], _FileScan]]:
+    """A snapshot's scans (cached or parsed), the number parsed, and the cache to keep."""
+    paths = [p for p, _ in snapshot.files]
+    names = module_names(paths)
+    keys = [(blob, *names[path]) for path, blob in snapshot.files]
+    missing = [k for k in dict.fromkeys(keys) if k not in cache]
+    fresh: dict[tuple[str, str, bool], _FileScan] = {}
+    if missing:
+        wanted: dict[str, list[tuple[str, str, bool]]] = {}
+        first_path: dict[tuple[str, str, bool], str] = {}
+        first_blob: dict[str, str] = {}
+        first_pkg: dict[str, bool] = {}
+        for (path, _blob), key in zip(snapshot.files, keys, strict=True):
+            if key not in cache and key not in first_path:
+                first_path[key] = path
+                first_blob[path], first_pkg[path] = key[0], key[2]
+                wanted.setdefault(key[0], []).append(key)
+        tasks = (
+            (data, first_path[key], key[1], key[2])
+            for blob, data in snapshot.read(list(wanted))
+            for key in wanted.get(blob, ())
+        )
+        if pool is None:
+            results: Iterable[_FileScan] = map(_scan_task, tasks)
+        else:
+            results = pool.map(_scan_task, tasks, chunksize=8)
+        for done in results:
+            fresh[(first_blob[done.file_path], done.module, first_pkg[done.file_path])] = done
+    scans = []
+    kept: dict[tuple[str, str, bool], _FileScan] = {}
+    for (path, _blob), key in zip(snapshot.files, keys, strict=True):
+        scan = cache.get(key) or fresh.get(key)
+        if scan is None:  # the reader did not return it: reported as a parse error
+            scans.append(_FileScan(path, path, key[1], error=f"blob {key[0]} was not read"))
+            continue
+        kept[key] = scan
+        if scan.file_path != path:
+            scan = dataclasses.replace(scan, source=path, file_path=path)
+        scans.append(scan)
+    return scans, len(fresh), kept
+
+
+def build_history(
+    snapshots: Iterable[Snapshot],
+    *,
+    repo: str,
+    analyzed_at: datetime | None = None,
+    progress: Callable[[int, Revision], None] | None = None,
+    workers: int = 1,
+) -> HistoryResult:
+    """Mine each snapshot (oldest first) and link their messages into lineages.
+
+    A message keeps its lineage while it is the same text (even when its code
+    moves, to another file too); a reworded message starts a new lineage whose
+    ``predecessor`` is the old one; a message that disappears ends its lineage,
+    whose record stays anchored at its last revision. Each lineage's record is
+    the message as mined at the newest revision where it exists, with the id it
+    had when it first appeared (ids stay stable as revisions are added).
+    ``progress(index, revision)`` is called before each revision is mined.
+    With ``workers`` above 1, files are parsed by a pool of processes (started
+    with forkserver or spawn: a calling script needs the ``__main__`` guard).
+    """
+    if workers <= 1:
+        return _build(snapshots, repo, analyzed_at, progress, None)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return _build(snapshots, repo, analyzed_at, progress, pool)
+
+
+def _build(
+    snapshots: Iterable[Snapshot],
+    repo: str,
+    analyzed_at: datetime | None,
+    progress: Callable[[int, Revision], None] | None,
+    pool: Executor | None,
+) -> HistoryResult:
+    started = time.perf_counter()
+    when = analyzed_at or datetime.now(timezone.utc).replace(microsecond=0)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    cache: dict[tuple[str, str, bool], _FileScan] = {}
+    lines: dict[str, _Line] = {}
+    alive: list[_Line] = []
+    revisions: list[Revision] = []
+    stats: list[RevisionStats] = []
+    for index, snapshot in enumerate(snapshots):
+        revision = snapshot.revision
+        revisions.append(revision)
+        if progress is not None:
+            progress(index, revision)
+        scans, parsed, cache = _scan_revision(snapshot, cache, pool)
+        built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when)
+        envelopes, errors = built.envelopes, built.parse_errors
+        msgs = [
+            Msg(
+                e.record.id,
+                e.record.file_path,
+                e.record.line_number,
+                e.record.error_class,
+                e.record.error_message,
+            )
+            for e in envelopes
+        ]
+        pairs = pair_messages([line.msg for line in alive], msgs)
+        counts = {"same": 0, "moved": 0, "reworded": 0}
+        paired_new: set[int] = set()
+        alive_ids = {line.id for line in alive}
+        next_alive: list[_Line] = []
+        successors: list[tuple[_Line, int]] = []
+        for i, j, kind in pairs:
+            paired_new.add(j)
+            counts[kind] += 1
+            if kind == "reworded":
+                successors.append((alive[i], j))
+                continue
+            line = alive[i]
+            line.msg = msgs[j]
+            line.envelope = envelopes[j]
+            line.sites.append(Site(revision, msgs[j].file_path, msgs[j].line))
+            next_alive.append(line)
+        removed = len(alive) - len(pairs)
+        new_by_index: dict[int, _Line] = {}
+        reworded_new = {j for _, j in successors}
+        for j, msg in enumerate(msgs):
+            if j in paired_new and j not in reworded_new:
+                continue
+            dead = lines.get(msg.id)
+            if (
+                j not in reworded_new
+                and dead is not None
+                and dead.id not in alive_ids
+                and dead.successor is None
+                and dead.msg.template == msg.template
+            ):
+                # The same message back at the same place after a gap: the same lineage.
+                dead.msg, dead.envelope = msg, envelopes[j]
+                dead.sites.append(Site(revision, msg.file_path, msg.line))
+                next_alive.append(dead)
+                continue
+            rid = _unique_id(msg.id, revision, lines)
+            line = _Line(rid, msg, envelopes[j], [Site(revision, msg.file_path, msg.line)])
+            lines[rid] = line
+            new_by_index[j] = line
+            next_alive.append(line)
+        for old_line, j in successors:
+            new_line = new_by_index[j]
+            old_line.successor = new_line.id
+            new_line.predecessor = old_line.id
+        stats.append(
+            RevisionStats(
+                revision,
+                files=len(snapshot.files),
+                parsed=parsed,
+                records=len(envelopes),
+                new=len(new_by_index) - len(successors),
+                moved=counts["moved"],
+                reworded=counts["reworded"],
+                removed=removed,
+                skipped=sum(built.skipped.values()),
+                parse_errors=tuple(errors),
+                missing=snapshot.missing,
+            )
+        )
+        alive = next_alive
+    out: list[RecordEnvelope] = []
+    lineages: list[Lineage] = []
+    for line in lines.values():
+        envelope = line.envelope
+        if envelope.record.id != line.id:
+            record = envelope.record.model_copy(update={"id": line.id})
+            envelope = envelope.model_copy(update={"record": record})
+        out.append(envelope)
+        lineages.append(Lineage(line.id, tuple(line.sites), line.predecessor, line.successor))
+    out.sort(key=lambda e: (e.record.file_path, e.record.line_number, e.record.id))
+    order = {e.record.id: n for n, e in enumerate(out)}
+    lineages.sort(key=lambda lin: order[lin.record_id])
+    history = History(repo, revisions, lineages)
+    return HistoryResult(tuple(out), history, tuple(stats), time.perf_counter() - started)
+
+
+def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> HistoryResult:
+    """Put curated records in place of the lineage drafts they describe (curation is kept).
+
+    Each curated record is re-anchored (:func:`errcat.mine.reanchor`) onto the
+    lineage records: it keeps its id and curated text, takes its lineage's
+    anchor, and the history follows it under its id. A curated record that
+    matches no lineage is kept as it was (never dropped), without history;
+    :attr:`HistoryResult.unmatched_curated` counts them.
+    """
+    from errcat.mine.reanchor import reanchor
+
+    anchored = reanchor(curated, result.envelopes)
+    by_anchor = {
+        (r.file_path, r.line_number, r.analyzed_sha, r.error_message): r.id
+        for r in (e.record for e in result.envelopes)
+    }
+    renamed: dict[str, str] = {}
+    for envelope in anchored.envelopes:
+        r = envelope.record
+        lineage_id = by_anchor.get((r.file_path, r.line_number, r.analyzed_sha, r.error_message))
+        if lineage_id is not None:
+            renamed[lineage_id] = r.id
+    out = [*anchored.envelopes, *anchored.new_envelopes, *anchored.removed]
+    out.sort(key=lambda e: (e.record.file_path, e.record.line_number, e.record.id))
+
+    def rename(rid: str | None) -> str | None:
+        return renamed.get(rid, rid) if rid is not None else None
+
+    lineages = [
+        Lineage(
+            renamed.get(lin.record_id, lin.record_id),
+            lin.sites,
+            rename(lin.predecessor),
+            rename(lin.successor),
+        )
+        for lin in result.history
+    ]
+    history = History(result.history.repo, result.history.revisions, lineages)
+    return dataclasses.replace(
+        result, envelopes=tuple(out), history=history, unmatched_curated=len(anchored.removed)
+    )

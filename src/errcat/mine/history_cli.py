@@ -1,0 +1,229 @@
+"""``errcat history``: mine a project at several revisions into one catalog with its history.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(prog="errcat history")
+>>> add_arguments(p)
+>>> args = p.parse_args(
+...     ["repo.git", "--repo", "o/r", "--rev", "v1", "--rev", "v2", "-o", "x.jsonl"]
+... )
+>>> args.git_dir, args.rev, args.under
+('repo.git', ['v1', 'v2'], '')
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TextIO
+
+from errcat.history import Revision, sidecar_path
+from errcat.loaders import write_jsonl
+from errcat.mine.cli import _load_catalog
+from errcat.mine.dists import dist_snapshot
+from errcat.mine.git import Commit, GitRepo, git_snapshots, parse_every
+from errcat.mine.history import HistoryResult, Snapshot, build_history, with_curated
+
+__all__ = ["add_arguments", "run"]
+
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``errcat history`` to a parser."""
+    parser.add_argument(
+        "git_dir", nargs="?", metavar="GIT_DIR", help="a git repository (bare mirrors work)"
+    )
+    parser.add_argument("--repo", required=True, metavar="OWNER/NAME", help="GitHub repository")
+    parser.add_argument(
+        "--rev",
+        action="append",
+        default=[],
+        metavar="REV",
+        help="a revision to mine (branch, tag, sha); repeatable, oldest first",
+    )
+    parser.add_argument(
+        "--since",
+        metavar="DATE",
+        help="pick revisions from DATE on: the first commit of the first-parent line "
+        "at or after each step of --every, and the newest",
+    )
+    parser.add_argument("--every", default="90d", metavar="STEP", help="with --since (90d)")
+    parser.add_argument(
+        "--branch", default="HEAD", metavar="REV", help="with --since: the line to walk (HEAD)"
+    )
+    parser.add_argument(
+        "--under",
+        default="",
+        metavar="SUBDIR",
+        help="mine only this folder (paths stay repo-relative)",
+    )
+    parser.add_argument(
+        "--dist",
+        action="append",
+        default=[],
+        metavar="VERSION=PATH",
+        help="a released wheel or sdist instead of a git revision; repeatable, oldest first",
+    )
+    parser.add_argument(
+        "--path-prefix",
+        default="",
+        metavar="P",
+        help="with --dist: put in front of the archive's paths to give repo paths",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT.jsonl",
+        help="write the records here and their history to OUT.history.json",
+    )
+    parser.add_argument(
+        "--update",
+        metavar="CATALOG",
+        help="curated records to keep: each replaces the lineage record it describes",
+    )
+    parser.add_argument("--stats", metavar="STATS.json", help="write per-revision counts here")
+    parser.add_argument(
+        "--include-tests", action="store_true", help="also mine test folders and files"
+    )
+    parser.add_argument(
+        "--analyzed-at", metavar="ISO-8601", help="timestamp to record instead of now"
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
+    )
+
+
+class _Progress:
+    """One self-overwriting progress line on a terminal."""
+
+    def __init__(self, stream: TextIO, total: int) -> None:
+        self.stream = stream
+        self.total = total
+
+    def __call__(self, index: int, revision: Revision) -> None:
+        self.stream.write(
+            f"\r\x1b[Kmining revision {index + 1}/{self.total} {revision.label} "
+            f"({revision.short}, {revision.date:%Y-%m-%d})"
+        )
+        if index + 1 == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"errcat history: error: {message}\n")
+    return 2
+
+
+def _parse_date(text: str) -> datetime:
+    when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def _commits(args: argparse.Namespace, repo: GitRepo, err: TextIO) -> list[tuple[str, Commit]]:
+    picked: list[tuple[str, Commit]] = [(rev, repo.commit(rev)) for rev in args.rev]
+    if args.since:
+        line = repo.first_parent_since(
+            _parse_date(args.since), parse_every(args.every), args.branch
+        )
+        picked += [(f"{c.date:%Y-%m-%d}", c) for c in line]
+    out: list[tuple[str, Commit]] = []
+    seen: set[str] = set()
+    for label, commit in picked:
+        if commit.sha in seen:
+            err.write(
+                f"errcat history: warning: {label} is a revision already listed; mined once\n"
+            )
+            continue
+        if out and commit.date < out[-1][1].date:
+            err.write(
+                f"errcat history: warning: {label} ({commit.date:%Y-%m-%d}) is older than "
+                f"{out[-1][0]}; revisions are taken in the order given\n"
+            )
+        seen.add(commit.sha)
+        out.append((label, commit))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``errcat history`` with parsed arguments; return the exit status (0 ok, 2 bad usage)."""
+    err = sys.stderr
+    if args.jobs < 1:
+        return _usage("--jobs must be at least 1")
+    if not _REPO.match(args.repo):
+        return _usage(f"invalid --repo {args.repo!r} (expected OWNER/NAME)")
+    if args.dist and (args.git_dir or args.rev or args.since):
+        return _usage("--dist mines distributions: give no GIT_DIR, --rev or --since with it")
+    if not args.dist and not args.git_dir:
+        return _usage("give a GIT_DIR with --rev or --since, or distributions with --dist")
+    if args.git_dir and not (args.rev or args.since):
+        return _usage("give the revisions to mine: --rev REV (repeatable) or --since DATE")
+    try:
+        when = _parse_date(args.analyzed_at) if args.analyzed_at else None
+        if args.since:
+            _parse_date(args.since)
+            parse_every(args.every)
+    except ValueError as exc:
+        return _usage(str(exc))
+    dists: list[tuple[str, str]] = []
+    for spec in args.dist:
+        label, sep, path = spec.partition("=")
+        if not sep or not label or not path:
+            return _usage(f"invalid --dist {spec!r} (expected VERSION=PATH)")
+        dists.append((label, path))
+
+    curated = _load_catalog(args.update) if args.update else None
+    snapshots: list[Snapshot] | Iterator[Snapshot]
+    if dists:
+        snapshots = [
+            dist_snapshot(
+                label, path, path_prefix=args.path_prefix, include_tests=args.include_tests
+            )
+            for label, path in dists
+        ]
+        total = len(snapshots)
+    else:
+        repo = GitRepo(args.git_dir)
+        commits = _commits(args, repo, err)
+        total = len(commits)
+        snapshots = git_snapshots(repo, commits, under=args.under, include_tests=args.include_tests)
+    progress = _Progress(err, total) if err.isatty() else None
+    started = time.perf_counter()
+    result = build_history(
+        snapshots, repo=args.repo, analyzed_at=when, progress=progress, workers=args.jobs
+    )
+    if curated is not None:
+        result = with_curated(result, curated)
+        if result.unmatched_curated:
+            err.write(
+                f"errcat history: warning: {result.unmatched_curated} curated records match "
+                "no message of any revision; kept as they were, without history\n"
+            )
+    _write(result, args.output, args.stats)
+    for stats in result.revisions:
+        if stats.missing:
+            err.write(
+                f"errcat history: warning: {stats.revision.label}: {stats.missing}; "
+                "the revision is mined as empty\n"
+            )
+    err.write(result.summary() + "\n")
+    err.write(
+        f"wrote {args.output} and {sidecar_path(args.output)} in "
+        f"{time.perf_counter() - started:.1f} s\n"
+    )
+    return 0
+
+
+def _write(result: HistoryResult, output: str, stats_path: str | None) -> None:
+    write_jsonl(output, result.envelopes)
+    result.history.dump(sidecar_path(output))
+    if stats_path:
+        doc = {"revisions": [s.as_dict() for s in result.revisions], "seconds": result.seconds}
+        Path(stats_path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")

@@ -1,0 +1,365 @@
+"""The statement walker of the scanner: scopes, string variables, guards, classes.
+
+:class:`_Walker` walks one module's statements in order, as they run: it keeps
+what each local string variable may hold (an :class:`~errcat.mine.evaluate._Env`
+per path, merged where paths join), the ``if`` tests on the path to each
+statement (:mod:`errcat.mine.guards`), and what each class's ``__init__`` and
+``__str__`` do with the message (:mod:`errcat.mine.captures`). What to do at a
+``raise``, an ``assert`` and a ``return`` is left to the subclass
+(:class:`errcat.mine.scan._Scanner`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from typing import Any
+
+from errcat.mine.captures import (
+    _Capture,
+    _capture_return,
+    _capture_super_init,
+    _class_info,
+    _func_info,
+)
+from errcat.mine.evaluate import _Env, _merge
+from errcat.mine.facts import (
+    _Call,
+    _ClassInfo,
+    _ClassRef,
+    _FuncInfo,
+    _RawSite,
+)
+from errcat.mine.guards import Assignment, Clause, exits
+from errcat.mine.names import _is_exception_name, _ModuleNames, _names_in_target
+from errcat.mine.templates import _product, _TooManyVariantsError
+
+_TRY_STAR: tuple[type[ast.stmt], ...] = (
+    (ast.TryStar,) if hasattr(ast, "TryStar") else ()  # type: ignore[attr-defined,unused-ignore]
+)
+
+
+class _Walker(_ModuleNames):
+    """Walk a module's statements in order, keeping the state a raise site needs."""
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        super().__init__(module, is_package)
+        self.sites: list[_RawSite] = []
+        self.classes: list[_ClassInfo] = []
+        self.functions: list[_FuncInfo] = []
+        self.reraises = 0
+        self._scope: list[str] = []
+        self._func_qual = ""
+        self._in_function = False
+        self._closure: _Env | None = None
+        self._capture: _Capture | None = None
+        self._returns: list[tuple[_ClassRef, _Call]] | None = None
+        self._class_body: str | None = None  # the class whose body is being scanned
+        self._owner: str | None = None  # the class of the method being scanned
+        self._params: frozenset[str] = frozenset()  # parameters of the function being scanned
+        # The guard of the statement being scanned (see errcat.mine.guards).
+        self._clauses: list[Clause] = []
+        self._defs: dict[str, list[Assignment]] = {}
+        self._doc: str | None = None
+        self._handler: str | None = None
+
+    def _raise(self, node: ast.Raise, env: _Env) -> None:
+        """Record a ``raise`` statement (see the subclass)."""
+        raise NotImplementedError
+
+    def _assert(self, node: ast.Assert, env: _Env) -> None:
+        """Record an ``assert`` statement (see the subclass)."""
+        raise NotImplementedError
+
+    def _factory_return(self, value: ast.expr, env: _Env) -> None:
+        """Note a ``return`` of a function that may build exceptions (see the subclass)."""
+        raise NotImplementedError
+
+    def scan(self, tree: ast.Module) -> None:
+        self.collect(tree)
+        self._block(tree.body, _Env())
+
+    def _block(self, body: Sequence[ast.stmt], env: _Env) -> tuple[_Env, bool]:
+        terminated = False
+        depth = len(self._clauses)
+        for stmt in body:
+            env, done = self._stmt(stmt, env)
+            terminated = terminated or done
+            if isinstance(stmt, ast.If) and not done:
+                # An early exit: the rest of the block runs only when it was not taken.
+                if exits(stmt.body) and not exits(stmt.orelse):
+                    self._clauses.append((stmt.test, False))
+                elif exits(stmt.orelse) and not exits(stmt.body):
+                    self._clauses.append((stmt.test, True))
+        del self._clauses[depth:]
+        return env, terminated
+
+    @staticmethod
+    def _join_paths(outs: Sequence[tuple[_Env, bool]], fallback: _Env) -> tuple[_Env, bool]:
+        live = [e for e, done in outs if not done]
+        if not live:
+            return fallback, True
+        return _merge(live), False
+
+    def _stmt(self, node: ast.stmt, env: _Env) -> tuple[_Env, bool]:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._function(node, env)
+            env.forget(node.name)
+            return env, False
+        if isinstance(node, ast.ClassDef):
+            self._class(node, env)
+            env.forget(node.name)
+            return env, False
+        if isinstance(node, ast.Assign):
+            self._assign(node.targets, node.value, env)
+            return env, False
+        if isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                self._assign([node.target], node.value, env)
+            return env, False
+        if isinstance(node, ast.AugAssign):
+            self._augassign(node, env)
+            return env, False
+        if isinstance(node, ast.Raise):
+            self._raise(node, env)
+            return env, True
+        if isinstance(node, ast.Assert):
+            self._assert(node, env)
+            return env, False
+        if isinstance(node, ast.Return):
+            if self._capture is not None and self._capture.kind == "str" and node.value:
+                _capture_return(self, self._capture, node.value, env)
+            if self._returns is not None and node.value is not None:
+                self._factory_return(node.value, env)
+            return env, True
+        if isinstance(node, (ast.Break, ast.Continue)):
+            return env, True
+        if isinstance(node, ast.Expr):
+            if self._capture is not None and self._capture.kind == "init":
+                _capture_super_init(self, self._capture, node.value, env)
+            return env, False
+        if isinstance(node, ast.If):
+            self._clauses.append((node.test, True))
+            body = self._block(node.body, env.copy())
+            self._clauses[-1] = (node.test, False)
+            orelse = self._block(node.orelse, env.copy())
+            self._clauses.pop()
+            return self._join_paths([body, orelse], env)
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            inner = env.copy()
+            if not isinstance(node, ast.While):
+                for name in _names_in_target(node.target):
+                    inner.forget(name)
+                    if self._in_function:
+                        self._defs.setdefault(name, []).append(
+                            (node.iter, tuple(self._clauses), "for")
+                        )
+            body_env, _ = self._block(node.body, inner)
+            after = _merge([env, body_env])
+            return self._block(node.orelse, after)
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    for name in _names_in_target(item.optional_vars):
+                        env.forget(name)
+            return self._block(node.body, env)
+        if isinstance(node, (ast.Try, *_TRY_STAR)):
+            return self._try(node, env)
+        if isinstance(node, ast.Match):
+            outs = [self._block(case.body, env.copy()) for case in node.cases]
+            outs.append((env, False))
+            return self._join_paths(outs, env)
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                env.forget(name)
+            return env, False
+        if isinstance(node, ast.Delete):
+            for target in node.targets:
+                for name in _names_in_target(target):
+                    env.forget(name)
+            return env, False
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                env.forget((alias.asname or alias.name).partition(".")[0])
+            return env, False
+        return env, False
+
+    def _try(self, node: Any, env: _Env) -> tuple[_Env, bool]:
+        body_env, body_done = self._block(node.body, env.copy())
+        handler_start = _merge([env, body_env])
+        outs = []
+        else_env, else_done = self._block(node.orelse, body_env.copy())
+        outs.append((else_env, body_done or else_done))
+        for handler in node.handlers:
+            start = handler_start.copy()
+            if handler.name:
+                start.forget(handler.name)
+            saved, self._handler = (
+                self._handler,
+                ast.unparse(handler.type) if handler.type is not None else "",
+            )
+            outs.append(self._block(handler.body, start))
+            self._handler = saved
+        joined, done = self._join_paths(outs, env)
+        final_env, final_done = self._block(node.finalbody, joined.copy())
+        return final_env, done or final_done
+
+    def _assign(self, targets: Sequence[ast.expr], value: ast.expr, env: _Env) -> None:
+        try:
+            alts = self._eval(value, env)
+        except _TooManyVariantsError:
+            alts = ()
+        is_exc = (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, (ast.Name, ast.Attribute))
+            and _is_exception_name(
+                value.func.id if isinstance(value.func, ast.Name) else value.func.attr
+            )
+        )
+        for target in targets:
+            if isinstance(target, ast.Name) and self._in_function:
+                self._defs.setdefault(target.id, []).append((value, tuple(self._clauses), "="))
+            if isinstance(target, ast.Name):
+                env.strs[target.id] = alts
+                env.excs[target.id] = value if is_exc and isinstance(value, ast.Call) else None
+            elif (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and self._capture is not None
+                and self._capture.kind == "init"
+            ):
+                self._capture.attrs[target.attr] = self._or_field(alts, value, env)
+            else:
+                for name in _names_in_target(target):
+                    env.forget(name)
+
+    def _augassign(self, node: ast.AugAssign, env: _Env) -> None:
+        if not isinstance(node.target, ast.Name):
+            return
+        name = node.target.id
+        current = env.strs.get(name)
+        if not isinstance(node.op, ast.Add) or current is None:
+            env.forget(name)
+            return
+        if current == ():
+            return
+        try:
+            env.strs[name] = _product([current, self._eval_or_field(node.value, env)])
+        except _TooManyVariantsError:
+            env.strs[name] = ()
+
+    def _function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        env: _Env,
+        capture: _Capture | None = None,
+    ) -> None:
+        """Scan a function body in a new scope (``capture`` collects a class's message)."""
+        inner = (env if self._in_function else (self._closure or self.consts)).copy()
+        args = node.args
+        params = set(self._params)
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+            if a is not None:
+                inner.strs.pop(a.arg, None)
+                inner.excs.pop(a.arg, None)
+                params.add(a.arg)
+        method_of = self._class_body
+        saved = (
+            self._scope,
+            self._func_qual,
+            self._in_function,
+            self._closure,
+            self._capture,
+            self._returns,
+            self._class_body,
+            self._owner,
+            self._params,
+            self._clauses,
+            self._defs,
+            self._doc,
+            self._handler,
+        )
+        self._params = frozenset(params)
+        self._clauses, self._defs, self._handler = [], {}, None
+        self._doc = ast.get_docstring(node, clean=False)
+        qual = ".".join([*self._scope, node.name])
+        self._func_qual = qual
+        self._scope = [*self._scope, node.name, "<locals>"]
+        self._in_function = True
+        self._closure = inner
+        self._capture = capture
+        returns: list[tuple[_ClassRef, _Call]] = []
+        self._returns = returns
+        self._class_body = None
+        self._owner = method_of or self._owner
+        try:
+            self._block(node.body, inner)
+        finally:
+            (
+                self._scope,
+                self._func_qual,
+                self._in_function,
+                self._closure,
+                self._capture,
+                self._returns,
+                self._class_body,
+                self._owner,
+                self._params,
+                self._clauses,
+                self._defs,
+                self._doc,
+                self._handler,
+            ) = saved
+        if returns:
+            self.functions.append(_func_info(self, node, qual, method_of is not None, returns))
+
+    def _class(self, node: ast.ClassDef, env: _Env) -> None:
+        qual = ".".join([*self._scope, node.name])
+        bases = tuple(self.resolve(b).name for b in node.bases)
+        saved_scope, saved_in, saved_body = self._scope, self._in_function, self._class_body
+        self._scope = [*self._scope, node.name]
+        self._in_function = False
+        self._class_body = qual
+        captures: dict[str, _Capture] = {}
+        init_node: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+        class_env = (self._closure or self.consts).copy()
+        try:
+            for stmt in node.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in (
+                    "__init__",
+                    "__str__",
+                    "__repr__",
+                ):
+                    vararg = stmt.args.vararg.arg if stmt.args.vararg else None
+                    capture = _Capture("init" if stmt.name == "__init__" else "str", vararg)
+                    self._function(stmt, class_env, capture)
+                    captures[stmt.name] = capture
+                    if stmt.name == "__init__":
+                        init_node = stmt
+                    class_env.forget(stmt.name)
+                    continue
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and stmt.targets[0].id == "__str__"
+                    and isinstance(stmt.value, ast.Name)
+                    and stmt.value.id in captures
+                ):
+                    captures["__str__"] = captures[stmt.value.id]  # __str__ = __repr__
+                    continue
+                class_env, _ = self._stmt(stmt, class_env)
+        finally:
+            self._scope, self._in_function, self._class_body = saved_scope, saved_in, saved_body
+        del env
+        self.classes.append(
+            _class_info(
+                self,
+                qual,
+                bases,
+                init=captures.get("__init__"),
+                init_node=init_node,
+                captures=captures,
+            )
+        )

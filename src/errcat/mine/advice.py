@@ -268,7 +268,7 @@ def _tips(guard: _Guard, reader: Reader, described: str, condition: ast.expr | N
         tips.append(f"Check {names} together before launching: this combination is rejected")
     for ref in reader.used(("env",)):
         tips.append(f"Set {ref.name} explicitly in the environment the program starts from")
-    if condition is not None and "isinstance(" in ast.unparse(condition):
+    if condition is not None and any("isinstance(" in source for source, _ in guard.clauses):
         tips.append(f"Convert arguments to the expected types before calling `{guard.function}`")
     return tips
 

@@ -201,6 +201,15 @@ class Reader:
             ):
                 return self._note(Ref("env", key.value))
             return None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):  # getattr(cfg, "tp_size", 1) reads cfg.tp_size
+            return self.ref(ast.Attribute(value=node.args[0], attr=node.args[1].value), depth)
         if isinstance(node, ast.Attribute):
             if node.attr in ("value",) and isinstance(node.value, ast.Attribute):
                 return self.ref(node.value, depth)
@@ -218,7 +227,17 @@ class Reader:
                 return self._note(Ref("arg", node.id))
             single = self._single_def(node.id)
             if single is not None and depth < _MAX_DEPTH:
-                return self.ref(single, depth + 1)
+                found = self.ref(single, depth + 1)
+                if found is None:  # x = cfg.x or fallback(...): the one option it reads
+                    reads = {
+                        r.name: r
+                        for n in ast.walk(single)
+                        if isinstance(n, ast.Attribute)
+                        and (r := self.ref(n, depth + 1)) is not None
+                        and r.kind != "arg"
+                    }
+                    found = next(iter(reads.values())) if len(reads) == 1 else None
+                return found
             if self.options.is_env(node.id) and node.id.isupper():
                 return self._note(Ref("env", node.id))
         return None

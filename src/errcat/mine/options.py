@@ -46,7 +46,10 @@ __all__ = ["FileOptions", "OptionIndex", "collect_options", "env_read"]
 
 _ANNOTATED = frozenset({"A", "Annotated"})
 _NOT_CLI_META = frozenset({"Field", "Option", "Argument", "Parameter", "Query", "Body", "Header"})
-_PARSER_GENERATOR = re.compile(r"(?i)parser|cli_args|from_dataclass|argparse|arguments")
+#: Calls that build a command-line parser from a dataclass's fields.
+_PARSER_GENERATOR = re.compile(
+    r"(?i)cli_args|from_dataclass|argumentparser|dataclass_arguments|dataclass_to_(?:args|parser)"
+)
 _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 _MAX_CHOICES = 40
 #: Environment variables read through ``os`` (found in the text: cheaper than a tree walk).

@@ -130,6 +130,34 @@ def test_argparse_membership_gives_accepted_values(tmp_path: Path) -> None:
     assert r.example_fix == "# before\n--log-level <a value it rejects>\n# after\n--log-level debug"
 
 
+def test_a_parameter_named_as_a_flag_names_the_flag(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "args.py": """
+                import argparse
+                p = argparse.ArgumentParser()
+                p.add_argument("--sampling-backend", choices=["torch", "intel_xpu"])
+            """,
+            "check.py": """
+                def validate(sampling_backend, device):
+                    if sampling_backend == "intel_xpu" and device != "xpu":
+                        raise ValueError("intel_xpu sampling requires an XPU device")
+            """,
+        },
+    )
+    r = _only(records, "intel_xpu sampling")
+    assert "`sampling_backend` (--sampling-backend) is intel_xpu" in r.documentation
+    assert "`device` is not xpu" in r.documentation
+    assert "Pass xpu for `device`" in r.solutions
+    assert any(
+        s.startswith(
+            "Pass a value other than intel_xpu for `sampling_backend` (--sampling-backend)"
+        )
+        for s in r.solutions
+    )
+
+
 def test_isinstance_guard_reads_as_a_type_and_gives_a_type_guard(tmp_path: Path) -> None:
     records = _mine(
         tmp_path,

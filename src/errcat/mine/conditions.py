@@ -128,13 +128,14 @@ class Ref:
     choices: tuple[str, ...] = ()
     is_bool: bool = False
     default: str | None = None
+    flag: str | None = None  # an argument named as a flag of the project (its likely source)
 
     def shown(self) -> str:
         """The term as the text names it."""
         if self.kind == "env":
             return f"environment variable {self.name}"
         if self.kind == "arg":
-            return f"`{self.name}`"
+            return f"`{self.name}` ({self.flag})" if self.flag else f"`{self.name}`"
         return self.name
 
 
@@ -224,6 +225,11 @@ class Reader:
             return None
         if isinstance(node, ast.Name):
             if node.id in self.params:
+                option = self.options.option(node.id)
+                if option is not None and option.kind == "flag":
+                    return self._note(
+                        Ref("arg", node.id, option.choices, option.is_bool, flag=option.flag)
+                    )
                 return self._note(Ref("arg", node.id))
             single = self._single_def(node.id)
             if single is not None and depth < _MAX_DEPTH:

@@ -18,7 +18,7 @@ from errcat.advice import Advice
 from errcat.mine import mine_paths, reanchor, run
 from errcat.mine.cli import add_arguments
 from errcat.mine.conditions import Reader, negate, parse_test
-from errcat.mine.facts import _Option
+from errcat.mine.facts import _Def, _Option
 from errcat.mine.options import OptionIndex, collect_options
 from errcat.models import GENERATED_TAG, ErrorRecord
 
@@ -518,3 +518,13 @@ def test_cli_no_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         assert run(args) == 0
         out = json.loads(capsys.readouterr().out)
         assert (GENERATED_TAG in out["record"]["tags"]) is generated
+
+
+def test_only_settings_objects_are_read_as_flags() -> None:
+    index = OptionIndex([_Option("dtype", "--dtype")], [])
+    assert Reader(index).describe(parse_test("args.dtype == 'half'")) == "--dtype is half"
+    assert Reader(index).describe(parse_test("q.dtype == 'half'")) == "`q.dtype` is half"
+    view = Reader(index, defs={"v": (_Def("v", "resolved_view(server_args)"),)})
+    assert view.describe(parse_test("v.dtype == 'half'")) == "--dtype is half"
+    assert Reader(index).describe(parse_test("self.dtype == 'half'")) == "`self.dtype` is half"
+    assert Reader(index, self_is_config=True).describe(parse_test("self.dtype")) == "--dtype is set"

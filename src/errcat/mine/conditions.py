@@ -55,6 +55,8 @@ _ORDER_WORDS = {
 }
 _BARE = re.compile(r"^[\w.\-/:+]+$")
 _MAX_TERM = 60
+#: Names of objects whose attributes are the project's settings (``args.x``, ``cfg.x``).
+_CONFIG = re.compile(r"(?i)(?:^|_)(?:args?|cfg|conf|config|view|settings|opts|options)$")
 _MAX_CHOICES_SHOWN = 6
 #: Calls that convert a value without changing what it names (``from_string(x)``, ``x.lower()``).
 _CONVERSIONS = frozenset(
@@ -168,6 +170,7 @@ class Reader:
     defs: Mapping[str, Sequence[_Def]] = field(default_factory=dict)
     named: dict[str, Ref] = field(default_factory=dict)
     nested: bool = False  # inside the tests of an assignment (not followed further)
+    self_is_config: bool = False  # ``self`` is a settings object (a method of ServerArgs)
 
     # -- terms -------------------------------------------------------------
 
@@ -217,7 +220,7 @@ class Reader:
             if self.options.is_env(node.attr):
                 return self._note(Ref("env", node.attr))
             option = self.options.option(node.attr)
-            if option is not None:
+            if option is not None and self._is_config(node.value, depth):
                 kind = "env" if option.kind == "env" else "flag"
                 return self._note(
                     Ref(kind, option.flag, option.choices, option.is_bool, option.default)
@@ -247,6 +250,20 @@ class Reader:
             if self.options.is_env(node.id) and node.id.isupper():
                 return self._note(Ref("env", node.id))
         return None
+
+    def _is_config(self, node: ast.expr, depth: int) -> bool:
+        """Whether an object reads as the project's settings (``q.dtype`` does not)."""
+        if isinstance(node, ast.Call):  # resolved_view(server_args), get_config()
+            return bool(_CONFIG.search(_callee(node))) or any(
+                self._is_config(a, depth) for a in node.args[:1]
+            )
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+        if name == "self":
+            return self.self_is_config
+        if _CONFIG.search(name):
+            return True
+        single = self._single_def(name) if isinstance(node, ast.Name) else None
+        return single is not None and depth < _MAX_DEPTH and self._is_config(single, depth + 1)
 
     def _note(self, ref: Ref) -> Ref:
         self.named.setdefault(f"{ref.kind}:{ref.name}", ref)
@@ -393,7 +410,8 @@ class Reader:
         if isinstance(node, ast.BoolOp):  # an "or": every part must be made false
             parts = [w for v in node.values for w in self._way_out(v)[:1]]
             if len(parts) == len(node.values) and parts:
-                return ["; and ".join(parts)] if len(parts) > 1 else parts
+                rest = [p[:1].lower() + p[1:] for p in parts[1:]]
+                return ["; and ".join([parts[0], *rest])] if len(parts) > 1 else parts
             return []
         if isinstance(node, ast.Compare):
             return self._compare_way_out(node.left, node.ops[0], node.comparators[0])

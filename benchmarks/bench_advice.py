@@ -37,6 +37,7 @@ from errcat.models import GENERATED_TAG, ErrorRecord
 CACHE = Path("/root/.cache/errcat-mine")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 ENV = re.compile(r"environment variables?(?: involved:)? ((?:[A-Z][A-Z0-9_]+(?:, )?)+)")
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 OPTION_FILES = ("srt/server_args.py", "srt/arg_groups/")
 
 
@@ -78,15 +79,17 @@ def source_text(package: Path) -> str:
     return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in package.rglob("*.py"))
 
 
-def figures(name: str, records: Iterable[ErrorRecord], source: str) -> dict[str, object]:
+def figures(name: str, records: Iterable[ErrorRecord], text: str) -> dict[str, object]:
     records = [r for r in records if GENERATED_TAG in r.tags]
+    source = set(FLAG.findall(text)) | set(WORD.findall(text))  # the names the source holds
     total = len(records)
     useful = sum(1 for r in records if r.documentation.strip() and r.solutions)
     sites: dict[tuple[str, int], bool] = {}
     unknown: set[str] = set()
     for r in records:
         flags, envs = named(generated_text(r))
-        unknown |= {f for f in flags if f not in source}
+        # A flag exists when it is written in the source, or its field is (a generated flag).
+        unknown |= {f for f in flags if f not in source and f[2:].replace("-", "_") not in source}
         unknown |= {e for e in envs if e not in source}
         if name == "sglang" and any(k in r.file_path for k in OPTION_FILES):
             doc_flags = {f for f in FLAG.findall(r.documentation) if f in source}

@@ -18,7 +18,7 @@ from errcat.advice import Advice
 from errcat.mine import mine_paths, reanchor, run
 from errcat.mine.cli import add_arguments
 from errcat.mine.conditions import Reader, negate, parse_test
-from errcat.mine.facts import _Option
+from errcat.mine.facts import _Def, _Option
 from errcat.mine.options import OptionIndex, collect_options
 from errcat.models import GENERATED_TAG, ErrorRecord
 
@@ -128,6 +128,34 @@ def test_argparse_membership_gives_accepted_values(tmp_path: Path) -> None:
     assert "--log-level is not one of debug, info, warning" in r.documentation
     assert r.solutions == ("Set --log-level to one of debug, info, warning",)
     assert r.example_fix == "# before\n--log-level <a value it rejects>\n# after\n--log-level debug"
+
+
+def test_a_parameter_named_as_a_flag_names_the_flag(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "args.py": """
+                import argparse
+                p = argparse.ArgumentParser()
+                p.add_argument("--sampling-backend", choices=["torch", "intel_xpu"])
+            """,
+            "check.py": """
+                def validate(sampling_backend, device):
+                    if sampling_backend == "intel_xpu" and device != "xpu":
+                        raise ValueError("intel_xpu sampling requires an XPU device")
+            """,
+        },
+    )
+    r = _only(records, "intel_xpu sampling")
+    assert "`sampling_backend` (--sampling-backend) is intel_xpu" in r.documentation
+    assert "`device` is not xpu" in r.documentation
+    assert "Pass xpu for `device`" in r.solutions
+    assert any(
+        s.startswith(
+            "Pass a value other than intel_xpu for `sampling_backend` (--sampling-backend)"
+        )
+        for s in r.solutions
+    )
 
 
 def test_isinstance_guard_reads_as_a_type_and_gives_a_type_guard(tmp_path: Path) -> None:
@@ -490,3 +518,13 @@ def test_cli_no_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         assert run(args) == 0
         out = json.loads(capsys.readouterr().out)
         assert (GENERATED_TAG in out["record"]["tags"]) is generated
+
+
+def test_only_settings_objects_are_read_as_flags() -> None:
+    index = OptionIndex([_Option("dtype", "--dtype")], [])
+    assert Reader(index).describe(parse_test("args.dtype == 'half'")) == "--dtype is half"
+    assert Reader(index).describe(parse_test("q.dtype == 'half'")) == "`q.dtype` is half"
+    view = Reader(index, defs={"v": (_Def("v", "resolved_view(server_args)"),)})
+    assert view.describe(parse_test("v.dtype == 'half'")) == "--dtype is half"
+    assert Reader(index).describe(parse_test("self.dtype == 'half'")) == "`self.dtype` is half"
+    assert Reader(index, self_is_config=True).describe(parse_test("self.dtype")) == "--dtype is set"

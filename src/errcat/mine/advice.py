@@ -54,6 +54,8 @@ __all__ = ["message_advice", "with_message", "write_advice"]
 
 
 _MAX_SOLUTIONS = 6
+#: Classes whose ``self`` holds the settings (``ServerArgs``, ``ModelConfig``).
+_SETTINGS_CLASS = re.compile(r"(?:Args|Arguments|Config|Settings|Options)$")
 _MAX_CHOICES_SHOWN = 12
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _IMPERATIVE = re.compile(
@@ -122,7 +124,9 @@ def write_advice(
     defs: defaultdict[str, list[_Def]] = defaultdict(list)
     for d in guard.defs:
         defs[d.name].append(d)
-    reader = Reader(options, params=guard.params, defs=defs)
+    owner = guard.function.split(".<locals>")[0].rsplit(".", 2)
+    self_is_config = len(owner) == 3 and bool(_SETTINGS_CLASS.search(owner[1]))
+    reader = Reader(options, params=guard.params, defs=defs, self_is_config=self_is_config)
     tests = _effective(guard)
     condition = _conjoin([n for n, _ in tests]) if tests else None
     described = reader.describe(condition) if condition is not None else ""
@@ -268,7 +272,7 @@ def _tips(guard: _Guard, reader: Reader, described: str, condition: ast.expr | N
         tips.append(f"Check {names} together before launching: this combination is rejected")
     for ref in reader.used(("env",)):
         tips.append(f"Set {ref.name} explicitly in the environment the program starts from")
-    if condition is not None and "isinstance(" in ast.unparse(condition):
+    if condition is not None and any("isinstance(" in source for source, _ in guard.clauses):
         tips.append(f"Convert arguments to the expected types before calling `{guard.function}`")
     return tips
 

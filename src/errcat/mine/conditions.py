@@ -55,6 +55,8 @@ _ORDER_WORDS = {
 }
 _BARE = re.compile(r"^[\w.\-/:+]+$")
 _MAX_TERM = 60
+#: Names of objects whose attributes are the project's settings (``args.x``, ``cfg.x``).
+_CONFIG = re.compile(r"(?i)(?:^|_)(?:args?|cfg|conf|config|view|settings|opts|options)$")
 _MAX_CHOICES_SHOWN = 6
 #: Calls that convert a value without changing what it names (``from_string(x)``, ``x.lower()``).
 _CONVERSIONS = frozenset(
@@ -128,13 +130,14 @@ class Ref:
     choices: tuple[str, ...] = ()
     is_bool: bool = False
     default: str | None = None
+    flag: str | None = None  # an argument named as a flag of the project (its likely source)
 
     def shown(self) -> str:
         """The term as the text names it."""
         if self.kind == "env":
             return f"environment variable {self.name}"
         if self.kind == "arg":
-            return f"`{self.name}`"
+            return f"`{self.name}` ({self.flag})" if self.flag else f"`{self.name}`"
         return self.name
 
 
@@ -167,6 +170,7 @@ class Reader:
     defs: Mapping[str, Sequence[_Def]] = field(default_factory=dict)
     named: dict[str, Ref] = field(default_factory=dict)
     nested: bool = False  # inside the tests of an assignment (not followed further)
+    self_is_config: bool = False  # ``self`` is a settings object (a method of ServerArgs)
 
     # -- terms -------------------------------------------------------------
 
@@ -201,13 +205,22 @@ class Reader:
             ):
                 return self._note(Ref("env", key.value))
             return None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):  # getattr(cfg, "tp_size", 1) reads cfg.tp_size
+            return self.ref(ast.Attribute(value=node.args[0], attr=node.args[1].value), depth)
         if isinstance(node, ast.Attribute):
             if node.attr in ("value",) and isinstance(node.value, ast.Attribute):
                 return self.ref(node.value, depth)
             if self.options.is_env(node.attr):
                 return self._note(Ref("env", node.attr))
             option = self.options.option(node.attr)
-            if option is not None:
+            if option is not None and self._is_config(node.value, depth):
                 kind = "env" if option.kind == "env" else "flag"
                 return self._note(
                     Ref(kind, option.flag, option.choices, option.is_bool, option.default)
@@ -215,13 +228,42 @@ class Reader:
             return None
         if isinstance(node, ast.Name):
             if node.id in self.params:
+                option = self.options.option(node.id)
+                if option is not None and option.kind == "flag":
+                    return self._note(
+                        Ref("arg", node.id, option.choices, option.is_bool, flag=option.flag)
+                    )
                 return self._note(Ref("arg", node.id))
             single = self._single_def(node.id)
             if single is not None and depth < _MAX_DEPTH:
-                return self.ref(single, depth + 1)
+                found = self.ref(single, depth + 1)
+                if found is None:  # x = cfg.x or fallback(...): the one option it reads
+                    reads = {
+                        r.name: r
+                        for n in ast.walk(single)
+                        if isinstance(n, ast.Attribute)
+                        and (r := self.ref(n, depth + 1)) is not None
+                        and r.kind != "arg"
+                    }
+                    found = next(iter(reads.values())) if len(reads) == 1 else None
+                return found
             if self.options.is_env(node.id) and node.id.isupper():
                 return self._note(Ref("env", node.id))
         return None
+
+    def _is_config(self, node: ast.expr, depth: int) -> bool:
+        """Whether an object reads as the project's settings (``q.dtype`` does not)."""
+        if isinstance(node, ast.Call):  # resolved_view(server_args), get_config()
+            return bool(_CONFIG.search(_callee(node))) or any(
+                self._is_config(a, depth) for a in node.args[:1]
+            )
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+        if name == "self":
+            return self.self_is_config
+        if _CONFIG.search(name):
+            return True
+        single = self._single_def(name) if isinstance(node, ast.Name) else None
+        return single is not None and depth < _MAX_DEPTH and self._is_config(single, depth + 1)
 
     def _note(self, ref: Ref) -> Ref:
         self.named.setdefault(f"{ref.kind}:{ref.name}", ref)
@@ -368,7 +410,8 @@ class Reader:
         if isinstance(node, ast.BoolOp):  # an "or": every part must be made false
             parts = [w for v in node.values for w in self._way_out(v)[:1]]
             if len(parts) == len(node.values) and parts:
-                return ["; and ".join(parts)] if len(parts) > 1 else parts
+                rest = [p[:1].lower() + p[1:] for p in parts[1:]]
+                return ["; and ".join([parts[0], *rest])] if len(parts) > 1 else parts
             return []
         if isinstance(node, ast.Compare):
             return self._compare_way_out(node.left, node.ops[0], node.comparators[0])

@@ -82,7 +82,7 @@ def build_guard(
     texts = tuple((ast.unparse(test), holds) for test, holds in clauses)
     found: list[_Def] = []
     seen: set[str] = set()
-    todo = [name for test, _ in clauses for name in _names(test)]
+    todo = [name for test, _ in clauses for name in _names(test)] if defs else []
     for _depth in range(_MAX_DEPTH):
         following: list[str] = []
         for name in todo:

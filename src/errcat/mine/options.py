@@ -46,9 +46,20 @@ __all__ = ["FileOptions", "OptionIndex", "collect_options", "env_read"]
 
 _ANNOTATED = frozenset({"A", "Annotated"})
 _NOT_CLI_META = frozenset({"Field", "Option", "Argument", "Parameter", "Query", "Body", "Header"})
-_PARSER_GENERATOR = re.compile(r"(?i)parser|cli_args|from_dataclass|argparse|arguments")
+#: Calls that build a command-line parser from a dataclass's fields.
+_PARSER_GENERATOR = re.compile(
+    r"(?i)cli_args|from_dataclass|argumentparser|dataclass_arguments|dataclass_to_(?:args|parser)"
+)
 _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 _MAX_CHOICES = 40
+#: Environment variables read through ``os`` (found in the text: cheaper than a tree walk).
+_ENV_READS = (
+    re.compile(
+        r"""(?:environ\s*\[\s*|environ\.(?:get|setdefault|pop)\(\s*|getenv\(\s*)"""
+        r"""['"]([A-Za-z_][A-Za-z0-9_]*)['"]"""
+    ),
+    re.compile(r"""['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s+(?:not\s+)?in\s+(?:os\.)?environ\b"""),
+)
 
 
 @dataclass
@@ -363,35 +374,16 @@ def collect_options(tree: ast.Module, text: str, qualify: Callable[[str], str]) 
                 envs[stmt.targets[0].id] = None  # a registry: SGLANG_X = EnvBool(False)
         if is_dataclass:
             out.fields.append((qualify(qual), _dataclass_fields(node, consts)))
-    wanted = (
-        "add_argument",
-        "click",
-        "typer",
-        "environ",
-        "getenv",
-        "ArgumentParser",
-        "cli_args",
-        "from_dataclass",
-    )
+    if "environ" in text or "getenv" in text:
+        for pattern in _ENV_READS:
+            envs.update(dict.fromkeys(pattern.findall(text)))
+    wanted = ("add_argument", "click", "typer", "ArgumentParser(", "cli_args", "from_dataclass")
     if any(w in text for w in wanted):
         for item in ast.walk(tree):
             if isinstance(item, ast.Call):
-                _call(item, consts, out, envs, qualify)
-            elif isinstance(item, ast.Subscript):
-                read = env_read(item)
-                if read:
-                    envs[read] = None
+                _call(item, consts, out, qualify)
             elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and "typer" in text:
                 out.options.extend(_typer_params(item))
-            elif (
-                isinstance(item, ast.Compare)
-                and len(item.ops) == 1
-                and isinstance(item.ops[0], (ast.In, ast.NotIn))
-                and _name_of(item.comparators[0]) == "environ"
-                and isinstance(item.left, ast.Constant)
-                and isinstance(item.left.value, str)
-            ):
-                envs[item.left.value] = None
     out.envs = tuple(envs)
     return out
 
@@ -400,7 +392,6 @@ def _call(
     node: ast.Call,
     consts: dict[str, ast.expr],
     out: FileOptions,
-    envs: dict[str, None],
     qualify: Callable[[str], str],
 ) -> None:
     name = _name_of(node)
@@ -418,9 +409,6 @@ def _call(
             out.parsed.extend(
                 qualify(i.id) for i in items if isinstance(i, ast.Name) and i.id[:1].isupper()
             )
-    env = env_read(node)
-    if env:
-        envs[env] = None
 
 
 class OptionIndex:

@@ -87,7 +87,7 @@ def main() -> int:
         if cache.exists():
             cached = json.loads(cache.read_text(encoding="utf-8"))
             if cached["stamp"] == stamp:
-                return [tuple(row) for row in cached["rows"]]  # type: ignore[misc]
+                return [(str(a), str(b), str(c)) for a, b, c in cached["rows"]]
         result = mine_paths([path], repo=f"background/{project}", sha="0" * 40)
         rows = [(r.error_message, r.message_pattern, r.file_path) for r in result.records]
         CACHE.mkdir(parents=True, exist_ok=True)

@@ -294,7 +294,7 @@ def fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 1.0) -> n
         held.add(max(wrong, key=lambda i: abs(w[i])))
 
 
-def isotonic(points: list[tuple[float, bool]], knots: int = 24) -> list[tuple[float, float]]:
+def isotonic(points: list[tuple[float, bool]], knots: int = 40) -> list[tuple[float, float]]:
     """A monotone map from logit to the share right (pool adjacent violators), as knots.
 
     The knots are the means of equal-count bins of the pooled blocks, so the
@@ -322,8 +322,9 @@ def isotonic(points: list[tuple[float, bool]], knots: int = 24) -> list[tuple[fl
         chunk = fitted[start : start + size]
         mean_x = sum(p[0] for p in chunk) / len(chunk)
         mean_y = sum(p[1] for p in chunk) / len(chunk)
-        if not out or (mean_x > out[-1][0] and mean_y >= out[-1][1]):
-            out.append((round(mean_x, 4), round(min(max(mean_y, 0.0005), 0.9995), 4)))
+        clamped = round(min(max(mean_y, 0.0005), 0.9995), 4)
+        if not out or (mean_x > out[-1][0] and clamped >= out[-1][1]):
+            out.append((round(mean_x, 4), clamped))
     return out
 
 
@@ -379,14 +380,14 @@ def reliability(answers: list[tuple[Query, float, bool]]) -> list[tuple[float, i
 
 
 def choose_threshold(answers: list[tuple[Query, float, bool]]) -> float:
-    """The lowest confidence (from 0.5 up) at which 90% of the answers given are right.
+    """The lowest confidence from which every band of answers is right at least half the time.
 
-    Below 0.5 an answer would be more likely wrong than right; the reliability
-    diagram says how right answers are above it.
+    With a calibrated model that is about 0.5: an answer given is more likely
+    right than wrong. Bands of 0.1 with fewer than 50 answers are skipped.
     """
     for t in [x / 100 for x in range(50, 96)]:
-        given = [ok for _, c, ok in answers if c >= t]
-        if sum(given) >= 0.9 * len(given):
+        bands = [[ok for _, c, ok in answers if lo <= c < lo + 0.1] for lo in (t, t + 0.1, t + 0.2)]
+        if all(sum(band) >= 0.5 * len(band) for band in bands if len(band) >= 50):
             return t
     return 0.95
 
@@ -460,9 +461,11 @@ def main() -> int:
     for t in (0.5, 0.6, 0.7, 0.8):
         cells = []
         for form in ("traceback", "line"):
-            pos = [ok and c >= t for q, c, ok in test if q.form == form and q.answerable]
-            neg = [c >= t for q, c, ok in test if q.form == form and not q.answerable and not ok]
-            cells.append(f"{sum(pos) / max(1, len(pos)):6.1%} / {sum(neg) / max(1, len(neg)):5.2%}")
+            hits = [ok and c >= t for q, c, ok in test if q.form == form and q.answerable]
+            slips = [c >= t for q, c, ok in test if q.form == form and not q.answerable and not ok]
+            cells.append(
+                f"{sum(hits) / max(1, len(hits)):6.1%} / {sum(slips) / max(1, len(slips)):5.2%}"
+            )
         print(f"  {t:<9} {cells[0]:>22} {cells[1]:>18}")
     threshold = choose_threshold(test)
     given = [(q, c, ok) for q, c, ok in test if c >= threshold]

@@ -286,6 +286,29 @@ class _Cut:
     link: bool = True
 
 
+def _history_notes(match: Match) -> list[str]:
+    """When the matched message existed, and which revisions the traceback's lines fit."""
+    lineage = match.history
+    if lineage is None:
+        return []
+    from errcat.history import history_of
+
+    store = match._store
+    history = history_of(store)
+
+    def message_of(record_id: str) -> str | None:
+        position = store.position_of(record_id) if store is not None else None
+        return None if position is None else store.summary(position).error_message  # type: ignore[union-attr]
+
+    note = history.describe(match.summary.id, message_of) if history is not None else None
+    notes = [note or lineage.note()]
+    fits = lineage.fits_frames(match.report.frames) if match.report.frames else ()
+    if fits and len(fits) < len(lineage.sites):
+        labels = ", ".join(f"{r.label} ({r.short})" for r in fits[:5])
+        notes.append(f"the traceback's line numbers fit {labels}")
+    return notes
+
+
 @dataclass(frozen=True)
 class Advice:
     """The actionable part of a record, optionally tied to the values of one occurrence."""
@@ -318,6 +341,7 @@ class Advice:
                 + (f" and {more} more" if more > 0 else "")
                 + " (a traceback would tell which)"
             )
+        notes.extend(_history_notes(match))
         for other in match.related:
             notes.append(
                 f"also in this text: {other.summary.error_class} from record {other.summary.id} "

@@ -291,9 +291,13 @@ _MENTION_CHARS = 200_000
 _MENTION_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
 def _mentions(text: str) -> frozenset[str]:
-    """The lowercase words of a text (the project names it may mention)."""
-    return frozenset(w.lower() for w in _MENTION_WORD.findall(text[:_MENTION_CHARS]))
+    """The lowercase words of a text (the project names it may mention), colours removed."""
+    plain = _ANSI.sub(" ", text[:_MENTION_CHARS])
+    return frozenset(w.lower() for w in _MENTION_WORD.findall(plain))
 
 
 def _class_state(report: ExceptionReport, record: RecordSummary) -> str:

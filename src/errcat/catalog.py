@@ -43,7 +43,7 @@ LAZY_BYTES = 16 << 20
 
 _bundled: Catalog | None = None
 _default: Catalog | None = None
-_bundled_lock = threading.Lock()
+_bundled_lock = threading.RLock()  # re-entrant: a plug-in may ask for the bundled catalog
 
 
 def bundled_data_version() -> str:

@@ -31,6 +31,7 @@ import threading
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -295,11 +296,12 @@ def cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "errcat"
 
 
-def index_path_for(source: Path) -> Path:
+def index_path_for(source: Path, *, cached: bool = False) -> Path:
     """Where the stored index of a data file or directory lives.
 
     Next to the data (``<file>.errcat-index``, ``<dir>/.errcat-index``) when that
-    place is writable and no cache directory is set, else in :func:`cache_dir`.
+    place is writable, no cache directory is set and ``cached`` is false, else in
+    :func:`cache_dir` (compressed data goes there: its decompressed copy does).
     """
     source = source.resolve()
     beside = (
@@ -308,7 +310,7 @@ def index_path_for(source: Path) -> Path:
         else source.with_name(source.name + ".errcat-index")
     )
     override = os.environ.get(CACHE_ENV) or os.environ.get("ERRCAT_INDEX_DIR")
-    if not override and os.access(beside.parent, os.W_OK):
+    if not override and not cached and os.access(beside.parent, os.W_OK):
         return beside
     digest = hashlib.sha256(str(source).encode()).hexdigest()[:20]
     return cache_dir() / f"{digest}.errcat-index"
@@ -914,13 +916,20 @@ def open_file_store(
     listed = _data_files(source)
     if not listed:
         return None
-    shas = _manifest_shas(source) if any(is_compressed(f.name) for f in listed) else {}
-    files = [
-        inflated_copy(f, sha256=shas.get(f), cache=cache) if is_compressed(f.name) else f
-        for f in listed
-    ]
+    packed = [f for f in listed if is_compressed(f.name)]
+    inflated: dict[Path, Path] = {}
+    if packed:
+        shas = _manifest_shas(source)
+
+        def inflate(f: Path) -> Path:
+            return inflated_copy(f, sha256=shas.get(f), cache=cache)
+
+        # zlib and hashlib let go of the GIL: files decompress side by side.
+        with ThreadPoolExecutor(max_workers=min(4, len(packed))) as pool:
+            inflated = dict(zip(packed, pool.map(inflate, packed), strict=True))
+    files = [inflated.get(f, f) for f in listed]
     identity = _identity(files)
-    path = index_path if index_path is not None else index_path_for(source)
+    path = index_path if index_path is not None else index_path_for(source, cached=bool(packed))
     if not rebuild and path.is_file():
         try:
             return FileStore(path, files, identity)

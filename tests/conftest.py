@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SEEDS_DIR = ROOT.parent / "shared" / "seeds"
 DATA_DIR = ROOT / "data"
 SEEDS_FILE = ROOT / "curated" / "sgl-project__sglang.jsonl"
+#: The seeds as a built release (manifest and records): a small, fixed data directory for
+#: tests of loading and releasing, which the real bundled data is too large for.
+SEED_RELEASE_DIR = ROOT / "tests" / "data" / "seed-release"
 
 
 def seed_objects() -> list[dict[str, Any]]:

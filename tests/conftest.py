@@ -1,4 +1,10 @@
-"""Shared fixtures: the seed records and small inline catalogs."""
+"""Shared fixtures: the seed records and small inline catalogs.
+
+The three curated seeds live in ``curated/sgl-project__sglang.jsonl`` (the
+build script overlays them on the bundled data); tests that are about the seeds
+read them from there, so that they do not depend on what else the bundled
+catalog holds.
+"""
 
 from __future__ import annotations
 
@@ -14,12 +20,15 @@ from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS_DIR = ROOT.parent / "shared" / "seeds"
 DATA_DIR = ROOT / "data"
+SEEDS_FILE = ROOT / "curated" / "sgl-project__sglang.jsonl"
+#: The seeds as a built release (manifest and records): a small, fixed data directory for
+#: tests of loading and releasing, which the real bundled data is too large for.
+SEED_RELEASE_DIR = ROOT / "tests" / "data" / "seed-release"
 
 
 def seed_objects() -> list[dict[str, Any]]:
-    """The seed envelopes as parsed JSON, from the bundled data (identical to shared/seeds)."""
-    path = DATA_DIR / "records" / "sgl-project__sglang.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    """The seed envelopes as parsed JSON (identical to shared/seeds)."""
+    return [json.loads(line) for line in SEEDS_FILE.read_text(encoding="utf-8").splitlines()]
 
 
 def make_envelope(**record: Any) -> RecordEnvelope:
@@ -37,4 +46,5 @@ def example_data() -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def bundled() -> Catalog:
-    return Catalog.bundled()
+    """The curated seeds, as the bundled catalog holds them (and nothing else)."""
+    return Catalog.from_path(SEEDS_FILE)

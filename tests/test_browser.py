@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 import pytest
 
+from conftest import SEEDS_FILE
 from errcat.catalog import Catalog
 from errcat.server import create_app
 
@@ -84,7 +85,7 @@ def base_url() -> Iterator[str]:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     config = uvicorn.Config(
-        create_app(Catalog.bundled()), host="127.0.0.1", port=port, log_level="warning"
+        create_app(Catalog.from_path(SEEDS_FILE)), host="127.0.0.1", port=port, log_level="warning"
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

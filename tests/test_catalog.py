@@ -5,16 +5,25 @@ import threading
 import pytest
 
 import errcat
-from conftest import make_envelope
+from conftest import DATA_DIR, SEEDS_FILE, make_envelope
 from errcat.catalog import Catalog
 from errcat.errors import UnknownRecordError
+from errcat.loaders import read_manifest
 
 
-def test_bundled_catalog_holds_the_seeds(bundled: Catalog) -> None:
+def test_seeds_fixture_holds_the_seeds(bundled: Catalog) -> None:
     assert len(bundled) == 3
     assert {r.id for r in bundled} == {"e06cd5f724ab16c0", "3fe9ad44079a5344", "70e072f5fc32f001"}
-    assert bundled.data_version == errcat.DATA_VERSION == "2026-08-28T06:17:29.519Z"
-    assert Catalog.bundled() is bundled
+
+
+def test_bundled_catalog_is_what_its_manifest_says() -> None:
+    manifest = read_manifest(DATA_DIR)
+    catalog = Catalog.bundled()
+    assert Catalog.bundled() is catalog
+    assert len(catalog) == manifest["count"]
+    assert catalog.data_version == errcat.DATA_VERSION == manifest["dataVersion"]
+    seeds = {r.id for r in Catalog.from_path(SEEDS_FILE)}
+    assert seeds <= {r.id for r in catalog.filter(repo="sgl-project/sglang")}
 
 
 def test_bundled_is_built_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:

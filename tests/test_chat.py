@@ -10,6 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import errcat
+from conftest import SEEDS_FILE
 from errcat.advice import (
     DISCORD_MESSAGE_LIMIT,
     MIN_MARKDOWN_CHARS,
@@ -100,7 +101,7 @@ def test_every_seed_fits_every_limit(bundled: Catalog, max_chars: int, flavor: F
     flavor=st.sampled_from(FLAVORS),
 )
 def test_property_seed_replies_fit(index: int, max_chars: int, flavor: Flavor) -> None:
-    check_reply(seed_advices(Catalog.bundled())[index], max_chars, flavor)
+    check_reply(seed_advices(Catalog.from_path(SEEDS_FILE))[index], max_chars, flavor)
 
 
 def test_limits_used_by_chat_services_keep_the_useful_parts(bundled: Catalog) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conftest import DATA_DIR, make_envelope, seed_objects
+from conftest import SEED_RELEASE_DIR, make_envelope, seed_objects
 from errcat.catalog import Catalog
 from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.loaders import dump_envelope, iter_path, read_manifest, sha256_file, write_jsonl
@@ -106,7 +106,7 @@ def test_missing_source_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_manifest_directory_checks_checksums(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    shutil.copytree(DATA_DIR, data)
+    shutil.copytree(SEED_RELEASE_DIR, data)
     assert len(Catalog.from_path(data)) == 3
     records = data / "records" / "sgl-project__sglang.jsonl"
     records.write_text(records.read_text(encoding="utf-8")[:-200], encoding="utf-8")
@@ -115,22 +115,22 @@ def test_manifest_directory_checks_checksums(tmp_path: Path) -> None:
 
 
 def test_bundled_manifest_describes_the_bundled_files() -> None:
-    manifest = read_manifest(DATA_DIR)
+    manifest = read_manifest(SEED_RELEASE_DIR)
     assert manifest["schemaVersion"] == 2
     assert manifest["count"] == len(seed_objects())
     assert manifest["dataVersion"] == seed_objects()[0]["datasetVersion"]
     for name, meta in manifest["files"].items():
-        assert sha256_file(DATA_DIR / name) == meta["sha256"]
+        assert sha256_file(SEED_RELEASE_DIR / name) == meta["sha256"]
 
 
 def test_write_data_dir_is_canonical_and_idempotent(tmp_path: Path) -> None:
-    envelopes = [i.envelope for i in iter_path(DATA_DIR) if i.envelope]
+    envelopes = [i.envelope for i in iter_path(SEED_RELEASE_DIR) if i.envelope]
     first = write_data_dir(tmp_path, reversed(envelopes))
     text = (tmp_path / "records" / "sgl-project__sglang.jsonl").read_bytes()
     assert write_data_dir(tmp_path, envelopes) == first
     assert (tmp_path / "records" / "sgl-project__sglang.jsonl").read_bytes() == text
     # The bundled data is already canonical.
-    assert text == (DATA_DIR / "records" / "sgl-project__sglang.jsonl").read_bytes()
+    assert text == (SEED_RELEASE_DIR / "records" / "sgl-project__sglang.jsonl").read_bytes()
 
 
 def test_dump_envelope_is_one_line_and_round_trips() -> None:

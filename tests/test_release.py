@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SEED_RELEASE_DIR
 from errcat.catalog import Catalog
 from errcat.lint import RULES
 from errcat.loaders import iter_path, read_manifest
@@ -31,7 +32,7 @@ from errcat.release import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA_DIR = ROOT / "data"
+DATA_DIR = SEED_RELEASE_DIR  # the seeds as a release: small and fixed
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "release"
 RULE_FIXTURES = FIXTURES / "rules"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SEED_RELEASE_DIR
 from errcat.catalog import Catalog
 from errcat.cli import main
 from errcat.errors import CatalogSourceError
@@ -17,7 +18,7 @@ from errcat.loaders import is_artifact, iter_path, read_artifact
 from errcat.release import build
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA_DIR = ROOT / "data"
+DATA_DIR = SEED_RELEASE_DIR  # the seeds as a release: small and fixed
 RECORDS = "records/sgl-project__sglang.jsonl"
 
 

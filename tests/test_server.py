@@ -25,6 +25,7 @@ pytest.importorskip("httpx", reason="httpx is not installed")
 
 import httpx
 
+from conftest import SEEDS_FILE, seed_objects
 from errcat import server
 from errcat.advice import markdown_length
 from errcat.catalog import Catalog
@@ -83,7 +84,7 @@ def caller(app: Any) -> Call:
 
 @pytest.fixture(scope="module")
 def app() -> Any:
-    return create_app(Catalog.bundled())
+    return create_app(Catalog.from_path(SEEDS_FILE))
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +195,7 @@ def test_body_over_the_limit_is_413_by_content_length(api: Call) -> None:
 
 
 def test_streamed_body_over_the_limit_is_413_before_it_is_all_read() -> None:
-    app = create_app(Catalog.bundled(), max_body_bytes=10_000)
+    app = create_app(Catalog.from_path(SEEDS_FILE), max_body_bytes=10_000)
     sent = 0
 
     async def chunks() -> AsyncIterator[bytes]:
@@ -215,7 +216,7 @@ def test_streamed_body_over_the_limit_is_413_before_it_is_all_read() -> None:
 
 
 def test_slow_body_is_408() -> None:
-    app = create_app(Catalog.bundled(), body_timeout=0.2)
+    app = create_app(Catalog.from_path(SEEDS_FILE), body_timeout=0.2)
 
     async def slow() -> AsyncIterator[bytes]:
         yield b'{"text": '
@@ -236,7 +237,7 @@ def test_match_taking_too_long_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(catalog, request)
 
     monkeypatch.setattr(server, "_answer", slow)
-    app = create_app(Catalog.bundled(), match_timeout=0.1, threads=1)
+    app = create_app(Catalog.from_path(SEEDS_FILE), match_timeout=0.1, threads=1)
     call = caller(app)
     start = time.perf_counter()
     r = call("POST", "/v1/match", json={"text": "ValueError: x"})
@@ -341,7 +342,7 @@ def test_version_and_health(api: Call) -> None:
     version = api("GET", "/v1/version").json()
     assert version == {
         "version": errcat.__version__,
-        "dataVersion": errcat.DATA_VERSION,
+        "dataVersion": max(o["datasetVersion"] for o in seed_objects()),  # the seeds' own
         "bundledDataVersion": errcat.DATA_VERSION,
         "schemaVersion": 2,
         "records": 3,
@@ -413,7 +414,7 @@ def test_unknown_route_and_method(api: Call) -> None:
 def test_missing_extra_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "fastapi", None)
     with pytest.raises(server.ServerUnavailableError, match=r"pip install 'errcat\[server\]'"):
-        create_app(Catalog.bundled())
+        create_app(Catalog.from_path(SEEDS_FILE))
     err = io.StringIO()
     args = _args([])
     with redirect_stderr(err):
@@ -459,6 +460,9 @@ def test_serve_for_real_with_two_workers(tmp_path: Any) -> None:
             sys.executable,
             "-m",
             "errcat.server",
+            "--no-bundled",
+            "--catalog",
+            str(SEEDS_FILE),
             "--port",
             str(port),
             "--workers",

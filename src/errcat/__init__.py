@@ -94,7 +94,7 @@ _LAZY = {
 
 
 def lookup(id_or_slug: str, catalog: Catalog | None = None) -> ErrorRecord:
-    """The record with this id or slug (bundled catalog by default).
+    """The record with this id or slug (the default catalog unless ``catalog`` is given).
 
     Raises :class:`UnknownRecordError` (a ``LookupError``) when there is none.
 
@@ -105,7 +105,7 @@ def lookup(id_or_slug: str, catalog: Catalog | None = None) -> ErrorRecord:
     """
     from errcat.catalog import Catalog
 
-    return (catalog if catalog is not None else Catalog.bundled())[id_or_slug]
+    return (catalog if catalog is not None else Catalog.default())[id_or_slug]
 
 
 def __getattr__(name: str) -> Any:

@@ -102,7 +102,7 @@ def match_many(
     ``workers`` is the number of processes (default: the cores available, used
     once the batch holds :data:`PARALLEL_MIN` texts; 1 matches in this process).
     """
-    cat = catalog if catalog is not None else Catalog.bundled()
+    cat = catalog if catalog is not None else Catalog.default()
     texts = iter(texts)
     head = list(islice(texts, PARALLEL_MIN))
     available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -31,7 +31,7 @@ from errcat.loaders import bundled_data_dir, iter_path, read_manifest
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.store import MemoryStore, RecordSummary, Store, open_file_store
 
-__all__ = ["LAZY_BYTES", "Catalog", "Engine", "bundled_data_version"]
+__all__ = ["LAZY_BYTES", "Catalog", "Engine", "bundled_data_version", "data_size"]
 
 logger = logging.getLogger("errcat")
 
@@ -43,7 +43,8 @@ Engine = Literal["prefilter", "scan"]
 LAZY_BYTES = 16 << 20
 
 _bundled: Catalog | None = None
-_bundled_lock = threading.Lock()
+_default: Catalog | None = None
+_bundled_lock = threading.RLock()  # re-entrant: a plug-in may ask for the bundled catalog
 
 
 def bundled_data_version() -> str:
@@ -55,12 +56,23 @@ def _short_class(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def _size(path: Path) -> int:
+def _file_size(path: Path) -> int:
+    """Bytes of a file; of a ``.gz`` file, the size it decompresses to (its gzip trailer)."""
+    size = path.stat().st_size
+    if size >= 18 and path.name.lower().endswith(".gz"):  # header and trailer of a gzip
+        with path.open("rb") as fh:
+            fh.seek(-4, os.SEEK_END)
+            return max(size, int.from_bytes(fh.read(4), "little"))  # ISIZE: size mod 2**32
+    return size
+
+
+def data_size(path: Path) -> int:
+    """Bytes of JSON a file or directory holds, counting compressed files decompressed."""
     if path.is_file():
-        return path.stat().st_size
+        return _file_size(path)
     total = 0
     for root, _dirs, names in os.walk(path):
-        total += sum((Path(root) / n).stat().st_size for n in names)
+        total += sum(_file_size(Path(root) / n) for n in names)
     return total
 
 
@@ -141,7 +153,7 @@ class Catalog:
                 isinstance(path, Traversable) and not isinstance(path, Path)
             ):
                 p = Path(path)
-                if p.exists() and (lazy or _size(p) >= LAZY_BYTES):
+                if p.exists() and (lazy or data_size(p) >= LAZY_BYTES):
                     store = open_file_store(p)
             if store is not None:
                 if strict and store.problems:
@@ -190,7 +202,7 @@ class Catalog:
         *,
         bundled: bool = True,
     ) -> Catalog:
-        """The bundled catalog (unless ``bundled=False``) with the records of ``paths`` on top.
+        """The default catalog (unless ``bundled=False``) with the records of ``paths`` on top.
 
         This is how the ``errcat`` commands and the server load what
         ``--catalog`` and ``--no-bundled`` name; the records that could not be
@@ -207,20 +219,50 @@ class Catalog:
         if not bundled:
             assert extra is not None
             return extra
-        base = cls.bundled()
-        return base.merge(extra) if extra else base
+        base = cls.default()
+        if extra is None:
+            return base
+        merged = base.merge(extra)
+        merged.data_version = base.data_version
+        return merged
 
     @classmethod
     def bundled(cls) -> Catalog:
-        """The catalog shipped with errcat, loaded once on first use (thread-safe)."""
+        """The catalog shipped with errcat, loaded once on first use (thread-safe).
+
+        A large one is served through its stored index, built once into the
+        user cache (:mod:`errcat.bundled`).
+        """
         global _bundled  # noqa: PLW0603 - the process-wide cache of the bundled catalog
         if _bundled is None:
             with _bundled_lock:
                 if _bundled is None:
-                    catalog = cls.from_path(bundled_data_dir(), lazy=False)
-                    catalog.data_version = bundled_data_version()
-                    _bundled = catalog
+                    from errcat.bundled import load_bundled
+
+                    _bundled = load_bundled()
         return _bundled
+
+    @classmethod
+    def default(cls) -> Catalog:
+        """The bundled catalog plus every ``errcat.catalogs`` plug-in, loaded once (thread-safe).
+
+        This is what :func:`~errcat.match_error` and the other functions use
+        when given no catalog. Plug-ins (:mod:`errcat.plugins`) come after the
+        bundled records and override those with the same id; a broken one is
+        skipped with a warning.
+        """
+        global _default  # noqa: PLW0603 - the process-wide cache of the default catalog
+        if _default is None:
+            base = cls.bundled()
+            with _bundled_lock:
+                if _default is None:
+                    from errcat.plugins import plugin_catalogs
+
+                    extra = plugin_catalogs()
+                    catalog = base.merge(*extra) if extra else base
+                    catalog.data_version = base.data_version
+                    _default = catalog
+        return _default
 
     # -- history --------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ kept a line from loading. Callers decide whether a problem is fatal
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -21,10 +22,11 @@ import sys
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 import jsonlines
 
@@ -38,14 +40,18 @@ from errcat.models import RecordEnvelope, validate_envelope
 
 __all__ = [
     "ARTIFACT_SUFFIX",
+    "COMPRESSED_SUFFIX",
     "MANIFEST_NAME",
+    "SOURCES_NAME",
     "Loaded",
     "bundled_data_dir",
     "data_files",
     "dump_envelope",
     "is_artifact",
+    "is_compressed",
     "iter_data_files",
     "iter_path",
+    "open_data",
     "read_artifact",
     "read_manifest",
     "sha256_file",
@@ -54,6 +60,13 @@ __all__ = [
 
 #: Name of the manifest file at the top of a data directory.
 MANIFEST_NAME = "manifest.json"
+
+#: Name of the file that says what a data directory was built from (never read as records).
+SOURCES_NAME = "SOURCES.json"
+
+#: A data file whose name ends with this (``cat.jsonl.gz``) is gzip-compressed; it is read
+#: as the file without it would be, line numbers counted in the decompressed text.
+COMPRESSED_SUFFIX = ".gz"
 
 #: File name ending of a release artifact: a zip of ``manifest.json`` and ``records/*.jsonl``.
 ARTIFACT_SUFFIX = ".zip"
@@ -106,6 +119,69 @@ def sha256_file(path: Traversable | Path) -> str:
     return digest.hexdigest()
 
 
+def is_compressed(name: str | os.PathLike[str]) -> bool:
+    """True for a data file name that ends with :data:`COMPRESSED_SUFFIX`.
+
+    >>> is_compressed("records/sgl-project__sglang.jsonl.gz"), is_compressed("cat.jsonl")
+    (True, False)
+    """
+    return Path(name).name.lower().endswith(COMPRESSED_SUFFIX)
+
+
+def _data_suffix(name: str) -> str:
+    """The suffix that says how a data file is read, with the compression suffix dropped.
+
+    >>> _data_suffix("cat.JSONL.gz"), _data_suffix("one.json"), _data_suffix("x.gz")
+    ('.jsonl', '.json', '')
+    """
+    base = Path(name).name.lower()
+    if base.endswith(COMPRESSED_SUFFIX):
+        base = base[: -len(COMPRESSED_SUFFIX)]
+    return Path(base).suffix
+
+
+@contextmanager
+def open_data(path: Traversable | Path) -> Iterator[IO[bytes]]:
+    """Open a data file for reading bytes, decompressing it when its name ends with ``.gz``.
+
+    >>> import gzip, tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = pathlib.Path(tmp) / "cat.jsonl.gz"
+    ...     _ = p.write_bytes(gzip.compress(b"[1, 2]"))
+    ...     with open_data(p) as fh:
+    ...         fh.read()
+    b'[1, 2]'
+    """
+    with path.open("rb") as fh:
+        if not is_compressed(path.name):
+            yield fh
+            return
+        with gzip.GzipFile(fileobj=fh, mode="rb") as unpacked:
+            yield cast(IO[bytes], unpacked)
+
+
+class _DamagedError(Exception):
+    """A compressed data file that stops decompressing partway (raised inside the reader)."""
+
+
+class _GuardedLines:
+    """The lines of a compressed file; damage (cut short, bad CRC) gives :class:`_DamagedError`."""
+
+    def __init__(self, fh: Iterable[bytes]) -> None:
+        self._fh = fh
+
+    def __iter__(self) -> Iterator[bytes]:
+        iterator = iter(self._fh)
+        while True:
+            try:
+                line = next(iterator)
+            except StopIteration:
+                return
+            except (OSError, EOFError, zlib.error) as exc:
+                raise _DamagedError(str(exc) or type(exc).__name__) from None
+            yield line
+
+
 def _validated(obj: Any, source: str, line: int, *, strict: bool) -> Loaded:
     try:
         envelope = validate_envelope(obj, strict=strict, path=source, line=line)
@@ -135,6 +211,11 @@ def _iter_jsonl(lines: Iterable[bytes], source: str, *, strict: bool) -> Iterato
             obj = reader.read(skip_empty=True)
         except EOFError:
             return
+        except _DamagedError as exc:
+            raise CatalogSourceError(
+                f"{source}:{counter.number + 1}: the compressed data is damaged or cut short "
+                f"after line {counter.number} ({exc})"
+            ) from None
         except jsonlines.InvalidLineError as exc:
             reason = str(exc).removesuffix(f" (line {exc.lineno})")
             problem = InvalidRecordError(reason, path=source, line=exc.lineno)
@@ -161,15 +242,20 @@ def _iter_json_document(text: str, source: str, *, strict: bool) -> Iterator[Loa
 
 
 def _iter_file(path: Traversable | Path, source: str, *, strict: bool) -> Iterator[Loaded]:
-    suffix = Path(path.name).suffix.lower()
+    suffix = _data_suffix(path.name)
+    compressed = is_compressed(path.name)
     try:
         if suffix in _JSONL_SUFFIXES:
-            with path.open("rb") as fh:
-                yield from _iter_jsonl(fh, source, strict=strict)
+            with open_data(path) as fh:
+                yield from _iter_jsonl(
+                    _GuardedLines(fh) if compressed else fh, source, strict=strict
+                )
             return
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CatalogSourceError(f"Cannot read {source}: {exc.strerror or exc}") from None
+        with open_data(path) as fh:
+            raw = fh.read()
+    except (OSError, EOFError, zlib.error) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise CatalogSourceError(f"Cannot read {source}: {reason}") from None
     text = raw.decode("utf-8", errors="surrogateescape")
     if suffix in _JSON_SUFFIXES or _is_single_document(text):
         yield from _iter_json_document(text, source, strict=strict)
@@ -194,9 +280,9 @@ def _data_files(directory: Path) -> list[Path]:
     for root, dirs, names in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
-            if name == MANIFEST_NAME or name.startswith("."):
+            if name in (MANIFEST_NAME, SOURCES_NAME) or name.startswith("."):
                 continue
-            suffix = Path(name).suffix.lower()
+            suffix = _data_suffix(name)
             if suffix in _JSONL_SUFFIXES | _JSON_SUFFIXES | _SNIFFED_SUFFIXES:
                 found.append(Path(root) / name)
     return found
@@ -227,8 +313,9 @@ def _iter_manifest_dir(directory: Traversable, *, strict: bool) -> Iterator[Load
 def data_files(directory: str | os.PathLike[str]) -> list[Path]:
     """The data files under a directory, sorted, whatever its manifest lists.
 
-    These are the ``.jsonl``, ``.ndjson``, ``.json`` and ``.txt`` files (the
-    manifest and hidden files aside): what a release check reads, so that a
+    These are the ``.jsonl``, ``.ndjson``, ``.json`` and ``.txt`` files, also
+    gzip-compressed (``.jsonl.gz``), the manifest, ``SOURCES.json`` and hidden
+    files aside: what a release check reads, so that a
     record added or edited since the last build is seen.
     """
     return _data_files(Path(directory))
@@ -452,7 +539,14 @@ def _iter_artifact(path: Path, *, strict: bool) -> Iterator[Loaded]:
     manifest, contents = read_artifact(path)
     del manifest
     for name, data in contents.items():
-        yield from _iter_jsonl(data.splitlines(keepends=True), f"{path}!{name}", strict=strict)
+        source = f"{path}!{name}"
+        text = data
+        if is_compressed(name):
+            try:
+                text = gzip.decompress(data)
+            except (OSError, EOFError, zlib.error) as exc:
+                raise CatalogSourceError(f"{source}: cannot decompress: {exc}") from None
+        yield from _iter_jsonl(text.splitlines(keepends=True), source, strict=strict)
 
 
 def iter_path(
@@ -462,9 +556,10 @@ def iter_path(
 
     A directory with a ``manifest.json`` is read through it (files checked
     against their sha256); any other directory is searched for ``.jsonl``,
-    ``.ndjson``, ``.json`` and ``.txt`` files, in sorted order. A release
-    artifact (``errcat-data-<version>.zip``) is verified whole before its first
-    record is yielded. A file whose whole text is one JSON value is one envelope
+    ``.ndjson``, ``.json`` and ``.txt`` files, in sorted order; any of them may
+    be gzip-compressed (``cat.jsonl.gz``). A release artifact
+    (``errcat-data-<version>.zip``) is verified whole before its first record
+    is yielded. A file whose whole text is one JSON value is one envelope
     (or a list of them); other files are JSON Lines.
     """
     if isinstance(path, Traversable) and not isinstance(path, Path):

@@ -650,7 +650,7 @@ def _resolve(catalog: Catalog | None) -> Catalog:
     if catalog is None:
         from errcat.catalog import Catalog
 
-        return Catalog.bundled()
+        return Catalog.default()
     return catalog
 
 

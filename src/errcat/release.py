@@ -39,6 +39,7 @@ of the records), ``schemaVersion``, ``count`` and each file's ``count`` and
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import io
 import json
@@ -60,11 +61,13 @@ from errcat.errors import CatalogSourceError, ErrcatError, InvalidRecordError
 from errcat.lint import Finding, LintItem, is_draft, lint_records, problem_finding
 from errcat.loaders import (
     ARTIFACT_SUFFIX,
+    COMPRESSED_SUFFIX,
     MANIFEST_NAME,
     Loaded,
     data_files,
     dump_envelope,
     is_artifact,
+    is_compressed,
     iter_data_files,
     iter_path,
     read_artifact,
@@ -147,8 +150,13 @@ def _sort_key(envelope: RecordEnvelope) -> tuple[str, int, str]:
     return (record.file_path, record.line_number, record.id)
 
 
-def canonical_files(envelopes: Iterable[RecordEnvelope]) -> dict[str, bytes]:
+def canonical_files(
+    envelopes: Iterable[RecordEnvelope], *, compress: bool = False
+) -> dict[str, bytes]:
     r"""The canonical bytes of each records file: one per repo, sorted by file, line and id.
+
+    With ``compress``, each file is gzip-compressed (:func:`compressed`) and its
+    name ends with ``.jsonl.gz``.
 
     >>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
     >>> env = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)
@@ -164,7 +172,32 @@ def canonical_files(envelopes: Iterable[RecordEnvelope]) -> dict[str, bytes]:
         group = sorted(by_repo[repo], key=_sort_key)
         text = "".join(dump_envelope(e) + "\n" for e in group)
         files[records_file_name(repo)] = text.encode("utf-8")
-    return files
+    return compressed(files) if compress else files
+
+
+def compressed(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """Records files gzip-compressed reproducibly: level 9, no file name, mtime 0.
+
+    The same bytes in give the same bytes out (with the same zlib).
+
+    >>> out = compressed({"records/x.jsonl": b"[]"})
+    >>> list(out), gzip.decompress(out["records/x.jsonl.gz"])
+    (['records/x.jsonl.gz'], b'[]')
+    """
+    return {
+        name + COMPRESSED_SUFFIX: gzip.compress(data, compresslevel=9, mtime=0)
+        for name, data in files.items()
+    }
+
+
+def _plain(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """Records files with compressed ones decompressed (and their names without ``.gz``)."""
+    return {
+        name.removesuffix(COMPRESSED_SUFFIX) if is_compressed(name) else name: (
+            gzip.decompress(data) if is_compressed(name) else data
+        )
+        for name, data in files.items()
+    }
 
 
 def _write_bytes(path: Path, data: bytes) -> bool:
@@ -186,12 +219,16 @@ def _manifest_text(manifest: Mapping[str, Any]) -> bytes:
 
 
 def _base_manifest(files: Mapping[str, bytes], data_version: str | None) -> dict[str, Any]:
+    counts = {
+        name: (gzip.decompress(data) if is_compressed(name) else data).count(b"\n")
+        for name, data in files.items()
+    }
     return {
         "dataVersion": data_version,
         "schemaVersion": SCHEMA_VERSION,
-        "count": sum(data.count(b"\n") for data in files.values()),
+        "count": sum(counts.values()),
         "files": {
-            name: {"count": data.count(b"\n"), "sha256": hashlib.sha256(data).hexdigest()}
+            name: {"count": counts[name], "sha256": hashlib.sha256(data).hexdigest()}
             for name, data in files.items()
         },
     }
@@ -201,13 +238,15 @@ def content_digest(files: Mapping[str, bytes]) -> str:
     """One sha256 for a release's records: over each file's name and sha256, in order.
 
     ``release build`` stores it as ``contentSha256``; a later build compares it
-    to tell whether the records changed since that release.
+    to tell whether the records changed since that release. Compressed files
+    count as their decompressed text, so compressing a release changes nothing.
 
     >>> content_digest({}) == hashlib.sha256(b"").hexdigest()
     True
     """
     lines = "".join(
-        f"{name}\0{hashlib.sha256(data).hexdigest()}\n" for name, data in sorted(files.items())
+        f"{name}\0{hashlib.sha256(data).hexdigest()}\n"
+        for name, data in sorted(_plain(files).items())
     )
     return hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
@@ -218,13 +257,17 @@ def _newest(envelopes: Iterable[RecordEnvelope]) -> str | None:
 
 
 def write_data_dir(
-    directory: str | os.PathLike[str], envelopes: Iterable[RecordEnvelope]
+    directory: str | os.PathLike[str],
+    envelopes: Iterable[RecordEnvelope],
+    *,
+    compress: bool | None = None,
 ) -> dict[str, Any]:
     """Write ``envelopes`` to ``directory`` canonically and return the manifest written.
 
     Records are grouped by repo, sorted by file, line and id, and written one
     JSON object per line. Files of repos that no longer have records are
-    removed. The manifest has the data version (the newest ``datasetVersion``),
+    removed. With ``compress`` the files are ``.jsonl.gz`` (default: as the
+    directory's records are now). The manifest has the data version (the newest ``datasetVersion``),
     schema version, count and files; :func:`build` writes the full one. In a
     directory :func:`build` wrote, the other fields of the manifest are kept
     (the release configuration, the ids released) and so is the data version:
@@ -232,11 +275,13 @@ def write_data_dir(
     """
     root = Path(directory)
     items = list(envelopes)
-    files = canonical_files(items)
+    if compress is None:
+        compress = _is_compressed_dir(root)
+    files = canonical_files(items, compress=compress)
     (root / "records").mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         _write_bytes(root / name, data)
-    for stale in (root / "records").glob("*.jsonl"):
+    for stale in [*(root / "records").glob("*.jsonl"), *(root / "records").glob("*.jsonl.gz")]:
         if f"records/{stale.name}" not in files:
             stale.unlink()
     manifest = _base_manifest(files, _newest(items))
@@ -251,6 +296,11 @@ def write_data_dir(
     manifest.update({k: v for k, v in old.items() if k not in manifest})
     _write_bytes(root / MANIFEST_NAME, _manifest_text(manifest))
     return manifest
+
+
+def _is_compressed_dir(root: Path) -> bool:
+    """True when a data directory's records files are compressed (``.jsonl.gz``)."""
+    return root.is_dir() and any(is_compressed(p.name) for p in data_files(root))
 
 
 # --- reading releases -------------------------------------------------------------------
@@ -803,7 +853,7 @@ def build(
             f"{report.count('error')} error(s) in {root}; nothing was written", report
         )
     envelopes = source.envelopes
-    files = canonical_files(envelopes)
+    files = canonical_files(envelopes, compress=_is_compressed_dir(root))
     base = _base_manifest(files, None)
     changed = _changed_since(old, files, base)
     data_version, follows = _decide_version(old, requested, _newest(envelopes), changed)
@@ -824,6 +874,8 @@ def build(
             Withdrawal(w.id, w.reason, w.version or data_version, w.slug) for w in withdrawn
         ],
     )
+    # Fields the build does not manage (who built the data from what) are kept.
+    manifest.update({k: v for k, v in (old or {}).items() if k not in manifest})
     written: list[str] = []
     removed: list[str] = []
     for name, data in files.items():

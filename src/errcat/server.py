@@ -495,7 +495,7 @@ def create_app(
         raise ValueError(f"threads must be at least 1, got {threads!r}")
     from errcat import __version__
 
-    cat = catalog if catalog is not None else Catalog.bundled()
+    cat = catalog if catalog is not None else Catalog.default()
     _ = cat.index  # build it now, not during the first request
     search = _RecordSearch(cat)
     data_version = _data_version(cat)

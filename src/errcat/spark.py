@@ -128,7 +128,7 @@ def _ship(spark: SparkSession, catalog: Catalog | None) -> _Shipped:
     from errcat.catalog import Catalog
     from errcat.store import FileStore
 
-    cat = catalog if catalog is not None else Catalog.bundled()
+    cat = catalog if catalog is not None else Catalog.default()
     context = spark.sparkContext
     key = (id(context), id(cat))
     if key in _SHIPPED:

@@ -31,6 +31,7 @@ import threading
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,14 +41,17 @@ from errcat.index import IndexTables, PatternIndex, Postings
 from errcat.models import ErrorRecord, RecordEnvelope, validate_envelope
 
 __all__ = [
+    "CACHE_ENV",
     "FORMAT_VERSION",
     "FileStore",
     "MemoryStore",
     "RecordSummary",
     "Store",
     "StringTable",
+    "cache_dir",
     "file_tail",
     "index_path_for",
+    "inflated_copy",
     "open_file_store",
 ]
 
@@ -58,6 +62,10 @@ FORMAT_VERSION = 7
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
+
+#: Environment variable naming errcat's cache directory (``ERRCAT_INDEX_DIR``, its
+#: older name, is still read).
+CACHE_ENV = "ERRCAT_CACHE_DIR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,11 +276,32 @@ class StringTable(Sequence[str]):
         return bytes(self._blob[start:end]).decode("utf-8", "surrogatepass")
 
 
-def index_path_for(source: Path) -> Path:
+def cache_dir() -> Path:
+    """The user cache: ``$ERRCAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/errcat``, ``~/.cache/errcat``.
+
+    It holds the stored indexes of data that cannot have one beside it (the
+    bundled catalog among them) and the decompressed copies of ``.jsonl.gz``
+    files. It is created when first written, not here.
+
+    >>> import os
+    >>> os.environ["ERRCAT_CACHE_DIR"] = "/tmp/errcat-doc-cache"
+    >>> str(cache_dir())
+    '/tmp/errcat-doc-cache'
+    >>> del os.environ["ERRCAT_CACHE_DIR"]
+    """
+    override = os.environ.get(CACHE_ENV) or os.environ.get("ERRCAT_INDEX_DIR")
+    if override:
+        return Path(override)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "errcat"
+
+
+def index_path_for(source: Path, *, cached: bool = False) -> Path:
     """Where the stored index of a data file or directory lives.
 
     Next to the data (``<file>.errcat-index``, ``<dir>/.errcat-index``) when that
-    place is writable, else in ``$ERRCAT_INDEX_DIR`` or the user's cache directory.
+    place is writable, no cache directory is set and ``cached`` is false, else in
+    :func:`cache_dir` (compressed data goes there: its decompressed copy does).
     """
     source = source.resolve()
     beside = (
@@ -280,24 +309,68 @@ def index_path_for(source: Path) -> Path:
         if source.is_dir()
         else source.with_name(source.name + ".errcat-index")
     )
-    override = os.environ.get("ERRCAT_INDEX_DIR")
-    if not override and os.access(beside.parent, os.W_OK):
+    override = os.environ.get(CACHE_ENV) or os.environ.get("ERRCAT_INDEX_DIR")
+    if not override and not cached and os.access(beside.parent, os.W_OK):
         return beside
-    base = (
-        Path(override)
-        if override
-        else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "errcat"
-    )
     digest = hashlib.sha256(str(source).encode()).hexdigest()[:20]
-    return base / f"{digest}.errcat-index"
+    return cache_dir() / f"{digest}.errcat-index"
+
+
+def inflated_copy(path: Path, *, sha256: str | None = None, cache: Path | None = None) -> Path:
+    """A decompressed copy of a ``.gz`` data file in the cache, made once.
+
+    The stored index reads record bodies at byte offsets, which a gzip stream
+    cannot give; its decompressed copy can. The copy is named after ``sha256``
+    (the compressed file's, as a manifest lists it), which is then checked
+    while decompressing, or else after the file's path, size and modification
+    time. Raises :class:`~errcat.errors.CatalogSourceError` when the file is
+    damaged or does not match ``sha256``, and ``OSError`` when the cache is not
+    writable.
+    """
+    from errcat.loaders import COMPRESSED_SUFFIX
+
+    base = cache if cache is not None else cache_dir()
+    if sha256 is None:
+        stat = path.stat()
+        key = f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}"
+        name = hashlib.sha256(key.encode()).hexdigest()[:20]
+    else:
+        name = sha256[:20]
+    target = base / "inflated" / f"{name}-{path.name.removesuffix(COMPRESSED_SUFFIX)}"
+    if target.is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as raw, tmp.open("wb") as out:
+            inflater = zlib.decompressobj(wbits=31)  # gzip framing
+            for block in iter(lambda: raw.read(1 << 20), b""):
+                digest.update(block)
+                out.write(inflater.decompress(block))
+            out.write(inflater.flush())
+            complete = inflater.eof
+        if not complete:
+            raise CatalogSourceError(f"{path}: cannot decompress: the compressed data is cut short")
+        if sha256 is not None and digest.hexdigest() != sha256:
+            raise CatalogSourceError(
+                f"{path}: sha256 does not match the manifest (expected {sha256}); "
+                "the file was altered or truncated"
+            )
+        tmp.replace(target)
+    except zlib.error as exc:
+        raise CatalogSourceError(f"{path}: cannot decompress: {exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
 
 
 def _data_files(source: Path) -> list[Path] | None:
-    """The JSON Lines files of a source, or None when it holds other kinds of file."""
-    from errcat.loaders import MANIFEST_NAME, read_manifest
+    """The JSON Lines files of a source (also ``.jsonl.gz``), or None when it holds others."""
+    from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, _data_suffix, read_manifest
 
     if source.is_file():
-        return [source] if source.suffix.lower() in _JSONL else None
+        return [source] if _data_suffix(source.name) in _JSONL else None
     if (source / MANIFEST_NAME).is_file():
         files = read_manifest(source).get("files")
         if not isinstance(files, dict):
@@ -308,14 +381,29 @@ def _data_files(source: Path) -> list[Path] | None:
         for root, dirs, names in os.walk(source):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
-                if name.startswith(".") or name == MANIFEST_NAME:
+                if name.startswith(".") or name in (MANIFEST_NAME, SOURCES_NAME):
                     continue
-                suffix = Path(name).suffix.lower()
+                suffix = _data_suffix(name)
                 if suffix in {".json", ".txt"}:
                     return None
                 if suffix in _JSONL:
                     paths.append(Path(root) / name)
-    return paths if all(p.suffix.lower() in _JSONL for p in paths) else None
+    return paths if all(_data_suffix(p.name) in _JSONL for p in paths) else None
+
+
+def _manifest_shas(source: Path) -> dict[Path, str]:
+    """The sha256 a data directory's manifest lists for each of its files."""
+    from errcat.loaders import MANIFEST_NAME, read_manifest
+
+    if not (source.is_dir() and (source / MANIFEST_NAME).is_file()):
+        return {}
+    files = read_manifest(source).get("files")
+    out: dict[Path, str] = {}
+    for name, meta in (files or {}).items():
+        sha = meta.get("sha256") if isinstance(meta, dict) else None
+        if isinstance(sha, str):
+            out[source / str(name)] = sha
+    return out
 
 
 def _identity(files: Sequence[Path]) -> list[list[Any]]:
@@ -351,6 +439,7 @@ class _Chunk:
     start: int  # byte offsets
     end: int
     first_line: int
+    source: str  # the name problems give (a compressed file, not its decompressed copy)
 
 
 @dataclass
@@ -376,7 +465,7 @@ _CHUNK_BYTES = 32 << 20
 def _scan_chunk(chunk: _Chunk) -> _Scanned:
     """Validate every line of a chunk (runs in a worker process for large sources)."""
     out = _Scanned([], [], [], [], [], [], [], [], [])
-    source = str(chunk.path)
+    source = chunk.source
     with chunk.path.open("rb") as fh:
         fh.seek(chunk.start)
         offset = chunk.start
@@ -435,8 +524,9 @@ def _problem(data: dict[str, Any]) -> InvalidRecordError:
     )
 
 
-def _chunks(files: Sequence[Path], size: int) -> list[_Chunk]:
+def _chunks(files: Sequence[Path], size: int, names: Sequence[str] | None = None) -> list[_Chunk]:
     """Split files into runs of whole lines of about ``size`` bytes."""
+    names = [str(f) for f in files] if names is None else names
     chunks = []
     for number, path in enumerate(files):
         length = path.stat().st_size
@@ -456,13 +546,13 @@ def _chunks(files: Sequence[Path], size: int) -> list[_Chunk]:
                 rest = fh.readline()  # finish the line the cut fell in
                 end = min(length, start + min(size, length - start) + len(rest))
                 newlines += rest.count(b"\n")
-                chunks.append(_Chunk(number, path, start, end, line))
+                chunks.append(_Chunk(number, path, start, end, line, names[number]))
                 line += newlines
                 start = end
     return chunks
 
 
-def _scan(files: Sequence[Path], progress: bool) -> _Built:
+def _scan(files: Sequence[Path], progress: bool, names: Sequence[str] | None = None) -> _Built:
     """Read and validate every line once, keeping what the stored index needs.
 
     Large sources are validated in chunks on every core (forked workers); the
@@ -476,7 +566,8 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
         and "fork" in multiprocessing.get_all_start_methods()
     )
     # Chunks bound the memory held for results not yet merged, in either mode.
-    chunks = _chunks(files, _CHUNK_BYTES)
+    names = [str(f) for f in files] if names is None else names
+    chunks = _chunks(files, _CHUNK_BYTES, names)
     if parallel:
         pool = multiprocessing.get_context("fork").Pool(min(cores or 1, len(chunks)))
         results: Iterable[_Scanned] = pool.imap(_scan_chunk, chunks)
@@ -504,9 +595,9 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
                 if previous is not None:
                     problems.append(
                         InvalidRecordError(
-                            f"duplicate id {rid!r} (first at {files[file_of[previous]]}:"
+                            f"duplicate id {rid!r} (first at {names[file_of[previous]]}:"
                             f"{lines[previous]}); the later line wins",
-                            path=str(chunk.path),
+                            path=chunk.source,
                             line=part.lines[n],
                             field="record.id",
                             record_id=rid,
@@ -528,7 +619,7 @@ def _scan(files: Sequence[Path], progress: bool) -> _Built:
             pool.terminate()
     if progress:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr, flush=True)
-    problems.sort(key=lambda p: (files.index(Path(p.path)) if p.path else 0, p.line or 0))
+    problems.sort(key=lambda p: (names.index(p.path) if p.path in names else 0, p.line or 0))
     # Drop lines that a later line with the same id replaced.
     keep = sorted(seen.values())
     if len(keep) != len(ids):
@@ -809,18 +900,40 @@ def _split(words: str, offsets: Sequence[int]) -> list[str]:
 
 
 def open_file_store(
-    source: Path, *, rebuild: bool = False, progress: bool | None = None
+    source: Path,
+    *,
+    rebuild: bool = False,
+    progress: bool | None = None,
+    index_path: Path | None = None,
+    cache: Path | None = None,
 ) -> FileStore | None:
     """Open ``source`` through its stored index, building (and storing) it when needed.
 
     Returns None when the source is not made of JSON Lines files (it is then
     loaded into memory instead). A stale, foreign or damaged index is rebuilt.
+    Compressed files (``.jsonl.gz``) are read through their decompressed copy
+    in ``cache`` (default :func:`cache_dir`), checked against the sha256 their
+    manifest lists. ``index_path`` overrides :func:`index_path_for`.
     """
-    files = _data_files(source)
-    if not files:
+    from errcat.loaders import is_compressed
+
+    listed = _data_files(source)
+    if not listed:
         return None
+    packed = [f for f in listed if is_compressed(f.name)]
+    inflated: dict[Path, Path] = {}
+    if packed:
+        shas = _manifest_shas(source)
+
+        def inflate(f: Path) -> Path:
+            return inflated_copy(f, sha256=shas.get(f), cache=cache)
+
+        # zlib and hashlib let go of the GIL: files decompress side by side.
+        with ThreadPoolExecutor(max_workers=min(4, len(packed))) as pool:
+            inflated = dict(zip(packed, pool.map(inflate, packed), strict=True))
+    files = [inflated.get(f, f) for f in listed]
     identity = _identity(files)
-    path = index_path_for(source)
+    path = index_path if index_path is not None else index_path_for(source, cached=bool(packed))
     if not rebuild and path.is_file():
         try:
             return FileStore(path, files, identity)
@@ -828,7 +941,7 @@ def open_file_store(
             logger.info("rebuilding the index of %s: %s", source, exc)
     if progress is None:
         progress = sys.stderr.isatty()
-    built = _scan(files, progress)
+    built = _scan(files, progress, [str(f) for f in listed])
     index = PatternIndex(built.patterns)
     try:
         _write(path, identity, built, index)

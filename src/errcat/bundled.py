@@ -1,0 +1,108 @@
+"""The catalog shipped inside errcat: its version, and loading it through the user cache.
+
+The bundled data (``errcat/_data``: ``manifest.json`` and one
+``records/<owner>__<name>.jsonl.gz`` per project) is read on first use, never
+at import. A large catalog is served through a stored index
+(:mod:`errcat.store`) built once into :func:`errcat.store.cache_dir` and named
+after the data's checksum, so that every later process memory-maps it instead
+of reading the records; the compressed files are decompressed there once too,
+checked against the sha256 the manifest lists. When the cache cannot be
+written, the catalog is loaded into memory instead (slower, never an error).
+
+>>> bundled_data_version() == read_manifest(bundled_data_dir())["dataVersion"]
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from errcat.errors import CatalogSourceError
+from errcat.loaders import bundled_data_dir, read_manifest
+
+if TYPE_CHECKING:
+    from errcat.catalog import Catalog
+    from errcat.store import Store
+
+__all__ = ["bundled_data_version", "bundled_index_path", "data_checksum", "load_bundled"]
+
+logger = logging.getLogger("errcat")
+
+
+def bundled_data_version() -> str:
+    """The data version of the bundled catalog, from its manifest (read on each call)."""
+    return str(read_manifest(bundled_data_dir())["dataVersion"])
+
+
+def data_checksum(manifest: dict[str, Any]) -> str:
+    """One sha256 naming a release's records: its ``contentSha256``, else one over its files.
+
+    >>> data_checksum({"contentSha256": "ab" * 32}) == "ab" * 32
+    True
+    >>> len(data_checksum({"files": {"records/x.jsonl": {"sha256": "00"}}}))
+    64
+    """
+    given = manifest.get("contentSha256")
+    if isinstance(given, str) and given:
+        return given
+    files = manifest.get("files")
+    text = json.dumps(files if isinstance(files, dict) else {}, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def bundled_index_path(cache: Path, manifest: dict[str, Any]) -> Path:
+    """Where the stored index of the bundled data lives in ``cache``: named by its checksum.
+
+    >>> bundled_index_path(Path("/c"), {"contentSha256": "0123456789" * 6 + "abcd"}).name
+    'bundled-01234567890123456789.errcat-index'
+    """
+    return cache / f"bundled-{data_checksum(manifest)[:20]}.errcat-index"
+
+
+def _cached_store(data: Path, manifest: dict[str, Any]) -> Store | None:
+    """The bundled data through its stored index in the user cache, or None when not possible."""
+    from errcat.store import cache_dir, open_file_store
+
+    cache = cache_dir()
+    try:
+        return open_file_store(data, index_path=bundled_index_path(cache, manifest), cache=cache)
+    except OSError as exc:  # CatalogSourceError included: a cache that cannot be written
+        if isinstance(exc, CatalogSourceError) and "Cannot write" not in str(exc):
+            raise  # damaged data: say so, do not hide it behind a slower load
+        logger.warning(
+            "errcat: cannot use the cache %s (%s); loading the bundled catalog into memory",
+            cache,
+            exc,
+        )
+        return None
+
+
+def load_bundled(*, lazy: bool | None = None) -> Catalog:
+    """Load the bundled catalog (see the module docstring); ``lazy`` forces or forbids the index.
+
+    By default the stored index is used when the records are
+    :data:`errcat.catalog.LAZY_BYTES` or more, decompressed.
+    """
+    from errcat.catalog import LAZY_BYTES, Catalog, data_size
+
+    data = bundled_data_dir()
+    manifest = read_manifest(data)
+    version = str(manifest["dataVersion"])
+    store = None
+    if isinstance(data, Path) and lazy is not False and (lazy or data_size(data) >= LAZY_BYTES):
+        store = _cached_store(data, manifest)
+    if store is not None:
+        for problem in store.problems:
+            logger.warning("skipped: %s", problem)
+        catalog = Catalog._of_parts([store], version)
+    else:
+        catalog = Catalog.from_path(data, lazy=False)
+        catalog.data_version = version
+    if sys.flags.dev_mode:  # pragma: no cover - a hint for whoever profiles a first run
+        logger.debug("bundled catalog: %d records from %s", len(catalog), data)
+    return catalog

@@ -52,23 +52,38 @@ SEED_MESSAGE = (
 )
 
 
-def _traceback(message: str) -> list[str]:
+def _traceback(message: str, site: tuple[str, int]) -> list[str]:
+    """A real chained traceback whose last frame is rewritten to ``site``.
+
+    Records are answered from the frame where their error is raised, so the
+    error is shown raised where its record says (an installed package's file).
+    """
     try:
         try:
             int("x")
         except ValueError as exc:
             raise ValueError(message) from exc
     except ValueError as exc:
-        return "".join(traceback.format_exception(exc)).rstrip("\n").split("\n")
-    raise AssertionError
+        lines = "".join(traceback.format_exception(exc)).rstrip("\n").split("\n")
+    else:
+        raise AssertionError
+    frames = [n for n, line in enumerate(lines) if line.startswith('  File "')]
+    path, line = site
+    lines[frames[-1]] = f'  File "/usr/lib/python3/site-packages/{path}", line {line}, in check'
+    return lines
+
+
+#: Where the seed record and the example record (conftest.make_envelope) are raised.
+SEED_SITE = ("sglang/srt/server_args.py", 7632)
+EXAMPLE_SITE = ("project/core.py", 12)
 
 
 def _log() -> str:
-    tb = _traceback(SEED_MESSAGE)
+    tb = _traceback(SEED_MESSAGE, SEED_SITE)
     lines = ["[2026-01-02 03:04:04 TP0] Decode batch. #running-req: 1"]
     lines.append(f"[2026-01-02 03:04:05 TP3] Scheduler hit an exception: {tb[0]}")
     lines.extend(tb[1:])
-    for line in _traceback(TOKENIZER.format(path="/models/x")):
+    for line in _traceback(TOKENIZER.format(path="/models/x"), EXAMPLE_SITE):
         lines.append(f"(Worker_TP1 pid=88) {line}")
         lines.append(f"(Worker_TP0 pid=87) {line}")
     lines.append("(Worker_TP0 pid=87) INFO 03-06 10:05:08 [worker.py:1] exiting")

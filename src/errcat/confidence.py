@@ -31,7 +31,8 @@ True
 
 from __future__ import annotations
 
-import itertools
+import bisect
+import functools
 import math
 from dataclasses import dataclass
 
@@ -92,10 +93,11 @@ def interpolate(knots: tuple[tuple[float, float], ...], logit: float) -> float:
     """
     if logit <= knots[0][0]:
         return knots[0][1]
-    for (x0, y0), (x1, y1) in itertools.pairwise(knots):
-        if logit <= x1:
-            return y0 + (y1 - y0) * (logit - x0) / (x1 - x0)
-    return knots[-1][1]
+    if logit >= knots[-1][0]:
+        return knots[-1][1]
+    at = bisect.bisect_left(knots, (logit,))
+    (x0, y0), (x1, y1) = knots[at - 1], knots[at]
+    return y0 + (y1 - y0) * (logit - x0) / (x1 - x0)
 
 
 def probability(logit: float) -> float:
@@ -169,8 +171,28 @@ class TextEvidence:
         return out
 
     def logit(self) -> float:
-        """The text part of the logit."""
-        return sum(_W[name] * value for name, value in self.features().items())
+        """The text part of the logit (the sum of :meth:`features` times their weights)."""
+        w = _W
+        bare = 1.0 if self.bare else 0.0
+        explained = self.explained
+        return (
+            w["bias"]
+            + w["mode_prefix"] * (self.mode == "prefix")
+            + w["mode_inner"] * (self.mode == "inner")
+            + w["mode_truncated"] * (self.mode == "truncated")
+            + w["mode_drift"] * (self.mode == "drift")
+            + w["log_literal"] * math.log1p(self.literal)
+            + w["explained"] * explained
+            + w["outside_match"] * self.outside
+            + w["placeholders"] * min(self.placeholders, 5)
+            + w["information"] * min(self.information, _MAX_BITS) / 10.0
+            + w["background_common"] * math.log(max(1, self.background))
+            + w["catalog_common"] * math.log(max(1, self.catalog_rarity))
+            + w["present_share"] * (1.0 - self.present)
+            + w["builtin_wording"] * self.builtin
+            + w["bare"] * bare
+            + w["bare_explained"] * explained * bare
+        )
 
 
 _CLASS = {"agree": "class_agree", "disagree": "class_disagree"}
@@ -202,12 +224,14 @@ def record_features(class_state: str, frame_kind: str, *, named: bool = False) -
     return out
 
 
+@functools.lru_cache(maxsize=256)
 def record_logit(class_state: str, frame_kind: str, *, named: bool = False) -> float:
-    """The record part of the logit."""
+    """The record part of the logit (a few dozen distinct inputs: cached)."""
     features = record_features(class_state, frame_kind, named=named)
     return sum(_W[name] * value for name, value in features.items())
 
 
+@functools.lru_cache(maxsize=64)
 def best_logit(*, class_known: bool, frame_kinds: tuple[str, ...]) -> float:
     """The highest record part any record of a pattern can get, given what the report shows.
 

@@ -48,6 +48,7 @@ import ast
 import builtins
 import json
 import re
+import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -1244,9 +1245,25 @@ def _parse_literal(source: str) -> object:
         parts.append(prefix + body)
         pos = string.end()
     try:
-        return ast.literal_eval("".join(parts))
+        return literal_eval("".join(parts))
     except Exception:  # syntax, recursion, memory: "not a literal"
         return _FAIL
+
+
+#: CPython 3.11's AST constructor keeps its recursion depth in shared state, and
+#: concurrent calls from threads can fail with "SystemError: AST constructor
+#: recursion depth mismatch" (python/cpython#106905): one call at a time.
+_AST_LOCK = threading.Lock()
+
+
+def literal_eval(source: str) -> object:
+    """:func:`ast.literal_eval`, safe to call from several threads at once.
+
+    >>> literal_eval("('a', 3)")
+    ('a', 3)
+    """
+    with _AST_LOCK:
+        return ast.literal_eval(source)
 
 
 def _sanitize_escapes(body: str, *, is_bytes: bool) -> str:

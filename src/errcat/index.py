@@ -398,18 +398,23 @@ class PatternIndex:
         out.sort(key=_rank_key)
         return out
 
-    def near(self, text: str, limit: int = 5) -> list[tuple[int, int, Entry]]:
+    def near(
+        self, text: str, limit: int = 5, *, within: frozenset[int] | None = None
+    ) -> list[tuple[int, int, Entry]]:
         """Patterns sharing the most words with ``text``, as (shared, pattern's words, entry).
 
         Candidates are the patterns filed under the message's words, so a
         message that drifted (a word changed, a clause added) still reaches
-        its pattern through the words it kept.
+        its pattern through the words it kept. With ``within``, only patterns
+        of those record positions count.
         """
         message_words = set(words(text))
         if not message_words:
             return []
         scored = []
         for pid in self._proposed(text):
+            if within is not None and within.isdisjoint(self.records_of(pid)):
+                continue
             entry = self.entry(pid)
             entry_words = set(words(" ".join(entry.fragments)))
             if not entry_words:

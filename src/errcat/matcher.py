@@ -45,7 +45,6 @@ True
 
 from __future__ import annotations
 
-import ast
 import heapq
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -66,8 +65,8 @@ from errcat.confidence import (
     record_logit,
 )
 from errcat.evidence import FAR as _FAR
-from errcat.evidence import FrameView
-from errcat.extract import ExceptionReport, extract_reports
+from errcat.evidence import NEAR_LINES, FrameView
+from errcat.extract import ExceptionReport, extract_reports, literal_eval
 from errcat.index import Entry, fold_whitespace, words
 from errcat.patterns import (
     GROUP,
@@ -77,7 +76,7 @@ from errcat.patterns import (
     pieces_prefix,
     placeholder_names,
 )
-from errcat.store import RecordSummary, Store
+from errcat.store import RecordSummary, Store, file_tail
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -238,7 +237,7 @@ def _variants(report: ExceptionReport) -> list[str]:
     # KeyError and its subclasses (whatever their names) print their message quoted.
     if short and len(stripped) >= 2 and stripped[0] in "'\"" and stripped[-1] == stripped[0]:
         try:
-            value = ast.literal_eval(stripped)
+            value = literal_eval(stripped)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             value = None
         if isinstance(value, str):
@@ -246,7 +245,7 @@ def _variants(report: ExceptionReport) -> list[str]:
     if stripped.startswith("(") and stripped.endswith(")") and "," in stripped:
         # str(exc) of an exception raised with several arguments: its args tuple.
         try:
-            args = ast.literal_eval(stripped)
+            args = literal_eval(stripped)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             args = None
         if isinstance(args, tuple) and args and isinstance(args[0], str):
@@ -395,8 +394,9 @@ def _score(
     frames: FrameView,
     reasons: list[str],
     mentions: frozenset[str],
-) -> tuple[float, list[str], tuple[float, int], dict[str, float]]:
-    """Confidence, reasons, tie-break evidence and the features, for one record."""
+    keep_features: bool = False,
+) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
+    """Confidence, reasons, tie-break evidence and (when asked) the features, for one record."""
     reasons = list(reasons)
     state = _class_state(report, record)
     if state == "agree":
@@ -415,7 +415,11 @@ def _score(
     if named and evidence.kind not in ("site", "raise_file", "file", "package"):
         reasons.append(f"the text names {package}")
     logit = text_logit + record_logit(state, evidence.kind, named=named)
-    features = {**text.features(), **record_features(state, evidence.kind, named=named)}
+    features = (
+        {**text.features(), **record_features(state, evidence.kind, named=named)}
+        if keep_features
+        else None
+    )
     gain = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
     confidence = probability(logit)
     if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
@@ -602,6 +606,7 @@ class _Collector:
                 frames=frames,
                 reasons=text_reasons,
                 mentions=self.mentions,
+                keep_features=self.keep_features,
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
@@ -614,7 +619,7 @@ class _Collector:
                 span=(report.start, report.end),
                 report=report,
                 reasons=tuple(reasons),
-                features=MappingProxyType(features) if self.keep_features else None,
+                features=MappingProxyType(features) if features is not None else None,
                 _store=store,
                 _position=position,
                 _rank=(confidence, frame_gain, closeness, entry.literal_length, -order, -position),
@@ -738,12 +743,25 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
     message_words = len(set(words(text)))
     if message_words < 3:
         return
+    lines: dict[str, list[int]] = {}
+    for frame in report.frames:
+        lines.setdefault(file_tail(frame.path), []).append(frame.line)
     for part, store in enumerate(collector.catalog.parts):
         collector.part = part
-        in_files = collector.in_frame_files(report)
+        # Only records raised within a few lines of a frame of a file of that name.
+        in_files = frozenset(
+            p
+            for p in collector.in_frame_files(report)
+            if any(
+                abs(store.summary(p).line_number - line) <= NEAR_LINES
+                for line in lines.get(file_tail(store.summary(p).file_path), ())
+            )
+        )
         if not in_files:
             continue
-        for shared, total, entry in store.index.near(text, limit=_DRIFT_CANDIDATES):
+        for shared, total, entry in store.index.near(
+            text, limit=_DRIFT_CANDIDATES, within=in_files
+        ):
             recall = shared / total
             precision = shared / message_words
             if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errcat._calibration import KNOTS, WEIGHTS
+from errcat.confidence import (
+    FEATURES,
+    TextEvidence,
+    best_logit,
+    interpolate,
+    probability,
+    record_features,
+    record_logit,
+)
+
+WEIGHT = dict(zip(FEATURES, WEIGHTS, strict=True))
+unit = st.floats(0.0, 1.0)
+evidence = st.builds(
+    TextEvidence,
+    mode=st.sampled_from(["full", "prefix", "inner", "truncated", "drift"]),
+    literal=st.integers(0, 400),
+    explained=unit,
+    outside=unit,
+    placeholders=st.integers(0, 9),
+    information=st.floats(0.0, 200.0),
+    background=st.integers(1, 50),
+    catalog_rarity=st.integers(0, 500),
+    records=st.integers(1, 9),
+    present=unit,
+    builtin=st.booleans(),
+    bare=st.booleans(),
+)
+classes = st.sampled_from(["agree", "disagree", "unknown"])
+kinds = st.sampled_from(["site", "raise_file", "file", "package", "elsewhere", "none"])
+
+
+@given(evidence)
+def test_the_text_logit_is_the_weighted_sum_of_its_features(text: TextEvidence) -> None:
+    features = text.features()
+    assert set(features) <= set(FEATURES)
+    expected = sum(WEIGHT[name] * value for name, value in features.items())
+    assert abs(text.logit() - expected) < 1e-9
+
+
+@given(classes, kinds, st.booleans())
+def test_the_record_logit_is_the_weighted_sum_of_its_features(
+    state: str, kind: str, named: bool
+) -> None:
+    features = record_features(state, kind, named=named)
+    expected = sum(WEIGHT[name] * value for name, value in features.items())
+    assert abs(record_logit(state, kind, named=named) - expected) < 1e-9
+
+
+@given(st.booleans(), st.lists(kinds, min_size=1, max_size=6, unique=True), classes, st.booleans())
+def test_best_logit_bounds_every_record_the_report_allows(
+    class_known: bool, allowed: list[str], state: str, named: bool
+) -> None:
+    if not class_known:
+        state = "unknown"
+    elif state == "unknown":
+        state = "agree"
+    for kind in allowed:
+        bound = best_logit(class_known=class_known, frame_kinds=tuple(allowed))
+        assert record_logit(state, kind, named=named) <= bound + 1e-12
+
+
+@given(st.floats(-100.0, 100.0), st.floats(-100.0, 100.0))
+def test_confidence_is_monotone_in_the_logit(a: float, b: float) -> None:
+    low, high = sorted((a, b))
+    assert 0.0 <= probability(low) <= probability(high) <= 1.0
+    if KNOTS:
+        assert probability(low) == interpolate(KNOTS, low)

@@ -572,7 +572,10 @@ class _Collector:
         class_known = report.error_class is not None and report.kind != "text"
         floor = self.floor(order)
         kinds = _frame_kinds(report, in_files=True)
-        if probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds)) < floor:
+        best = probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds))
+        if evidence.information < _MIN_BITS and not report.frames:
+            best = min(best, _GENERIC_CAP)  # no frame can lift the cap on generic text
+        if best < floor:
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]
         frames = self.frame_view(report)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from errcat.extract import Frame
 
-__all__ = ["FrameEvidence", "FrameView", "path_parts", "same_file_depth"]
+__all__ = ["FrameEvidence", "FrameView", "package_of", "path_parts", "same_file_depth"]
 
 #: Directories below which installed paths start at the import root.
 _SITE_DIRS = frozenset({"site-packages", "dist-packages", "lib-dynload"})
@@ -37,6 +37,15 @@ _REPO_ROOTS = frozenset({"lib", "src", "python", "lib64", "pysrc", "source"})
 #: Lines within this distance of lineNumber count as the raise site (versions drift).
 NEAR_LINES = 3
 FAR = 1 << 30
+
+
+def package_of(repo: str) -> str:
+    """The package name a repository's code is imported as, as a lowercase word.
+
+    >>> package_of("sgl-project/sglang"), package_of("python/cpython")
+    ('sglang', 'cpython')
+    """
+    return repo.rsplit("/", 1)[-1].replace("-", "_").lower()
 
 
 def path_parts(path: str) -> tuple[str, ...]:
@@ -164,7 +173,7 @@ class FrameView:
                 best = found
         if best is not None:
             return best
-        package = repo.split("/", 1)[-1].replace("-", "_").lower()
+        package = package_of(repo)
         if package in self.packages:
             return FrameEvidence(
                 "package", FAR, 0, f"traceback passes through the {package} package"

@@ -65,7 +65,7 @@ from errcat.confidence import (
     record_logit,
 )
 from errcat.evidence import FAR as _FAR
-from errcat.evidence import NEAR_LINES, FrameView
+from errcat.evidence import NEAR_LINES, FrameView, package_of
 from errcat.extract import ExceptionReport, extract_reports, literal_eval
 from errcat.index import Entry, fold_whitespace, words
 from errcat.patterns import (
@@ -280,11 +280,6 @@ def _params(record: RecordSummary, groups: Sequence[str | None]) -> dict[str, st
     return params
 
 
-def _package(repo: str) -> str:
-    """The package name a repository's code is imported as, as a lowercase word."""
-    return repo.rsplit("/", 1)[-1].replace("-", "_").lower()
-
-
 #: How much of a paste is read for the project names it mentions.
 _MENTION_CHARS = 200_000
 _MENTION_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -410,7 +405,7 @@ def _score(
         reasons.append(evidence.reason)
     if text.records > 1:
         reasons.append(f"{text.records} records share this message")
-    package = _package(record.repo)
+    package = package_of(record.repo)
     named = package in mentions
     if named and evidence.kind not in ("site", "raise_file", "file", "package"):
         reasons.append(f"the text names {package}")

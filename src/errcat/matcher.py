@@ -113,7 +113,7 @@ MatchMode = Literal["full", "prefix", "inner", "truncated", "drift", "fuzzy"]
 #: text needs before it answers without a traceback frame at the raise site; below,
 #: the confidence is capped at _GENERIC_CAP (a hint, never an answer).
 _MIN_BITS = 12.0
-_GENERIC_CAP = 0.45
+_GENERIC_CAP = _FUZZY_CAP  # a hint, never an answer
 #: A captured value counts at most this many characters against the explained share.
 _CAPTURE_CAP = 24
 #: match_all lists low-confidence hints from at most this many records of one pattern.
@@ -748,12 +748,7 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
         collector.part = part
         # Only records raised within a few lines of a frame of a file of that name.
         in_files = frozenset(
-            p
-            for p in collector.in_frame_files(report)
-            if any(
-                abs(store.summary(p).line_number - line) <= NEAR_LINES
-                for line in lines.get(file_tail(store.summary(p).file_path), ())
-            )
+            p for p in collector.in_frame_files(report) if _near_a_frame(store.summary(p), lines)
         )
         if not in_files:
             continue
@@ -779,6 +774,12 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
                 only=only,
                 extra_reasons=(_differences(entry, text),),
             )
+
+
+def _near_a_frame(record: RecordSummary, lines: Mapping[str, Sequence[int]]) -> bool:
+    """Whether a frame of a file with the record's file name is within NEAR_LINES of its line."""
+    near = lines.get(file_tail(record.file_path), ())
+    return any(abs(record.line_number - line) <= NEAR_LINES for line in near)
 
 
 def _fuzzy(reports: Sequence[ExceptionReport], catalog: Catalog, limit: int) -> list[Match]:

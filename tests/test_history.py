@@ -619,3 +619,50 @@ def test_a_message_back_in_the_file_it_left_gets_its_own_id() -> None:
     moved, back = sorted(result.history, key=lambda lin: lin.first.label)
     assert [s.file_path for s in moved.sites] == ["p/a.py", "p/b.py", "p/b.py"]
     assert [s.file_path for s in back.sites] == ["p/a.py"] and back.first.label == "v3"
+
+
+def test_compressed_sidecar_beside_compressed_catalog_is_read_lazily(
+    bare: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A ``NAME.jsonl.gz`` catalog finds ``NAME.history.json.gz``; a folder finds its sidecars;
+    a damaged sidecar is reported when first needed and answers go on without history."""
+    import gzip
+    import logging
+
+    from errcat.history import find_sidecar, history_of, is_sidecar
+
+    out = tmp_path / "plain" / "cat.jsonl"
+    out.parent.mkdir()
+    code = main(
+        [
+            *("history", str(bare[0]), "--repo", REPO, "--rev", bare[1][0], "--rev", "main"),
+            *("--under", "src", "-o", str(out)),
+        ]
+    )
+    assert code == 0
+    folder = tmp_path / "data" / "records"
+    folder.mkdir(parents=True)
+    (folder / "o__r.jsonl.gz").write_bytes(gzip.compress(out.read_bytes()))
+    (folder / "o__r.history.json.gz").write_bytes(gzip.compress(sidecar_path(out).read_bytes()))
+    assert find_sidecar(folder / "o__r.jsonl.gz") == folder / "o__r.history.json.gz"
+    assert is_sidecar("o__r.history.json.gz") and not is_sidecar("o__r.jsonl.gz")
+    expected = History.load(sidecar_path(out))
+    for source in (folder / "o__r.jsonl.gz", folder.parent):
+        catalog = Catalog.from_path(source)
+        assert len(catalog) == len(Catalog.from_path(out))  # the sidecar is not read as records
+        history = catalog.history
+        assert history is not None
+        assert [lin.record_id for lin in history] == [lin.record_id for lin in expected]
+    (folder / "o__r.history.json.gz").write_bytes(b"not gzip")
+    catalog = Catalog.from_path(folder.parent)
+    logger = logging.getLogger("errcat")
+    seen: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
+    logger.addHandler(handler)
+    try:
+        assert catalog.history is None
+    finally:
+        logger.removeHandler(handler)
+    assert any("history skipped" in m and "o__r.history.json.gz" in m for m in seen)
+    assert history_of(None) is None

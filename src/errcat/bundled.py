@@ -103,6 +103,13 @@ def load_bundled(*, lazy: bool | None = None) -> Catalog:
     else:
         catalog = Catalog.from_path(data, lazy=False)
         catalog.data_version = version
+    if store is not None and isinstance(data, Path):
+        from errcat.catalog import _history_loader
+        from errcat.history import sidecars_in
+
+        sidecars = sidecars_in(data)
+        if sidecars:  # read when a match first asks for history, not on every load
+            catalog._keep_history(_history_loader(sidecars))
     if sys.flags.dev_mode:  # pragma: no cover - a hint for whoever profiles a first run
         logger.debug("bundled catalog: %d records from %s", len(catalog), data)
     return catalog

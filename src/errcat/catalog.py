@@ -10,14 +10,15 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -25,11 +26,13 @@ else:  # pragma: no cover - Python 3.10
     from importlib.abc import Traversable
 
 from errcat.errors import InvalidRecordError, UnknownRecordError
-from errcat.history import History, attach, history_of, sidecar_path
+from errcat.history import History, attach, find_sidecar, history_of, sidecars_in
 from errcat.index import PatternIndex
 from errcat.loaders import bundled_data_dir, iter_path, read_manifest
-from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.store import MemoryStore, RecordSummary, Store, open_file_store
+
+if TYPE_CHECKING:
+    from errcat.models import ErrorRecord, RecordEnvelope
 
 __all__ = ["LAZY_BYTES", "Catalog", "Engine", "bundled_data_version", "data_size"]
 
@@ -135,7 +138,7 @@ class Catalog:
         later loads take milliseconds and read a record only when it is used.
         """
         parts: list[Store] = []
-        histories: list[History] = []
+        sidecars: list[Path] = []
         pending: list[RecordEnvelope] = []
         pending_problems: list[InvalidRecordError] = []
 
@@ -147,8 +150,8 @@ class Catalog:
 
         for path in paths:
             store = None
-            if isinstance(path, (str, os.PathLike)) and sidecar_path(path).is_file():
-                histories.append(History.load(sidecar_path(path)))
+            if isinstance(path, (str, os.PathLike)):
+                sidecars.extend(_sidecars_of(Path(path)))
             if lazy is not False and not (
                 isinstance(path, Traversable) and not isinstance(path, Path)
             ):
@@ -191,8 +194,8 @@ class Catalog:
         if not parts:
             parts.append(MemoryStore())
         catalog = cls._of_parts(parts)
-        if histories:
-            catalog._keep_history(histories[0].merged(*histories[1:]))
+        if sidecars:
+            catalog._keep_history(_history_loader(sidecars))
         return catalog
 
     @classmethod
@@ -274,7 +277,7 @@ class Catalog:
             return found[0].merged(*found[1:])
         return found[0] if found else None
 
-    def _keep_history(self, history: History | None) -> Catalog:
+    def _keep_history(self, history: History | Callable[[], History] | None) -> Catalog:
         if history is not None:
             for part in self._parts:
                 attach(part, history)
@@ -313,10 +316,12 @@ class Catalog:
 
     def __contains__(self, key: object) -> bool:
         """True for a record of this catalog, or the id or slug of one."""
-        if isinstance(key, ErrorRecord):
-            return self.get(key.id) == key
         if isinstance(key, str):
             return self._locate(key) is not None
+        from errcat.models import ErrorRecord
+
+        if isinstance(key, ErrorRecord):
+            return self.get(key.id) == key
         return False
 
     def __getitem__(self, key: str) -> ErrorRecord:
@@ -412,3 +417,22 @@ class Catalog:
         for part in self._parts:
             index = part.index
         return index
+
+
+def _sidecars_of(path: Path) -> list[Path]:
+    """The history sidecars that go with a catalog source: beside a file, or inside a folder."""
+    if path.is_dir():
+        return sidecars_in(path)
+    found = find_sidecar(path)
+    return [found] if found is not None else []
+
+
+def _history_loader(paths: Sequence[Path]) -> Callable[[], History]:
+    """A function reading the sidecars once, when a match first needs their history."""
+
+    @functools.cache
+    def load() -> History:
+        first, *rest = (History.load(p) for p in paths)
+        return first.merged(*rest) if rest else first
+
+    return load

@@ -32,7 +32,9 @@ schemaVersion 2; :meth:`errcat.Catalog.from_path` loads the sidecar with them.
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
+import logging
 import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -51,8 +53,11 @@ __all__ = [
     "Revision",
     "Site",
     "attach",
+    "find_sidecar",
     "history_of",
+    "is_sidecar",
     "sidecar_path",
+    "sidecars_in",
 ]
 
 #: Version of the sidecar file format (the ``errcatHistory`` field).
@@ -202,11 +207,48 @@ class Lineage:
 def sidecar_path(catalog_path: str | os.PathLike[str]) -> Path:
     """The history sidecar of a catalog file: ``NAME.history.json`` beside ``NAME.jsonl``.
 
+    A compressed catalog (``NAME.jsonl.gz``) has its sidecar under the same ``NAME``.
+
     >>> sidecar_path("out/sglang.jsonl").as_posix()
     'out/sglang.history.json'
+    >>> sidecar_path("records/o__r.jsonl.gz").as_posix()
+    'records/o__r.history.json'
     """
     path = Path(catalog_path)
-    return path.with_name(path.name.rsplit(".", 1)[0] + ".history.json")
+    name = path.name
+    if name.lower().endswith(".gz"):
+        name = name[:-3]
+    return path.with_name(name.rsplit(".", 1)[0] + ".history.json")
+
+
+def is_sidecar(name: str | os.PathLike[str]) -> bool:
+    """True for a history sidecar's file name (``.history.json``, or gzip-compressed).
+
+    >>> is_sidecar("o__r.history.json.gz"), is_sidecar("o__r.jsonl.gz"), is_sidecar("h.json")
+    (True, False, False)
+    """
+    return Path(name).name.lower().endswith(_SIDECAR_SUFFIXES)
+
+
+_SIDECAR_SUFFIXES = (".history.json", ".history.json.gz")
+
+
+def find_sidecar(catalog_path: str | os.PathLike[str]) -> Path | None:
+    """The sidecar of a catalog file when one exists (plain or ``.gz``), else None."""
+    plain = sidecar_path(catalog_path)
+    for candidate in (plain, plain.with_name(plain.name + ".gz")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def sidecars_in(directory: str | os.PathLike[str]) -> list[Path]:
+    """Every history sidecar under a data directory, sorted (hidden folders skipped)."""
+    found: list[Path] = []
+    for root, dirs, names in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(Path(root) / n for n in sorted(names) if is_sidecar(n))
+    return found
 
 
 class History:
@@ -381,24 +423,47 @@ class History:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> History:
-        """Read a sidecar file; raises :class:`CatalogSourceError` when it cannot be read."""
+        """Read a sidecar file (``.gz`` too); raises :class:`CatalogSourceError` if unreadable."""
         try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raw = Path(path).read_bytes()
+            if str(path).lower().endswith(".gz"):
+                raw = gzip.decompress(raw)
+            doc = json.loads(raw.decode("utf-8"))
+        except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CatalogSourceError(f"Cannot read history {str(path)!r}: {exc}") from None
         return cls.from_json(doc, source=str(path))
 
 
 # The history of each store of a loaded catalog (a match knows its store, not its catalog).
 _BY_STORE: weakref.WeakKeyDictionary[object, History] = weakref.WeakKeyDictionary()
+# Sidecars attached but not read yet: a large history is read when a match first asks.
+_PENDING: weakref.WeakKeyDictionary[object, list[Callable[[], History]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def attach(store: object, history: History) -> None:
-    """Record that a store's records have this history (see :func:`history_of`)."""
+def attach(store: object, history: History | Callable[[], History]) -> None:
+    """Record that a store's records have this history (see :func:`history_of`).
+
+    ``history`` may be a function that loads it: it is called on the first
+    :func:`history_of` for the store, so that a catalog whose matches never
+    ask for history never reads it.
+    """
+    if callable(history) and not isinstance(history, History):
+        _PENDING.setdefault(store, []).append(history)
+        return
     known = _BY_STORE.get(store)
     _BY_STORE[store] = history if known is None else known.merged(history)
 
 
 def history_of(store: object) -> History | None:
-    """The history attached to a store, if any."""
-    return _BY_STORE.get(store) if store is not None else None
+    """The history attached to a store, if any (pending sidecars are read now)."""
+    if store is None:
+        return None
+    pending = _PENDING.pop(store, None)
+    for load in pending or ():
+        try:
+            attach(store, load())
+        except (CatalogSourceError, InvalidRecordError) as exc:  # answers go on without it
+            logging.getLogger("errcat").warning("history skipped: %s", exc)
+    return _BY_STORE.get(store)

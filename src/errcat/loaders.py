@@ -26,9 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import IO, Any, cast
-
-import jsonlines
+from typing import IO, TYPE_CHECKING, Any, cast
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -36,7 +34,9 @@ else:  # pragma: no cover - Python 3.10
     from importlib.abc import Traversable
 
 from errcat.errors import CatalogSourceError, InvalidRecordError
-from errcat.models import RecordEnvelope, validate_envelope
+
+if TYPE_CHECKING:
+    from errcat.models import RecordEnvelope
 
 __all__ = [
     "ARTIFACT_SUFFIX",
@@ -99,15 +99,28 @@ def read_manifest(directory: Traversable | Path) -> dict[str, Any]:
     """Read the ``manifest.json`` of a data directory.
 
     Raises :class:`~errcat.errors.CatalogSourceError` when it is missing or unreadable.
+    A manifest on disk is parsed once per process while its file is unchanged
+    (a large release lists every record id); each call gets its own top-level dict.
     """
     manifest = directory / MANIFEST_NAME
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        if isinstance(manifest, Path):
+            stat = manifest.stat()
+            key = (str(manifest), stat.st_mtime_ns, stat.st_size)
+            cached = _MANIFESTS.get(key)
+            if cached is None:
+                cached = _MANIFESTS[key] = json.loads(manifest.read_bytes().decode("utf-8"))
+            data = cached
+        else:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CatalogSourceError(f"Cannot read manifest {manifest}: {exc}") from None
     if not isinstance(data, dict):
         raise CatalogSourceError(f"Manifest {manifest} is not a JSON object")
-    return data
+    return dict(data)
+
+
+_MANIFESTS: dict[tuple[str, int, int], Any] = {}
 
 
 def sha256_file(path: Traversable | Path) -> str:
@@ -183,6 +196,8 @@ class _GuardedLines:
 
 
 def _validated(obj: Any, source: str, line: int, *, strict: bool) -> Loaded:
+    from errcat.models import validate_envelope  # pydantic: only once records are read
+
     try:
         envelope = validate_envelope(obj, strict=strict, path=source, line=line)
     except InvalidRecordError as exc:
@@ -204,6 +219,8 @@ class _LineCounter:
 
 
 def _iter_jsonl(lines: Iterable[bytes], source: str, *, strict: bool) -> Iterator[Loaded]:
+    import jsonlines
+
     counter = _LineCounter(lines)
     reader = jsonlines.Reader(counter)
     while True:
@@ -282,6 +299,8 @@ def _data_files(directory: Path) -> list[Path]:
         for name in sorted(names):
             if name in (MANIFEST_NAME, SOURCES_NAME) or name.startswith("."):
                 continue
+            if name.lower().endswith((".history.json", ".history.json.gz")):
+                continue  # a history sidecar (errcat.history), not records
             suffix = _data_suffix(name)
             if suffix in _JSONL_SUFFIXES | _JSON_SUFFIXES | _SNIFFED_SUFFIXES:
                 found.append(Path(root) / name)

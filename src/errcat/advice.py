@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
     from errcat.matcher import Match
-    from errcat.models import ErrorRecord
+    from errcat.view import RecordFields
 
 __all__ = [
     "DISCORD_MESSAGE_LIMIT",
@@ -313,7 +313,7 @@ def _history_notes(match: Match) -> list[str]:
 class Advice:
     """The actionable part of a record, optionally tied to the values of one occurrence."""
 
-    record: ErrorRecord
+    record: RecordFields
     params: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     confidence: float | None = None
     exact: bool | None = None
@@ -322,7 +322,7 @@ class Advice:
     notes: tuple[str, ...] = ()
 
     @classmethod
-    def from_record(cls, record: ErrorRecord) -> Advice:
+    def from_record(cls, record: RecordFields) -> Advice:
         """Advice for a record looked up directly (no captured values)."""
         return cls(record)
 
@@ -348,7 +348,7 @@ class Advice:
                 f"({other.summary.file_path}:{other.summary.line_number}), "
                 f"confidence {other.confidence:.2f}"
             )
-        return cls(match.record, match.params, match.confidence, match.exact, tuple(notes))
+        return cls(match.view, match.params, match.confidence, match.exact, tuple(notes))
 
     @property
     def summary(self) -> str:

@@ -43,6 +43,19 @@ def _version_text() -> str:
     return f"errcat {__version__} (data {data})"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the code and data versions, read only when asked (not on every run)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the versions"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        sys.stdout.write(_version_text() + "\n")
+        parser.exit()
+
+
 def _common(dest_prefix: str = "") -> argparse.ArgumentParser:
     # The options are accepted before and after the command; the two get separate
     # dests because argparse lets a subparser's defaults overwrite the main parser's.
@@ -74,7 +87,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Find the catalog record that explains a Python error, with its fixes.",
         parents=[_common("global_")],
     )
-    parser.add_argument("--version", action="version", version=_version_text())
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

@@ -82,6 +82,7 @@ if TYPE_CHECKING:
     from errcat.catalog import Catalog
     from errcat.history import Lineage
     from errcat.models import ErrorRecord
+    from errcat.view import RecordFields
 
 __all__ = [
     "CONFIDENCE_THRESHOLD",
@@ -173,9 +174,20 @@ class Match:
 
     @cached_property
     def record(self) -> ErrorRecord:
-        """The matched record (read from its store on first access)."""
+        """The matched record (read from its store and validated on first access)."""
         assert self._store is not None
         return self._store.record(self._position)
+
+    @cached_property
+    def view(self) -> RecordFields:
+        """The matched record's shown fields, read without validating it again.
+
+        See :mod:`errcat.view`; once :attr:`record` was read, it is that record.
+        """
+        if "record" in self.__dict__:
+            return self.record
+        assert self._store is not None
+        return self._store.view(self._position)
 
     def __repr__(self) -> str:
         """A short form: record id, mode and confidence."""

@@ -34,11 +34,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.index import IndexTables, PatternIndex, Postings
-from errcat.models import ErrorRecord, RecordEnvelope, validate_envelope
+
+if TYPE_CHECKING:
+    from errcat.models import ErrorRecord, RecordEnvelope
+    from errcat.view import RecordFields
 
 __all__ = [
     "CACHE_ENV",
@@ -144,6 +147,10 @@ class Store(Protocol):
     def record(self, position: int) -> ErrorRecord:
         """The validated record at ``position``."""
 
+    def view(self, position: int) -> RecordFields:
+        """The fields of the record at ``position`` that answers show (no validation needed)."""
+        ...
+
     def envelope(self, position: int) -> RecordEnvelope | None:
         """The record in its envelope, when it came in one."""
 
@@ -169,6 +176,8 @@ class MemoryStore:
         engine: str = "prefilter",
     ) -> None:
         """Keep ``items`` (a later record with the same id replaces an earlier one)."""
+        from errcat.models import ErrorRecord, RecordEnvelope
+
         by_id: dict[str, RecordEnvelope | ErrorRecord] = {}
         for item in items:
             if isinstance(item, RecordEnvelope):
@@ -205,8 +214,14 @@ class MemoryStore:
         """The record at ``position``."""
         return self._records[position]
 
+    def view(self, position: int) -> RecordFields:
+        """The record at ``position`` (already validated)."""
+        return self._records[position]
+
     def envelope(self, position: int) -> RecordEnvelope | None:
         """The record in its envelope, when it came in one."""
+        from errcat.models import RecordEnvelope
+
         item = self._items[position]
         return item if isinstance(item, RecordEnvelope) else None
 
@@ -466,6 +481,8 @@ def _scan_chunk(chunk: _Chunk) -> _Scanned:
     """Validate every line of a chunk (runs in a worker process for large sources)."""
     out = _Scanned([], [], [], [], [], [], [], [], [])
     source = chunk.source
+    from errcat.models import RecordEnvelope, validate_envelope
+
     with chunk.path.open("rb") as fh:
         fh.seek(chunk.start)
         offset = chunk.start
@@ -823,11 +840,8 @@ class FileStore:
         """The matching fields of the record at ``position`` (no record body is read)."""
         return RecordSummary.decode(self._rows[position])
 
-    def envelope(self, position: int) -> RecordEnvelope:
-        """Read and validate the record at ``position`` (cached)."""
-        cached = self._cache.get(position)
-        if cached is not None:
-            return cached
+    def _raw(self, position: int) -> bytes:
+        """The JSON line of the record at ``position``."""
         number = self._file_of[position]
         data = self._data_maps.get(number)
         if data is None:
@@ -838,7 +852,17 @@ class FileStore:
                 raise CatalogSourceError(f"Cannot read {self._files[number]}: {exc}") from None
             self._data_maps[number] = data
         start = self._offsets[position]
-        raw = data[start : start + self._lengths[position]]
+        return data[start : start + self._lengths[position]]
+
+    def envelope(self, position: int) -> RecordEnvelope:
+        """Read and validate the record at ``position`` (cached)."""
+        cached = self._cache.get(position)
+        if cached is not None:
+            return cached
+        from errcat.models import RecordEnvelope, validate_envelope
+
+        number = self._file_of[position]
+        raw = self._raw(position)
         try:
             envelope = RecordEnvelope.model_validate_json(raw)
         except ValueError:
@@ -852,6 +876,23 @@ class FileStore:
     def record(self, position: int) -> ErrorRecord:
         """The record at ``position``, read and validated on first access."""
         return self.envelope(position).record
+
+    def view(self, position: int) -> RecordFields:
+        """The record's shown fields, read from its JSON without validating it again.
+
+        The records were validated when the index was built; a file changed
+        since then is caught by the index's freshness check on open.
+        """
+        cached = self._cache.get(position)
+        if cached is not None:
+            return cached.record
+        from errcat.view import RecordView
+
+        try:
+            data = json.loads(self._raw(position))["record"]
+        except (ValueError, KeyError, TypeError):
+            return self.record(position)  # let validation say precisely what is wrong
+        return RecordView(data) if isinstance(data, dict) else self.record(position)
 
     def records_in_file(self, tail: str) -> Sequence[int]:
         """Positions of the records raised in a file with this :func:`file_tail`."""

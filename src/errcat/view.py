@@ -1,0 +1,195 @@
+"""The fields of a record that answers show, read without validating the whole record.
+
+Rendering an answer (:class:`errcat.advice.Advice`) needs a dozen fields of
+the matched record. A stored catalog's records were validated when their index
+was built (and bundled data when it was released, then checked against its
+checksums), so a one-shot ``errcat match`` reads those fields straight from
+the record's JSON (:class:`RecordView`) instead of importing pydantic and
+validating it again; :attr:`errcat.Match.record` still gives the full,
+validated :class:`~errcat.models.ErrorRecord`. Both satisfy
+:class:`RecordFields`.
+
+>>> import json
+>>> from errcat.models import EXAMPLE_ENVELOPE_JSON
+>>> view = RecordView(json.loads(EXAMPLE_ENVELOPE_JSON)["record"])
+>>> view.title, view.line_number, view.solutions[:1]
+('ValueError: bad value {x!r}', 12, ('Pass a value greater than zero.',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+__all__ = ["RecordFields", "RecordView"]
+
+
+class RecordFields(Protocol):
+    """What renderers read of a record (an ``ErrorRecord`` or a :class:`RecordView`)."""
+
+    @property
+    def id(self) -> str:
+        """The record id."""
+
+    @property
+    def repo(self) -> str:
+        """``owner/name``."""
+
+    @property
+    def slug(self) -> str:
+        """The record slug."""
+
+    @property
+    def error_class(self) -> str:
+        """The exception class as tracebacks print it."""
+
+    @property
+    def error_message(self) -> str:
+        """The message template."""
+
+    @property
+    def file_path(self) -> str:
+        """The raising file, repo-relative."""
+
+    @property
+    def line_number(self) -> int:
+        """The raising line."""
+
+    @property
+    def github_url(self) -> str:
+        """A link to the raising code."""
+
+    @property
+    def documentation(self) -> str:
+        """Why the error is raised."""
+
+    @property
+    def trigger_scenarios(self) -> str:
+        """When it is raised, in the user's terms."""
+
+    @property
+    def solutions(self) -> tuple[str, ...]:
+        """The ways out, best first."""
+
+    @property
+    def example_fix(self) -> str:
+        """A before/after example."""
+
+    @property
+    def prevention_tips(self) -> tuple[str, ...]:
+        """How to keep it from happening."""
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """The record's tags."""
+
+    @property
+    def title(self) -> str:
+        """``Class: message``."""
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _texts(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(v for v in value if isinstance(v, str))
+
+
+class RecordView:
+    """A record's rendered fields read from its JSON object (camelCase keys), read-only.
+
+    Missing or mistyped fields read as empty: a view never raises. Use it only
+    for records that were validated before (a stored index, a released data
+    directory); :meth:`errcat.store.Store.view` gives one.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        """Wrap the record object of an envelope (``envelope["record"]``)."""
+        self._data = data
+
+    def __repr__(self) -> str:
+        """``<RecordView id>``."""
+        return f"<RecordView {self.id}>"
+
+    @property
+    def id(self) -> str:
+        """The record id."""
+        return _text(self._data, "id")
+
+    @property
+    def repo(self) -> str:
+        """``owner/name``."""
+        return _text(self._data, "repo")
+
+    @property
+    def slug(self) -> str:
+        """The record slug."""
+        return _text(self._data, "slug")
+
+    @property
+    def error_class(self) -> str:
+        """The exception class as tracebacks print it."""
+        return _text(self._data, "errorClass")
+
+    @property
+    def error_message(self) -> str:
+        """The message template."""
+        return _text(self._data, "errorMessage")
+
+    @property
+    def file_path(self) -> str:
+        """The raising file, repo-relative."""
+        return _text(self._data, "filePath")
+
+    @property
+    def line_number(self) -> int:
+        """The raising line (0 when the JSON has none)."""
+        value = self._data.get("lineNumber")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    @property
+    def github_url(self) -> str:
+        """A link to the raising code."""
+        return _text(self._data, "githubUrl")
+
+    @property
+    def documentation(self) -> str:
+        """Why the error is raised."""
+        return _text(self._data, "documentation")
+
+    @property
+    def trigger_scenarios(self) -> str:
+        """When it is raised, in the user's terms."""
+        return _text(self._data, "triggerScenarios")
+
+    @property
+    def solutions(self) -> tuple[str, ...]:
+        """The ways out, best first."""
+        return _texts(self._data, "solutions")
+
+    @property
+    def example_fix(self) -> str:
+        """A before/after example."""
+        return _text(self._data, "exampleFix")
+
+    @property
+    def prevention_tips(self) -> tuple[str, ...]:
+        """How to keep it from happening."""
+        return _texts(self._data, "preventionTips")
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """The record's tags."""
+        return _texts(self._data, "tags")
+
+    @property
+    def title(self) -> str:
+        """``Class: message``, as :attr:`errcat.models.ErrorRecord.title`."""
+        return f"{self.error_class}: {self.error_message}"

@@ -253,3 +253,78 @@ def test_sources_name_every_project_the_data_holds() -> None:
     assert set(manifest["counts"]["byRepo"]) <= named | {"sgl-project/sglang"}
     for path in spec["curated"]:
         assert (ROOT / path).is_file()
+
+
+def test_released_data_is_indexed_without_validating_again_and_alike(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checksum-verified release is read without pydantic; the index is the same as when
+    every line is validated, and a line that is not a record is still reported."""
+    from errcat import store as store_module
+
+    lines = [*_records(12), '{"record": {"id": "broken"}}', "not json"]
+    root = _bundle(tmp_path, lines)
+    validated: list[int] = []
+    real = store_module._validated_fields
+
+    def counting(raw: bytes, source: str, line: int) -> Any:
+        validated.append(line)
+        return real(raw, source, line)
+
+    monkeypatch.setattr(store_module, "_validated_fields", counting)
+    monkeypatch.setattr(bundled_module, "bundled_data_dir", lambda: root)
+    catalog = load_bundled(lazy=True)
+    assert validated == [13, 14]  # only the lines a release could not hold
+    assert len(catalog) == 12
+    problems = [str(p) for part in catalog.parts for p in getattr(part, "problems", ())]
+    assert len(problems) == 2
+    assert "x__y.jsonl.gz:13" in problems[0] and "x__y.jsonl.gz:14" in problems[1]
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    checked = Catalog.from_path(plain, lazy=True)
+    assert [r.model_dump() for r in catalog] == [r.model_dump() for r in checked]
+    text = "ValueError: widget gear broke in stage 7 of the pipeline"
+    assert errcat.match_error(text, catalog) == errcat.match_error(text, checked) is not None
+
+
+def test_a_wheels_prebuilt_index_is_used_instead_of_indexing(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index a wheel carries serves the first load; one for other data is not used."""
+    from errcat import store as store_module
+
+    root = _bundle(tmp_path, _records(25))
+    shipped = tmp_path / "prebuilt"
+    built = bundled_module.build_prebuilt(root, shipped)
+    assert built.name == bundled_index_path(cache, read_manifest(root)).name + ".gz"
+    assert gzip.decompress(built.read_bytes())[:8] == b"ERRCATIX"
+    again = bundled_module.build_prebuilt(root, tmp_path / "again")
+    assert again.read_bytes() == built.read_bytes()  # a wheel build is reproducible
+    monkeypatch.setattr(bundled_module, "bundled_data_dir", lambda: root)
+    monkeypatch.setattr(bundled_module, "prebuilt_dir", lambda: shipped)
+    scans: list[int] = []
+    real = store_module._scan
+
+    def scan(*args: Any, **kwargs: Any) -> Any:
+        scans.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store_module, "_scan", scan)
+    catalog = load_bundled(lazy=True)
+    assert len(catalog) == 25 and scans == []
+    text = "ValueError: widget gear broke in stage 7 of the pipeline"
+    match = errcat.match_error(text, catalog)
+    assert match is not None and match.summary.id == f"{7:016x}"
+    # Other data (another checksum): the shipped index is not it, so the data is indexed.
+    other = _bundle(tmp_path / "other", _records(5))
+    manifest = json.loads((other / "manifest.json").read_text(encoding="utf-8"))
+    manifest["contentSha256"] = "cd" * 32
+    (other / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setattr(bundled_module, "bundled_data_dir", lambda: other)
+    assert len(load_bundled(lazy=True)) == 5 and scans == [1]
+    # A damaged shipped index is rebuilt, never trusted.
+    (shipped / built.name).write_bytes(built.read_bytes()[:200])
+    monkeypatch.setattr(bundled_module, "bundled_data_dir", lambda: root)
+    for stale in cache.glob("*.errcat-index"):
+        stale.unlink()
+    assert len(load_bundled(lazy=True)) == 25 and scans == [1, 1]

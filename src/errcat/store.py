@@ -30,7 +30,7 @@ import sys
 import threading
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -455,6 +455,9 @@ class _Chunk:
     end: int
     first_line: int
     source: str  # the name problems give (a compressed file, not its decompressed copy)
+    #: The file is a released one whose sha256 matched its manifest: its records were
+    #: validated when the release was built, so they are read without validating again.
+    trusted: bool = False
 
 
 @dataclass
@@ -481,7 +484,6 @@ def _scan_chunk(chunk: _Chunk) -> _Scanned:
     """Validate every line of a chunk (runs in a worker process for large sources)."""
     out = _Scanned([], [], [], [], [], [], [], [], [])
     source = chunk.source
-    from errcat.models import RecordEnvelope, validate_envelope
 
     with chunk.path.open("rb") as fh:
         fh.seek(chunk.start)
@@ -496,29 +498,65 @@ def _scan_chunk(chunk: _Chunk) -> _Scanned:
             line_no += 1
             if not raw.strip():
                 continue
-            try:
-                envelope = RecordEnvelope.model_validate_json(raw)
-            except ValueError:
+            fields = _trusted_fields(raw) if chunk.trusted else None
+            if fields is None:
                 try:
-                    envelope = validate_envelope(json.loads(raw), path=source, line=line_no)
-                except ValueError as exc:
-                    problem = (
-                        exc
-                        if isinstance(exc, InvalidRecordError)
-                        else InvalidRecordError(f"invalid JSON: {exc}", path=source, line=line_no)
-                    )
+                    fields = _validated_fields(raw, source, line_no)
+                except InvalidRecordError as problem:
                     out.problems.append(_problem_dict(problem))
                     continue
-            record = envelope.record
-            out.rows.append(RecordSummary.of(record).encode().encode("utf-8", "surrogatepass"))
-            out.ids.append(record.id)
-            out.slugs.append(record.slug)
-            out.tails.append(sys.intern(file_tail(record.file_path)))  # shared by a file's records
-            out.patterns.append(record.message_pattern)
+            summary, pattern = fields
+            out.rows.append(summary.encode().encode("utf-8", "surrogatepass"))
+            out.ids.append(summary.id)
+            out.slugs.append(summary.slug)
+            out.tails.append(sys.intern(file_tail(summary.file_path)))  # shared by a file's records
+            out.patterns.append(pattern)
             out.offsets.append(start)
             out.lengths.append(len(raw))
             out.lines.append(line_no)
     return out
+
+
+def _validated_fields(raw: bytes, source: str, line: int) -> tuple[RecordSummary, str]:
+    """Validate one line; its summary and pattern, or :class:`InvalidRecordError`."""
+    from errcat.models import RecordEnvelope, validate_envelope
+
+    try:
+        envelope = RecordEnvelope.model_validate_json(raw)
+    except ValueError:
+        try:
+            envelope = validate_envelope(json.loads(raw), path=source, line=line)
+        except InvalidRecordError:
+            raise
+        except ValueError as exc:
+            raise InvalidRecordError(f"invalid JSON: {exc}", path=source, line=line) from None
+    return RecordSummary.of(envelope.record), envelope.record.message_pattern
+
+
+def _trusted_fields(raw: bytes) -> tuple[RecordSummary, str] | None:
+    """A checked release's line read without validation; None if it is not what one holds."""
+    try:
+        r = json.loads(raw)["record"]
+        summary = RecordSummary(
+            r["id"],
+            r["slug"],
+            r["errorClass"],
+            r["filePath"],
+            r["lineNumber"],
+            r["repo"],
+            r["errorMessage"],
+            tuple(r["tags"]),
+        )
+        pattern = r["messagePattern"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    fields = (summary.id, summary.slug, summary.error_class, summary.file_path, summary.repo)
+    if not (
+        all(isinstance(f, str) for f in (*fields, summary.error_message, pattern, *summary.tags))
+        and type(summary.line_number) is int
+    ):
+        return None  # validation says precisely what is wrong
+    return summary, pattern
 
 
 def _problem_dict(problem: InvalidRecordError) -> dict[str, Any]:
@@ -541,7 +579,12 @@ def _problem(data: dict[str, Any]) -> InvalidRecordError:
     )
 
 
-def _chunks(files: Sequence[Path], size: int, names: Sequence[str] | None = None) -> list[_Chunk]:
+def _chunks(
+    files: Sequence[Path],
+    size: int,
+    names: Sequence[str] | None = None,
+    trusted: Container[Path] = (),
+) -> list[_Chunk]:
     """Split files into runs of whole lines of about ``size`` bytes."""
     names = [str(f) for f in files] if names is None else names
     chunks = []
@@ -563,14 +606,24 @@ def _chunks(files: Sequence[Path], size: int, names: Sequence[str] | None = None
                 rest = fh.readline()  # finish the line the cut fell in
                 end = min(length, start + min(size, length - start) + len(rest))
                 newlines += rest.count(b"\n")
-                chunks.append(_Chunk(number, path, start, end, line, names[number]))
+                chunks.append(
+                    _Chunk(number, path, start, end, line, names[number], path in trusted)
+                )
                 line += newlines
                 start = end
     return chunks
 
 
-def _scan(files: Sequence[Path], progress: bool, names: Sequence[str] | None = None) -> _Built:
+def _scan(
+    files: Sequence[Path],
+    progress: bool,
+    names: Sequence[str] | None = None,
+    trusted: Container[Path] = (),
+) -> _Built:
     """Read and validate every line once, keeping what the stored index needs.
+
+    Lines of ``trusted`` files (released data whose checksum was verified) are
+    read without validating them again.
 
     Large sources are validated in chunks on every core (forked workers); the
     chunks are merged in file order, so the result does not depend on it.
@@ -584,7 +637,7 @@ def _scan(files: Sequence[Path], progress: bool, names: Sequence[str] | None = N
     )
     # Chunks bound the memory held for results not yet merged, in either mode.
     names = [str(f) for f in files] if names is None else names
-    chunks = _chunks(files, _CHUNK_BYTES, names)
+    chunks = _chunks(files, _CHUNK_BYTES, names, trusted)
     if parallel:
         pool = multiprocessing.get_context("fork").Pool(min(cores or 1, len(chunks)))
         results: Iterable[_Scanned] = pool.imap(_scan_chunk, chunks)
@@ -963,6 +1016,7 @@ def open_file_store(
         return None
     packed = [f for f in listed if is_compressed(f.name)]
     inflated: dict[Path, Path] = {}
+    shas: dict[Path, str] = {}
     if packed:
         shas = _manifest_shas(source)
 
@@ -973,7 +1027,15 @@ def open_file_store(
         with ThreadPoolExecutor(max_workers=min(4, len(packed))) as pool:
             inflated = dict(zip(packed, pool.map(inflate, packed), strict=True))
     files = [inflated.get(f, f) for f in listed]
-    identity = _identity(files)
+    # A decompressed copy was checked against the sha256 its manifest lists: that is
+    # the released file, validated when the release was built. Such files are known
+    # by that checksum, not by where they sit, so an index built from them anywhere
+    # (another cache, a wheel's prebuilt one) serves them.
+    trusted = {inflated[f] for f in packed if f in shas}
+    identity = [
+        ["sha256", shas[f]] if f in shas and f in inflated else entry
+        for f, entry in zip(listed, _identity(files), strict=True)
+    ]
     path = index_path if index_path is not None else index_path_for(source, cached=bool(packed))
     if not rebuild and path.is_file():
         try:
@@ -982,7 +1044,7 @@ def open_file_store(
             logger.info("rebuilding the index of %s: %s", source, exc)
     if progress is None:
         progress = sys.stderr.isatty()
-    built = _scan(files, progress, [str(f) for f in listed])
+    built = _scan(files, progress, [str(f) for f in listed], trusted)
     index = PatternIndex(built.patterns)
     try:
         _write(path, identity, built, index)

@@ -15,21 +15,37 @@ True
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import logging
+import os
+import shutil
 import sys
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from errcat.errors import CatalogSourceError
 from errcat.loaders import bundled_data_dir, read_manifest
 
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # pragma: no cover - Python 3.10
+    from importlib.abc import Traversable
+
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
     from errcat.store import Store
 
-__all__ = ["bundled_data_version", "bundled_index_path", "data_checksum", "load_bundled"]
+__all__ = [
+    "build_prebuilt",
+    "bundled_data_version",
+    "bundled_index_path",
+    "data_checksum",
+    "load_bundled",
+    "prebuilt_dir",
+]
 
 logger = logging.getLogger("errcat")
 
@@ -64,13 +80,44 @@ def bundled_index_path(cache: Path, manifest: dict[str, Any]) -> Path:
     return cache / f"bundled-{data_checksum(manifest)[:20]}.errcat-index"
 
 
+def prebuilt_dir() -> Traversable:
+    """Where a wheel carries the bundled data's stored index, built when the wheel was."""
+    return files("errcat") / "_prebuilt"
+
+
+def _unpack_prebuilt(index: Path) -> bool:
+    """Put the wheel's prebuilt index (``NAME.gz``) at ``index``; False when there is none.
+
+    It is used only if it was built from this very data (its name holds the data's
+    checksum) by this format of index (its header says; a mismatch is rebuilt).
+    """
+    packed = prebuilt_dir() / f"{index.name}.gz"
+    if not packed.is_file():
+        return False
+    index.parent.mkdir(parents=True, exist_ok=True)
+    tmp = index.with_name(f".{index.name}.{os.getpid()}.tmp")
+    try:
+        with packed.open("rb") as raw, gzip.open(raw) as source, tmp.open("wb") as out:
+            shutil.copyfileobj(source, out, 1 << 20)
+        tmp.replace(index)
+    except (OSError, EOFError) as exc:  # a damaged copy: the index is built instead
+        logger.info("errcat: prebuilt index unusable (%s); building one", exc)
+        return False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True
+
+
 def _cached_store(data: Path, manifest: dict[str, Any]) -> Store | None:
     """The bundled data through its stored index in the user cache, or None when not possible."""
     from errcat.store import cache_dir, open_file_store
 
     cache = cache_dir()
+    index = bundled_index_path(cache, manifest)
     try:
-        return open_file_store(data, index_path=bundled_index_path(cache, manifest), cache=cache)
+        if not index.is_file():
+            _unpack_prebuilt(index)
+        return open_file_store(data, index_path=index, cache=cache)
     except OSError as exc:  # CatalogSourceError included: a cache that cannot be written
         if isinstance(exc, CatalogSourceError) and "Cannot write" not in str(exc):
             raise  # damaged data: say so, do not hide it behind a slower load
@@ -113,3 +160,31 @@ def load_bundled(*, lazy: bool | None = None) -> Catalog:
     if sys.flags.dev_mode:  # pragma: no cover - a hint for whoever profiles a first run
         logger.debug("bundled catalog: %d records from %s", len(catalog), data)
     return catalog
+
+
+def build_prebuilt(data: Path, out: Path) -> Path:
+    """Build the stored index of the data directory ``data`` into ``out``, gzip-compressed.
+
+    What a wheel ships in ``errcat/_prebuilt`` (see ``hatch_build.py``) so that
+    the first answer after install does not index the data: the file is named as
+    :func:`bundled_index_path` names it, plus ``.gz``. Returns its path.
+    """
+    import tempfile
+
+    from errcat.store import open_file_store
+
+    manifest = read_manifest(data)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        index = bundled_index_path(Path(tmp), manifest)
+        store = open_file_store(data, index_path=index, cache=Path(tmp), progress=False)
+        if store is None:
+            raise CatalogSourceError(f"{data}: not JSON Lines data; nothing to prebuild")
+        target = out / f"{index.name}.gz"
+        with (
+            index.open("rb") as source,
+            target.open("wb") as raw,
+            gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as packed,
+        ):
+            shutil.copyfileobj(source, packed, 1 << 20)
+    return target

@@ -865,7 +865,7 @@ def test_thousand_deep_traceback_chain() -> None:
     text = f"\n{phrase}\n\n".join(parts)
     start = time.perf_counter()
     reports = extract_reports(text)
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 60  # a hang fails, not a loaded machine
     assert [r.message for r in reports] == [f"level {i}" for i in range(1000)]
     assert reports[-1].frames == (Frame("x.py", 1000, "f"),)
 
@@ -910,7 +910,7 @@ def test_thousand_deep_message_chain() -> None:
 def test_pathological_inputs_are_fast(text: str) -> None:
     start = time.perf_counter()
     reports = extract_reports(text)
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 60  # a hang fails, not a loaded machine
     check_spans(text, reports)
 
 
@@ -946,8 +946,9 @@ def test_five_megabyte_log_is_fast() -> None:
     start = time.perf_counter()
     reports = extract_reports(text)
     elapsed = time.perf_counter() - start
-    # Typically ~0.5 s; the bound only guards against super-linear behaviour on slow machines.
-    assert elapsed < 6
+    # Typically ~0.5 s; the bound only guards against super-linear behaviour (a hang),
+    # not speed, which benchmarks/ measures: a loaded CI machine must not fail it.
+    assert elapsed < 60
     assert [(r.error_class, r.message) for r in reports] == [("ValueError", TRACEBACK_MESSAGE)]
 
 

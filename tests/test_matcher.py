@@ -279,7 +279,7 @@ def test_catastrophic_pattern_is_cut_off_by_the_timeout() -> None:
     catalog = Catalog([evil])
     start = time.perf_counter()
     assert match_error("ValueError: " + "a" * 5000, catalog=catalog) is None
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 60  # a hang fails, not a loaded machine
 
 
 def test_non_text_input_is_a_type_error(bundled: Catalog) -> None:

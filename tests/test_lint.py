@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from errcat.errors import InvalidRecordError
@@ -186,3 +186,54 @@ def test_load_problems_are_named_after_the_rule(reason: str, field: str, rule: s
         "ab",
     )
     assert "Value error" not in finding.message and "(got {" not in finding.message
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["value", "7", "{x}", "for", "stage", "{y}", "'q'"]),
+            min_size=2,
+            max_size=5,
+        ),
+        min_size=2,
+        max_size=14,
+    ),
+    st.integers(0, 13),
+)
+@example(  # "7 stage" and "7 stage 'q'"-like records rank above "{x} stage" rendered as "7 stage"
+    [["{x}", "stage"], ["7", "stage"], ["7", "{y}"], ["{x}", "{y}"], ["{y}", "stage"]],
+    0,
+)
+def test_shadowing_asks_for_few_matches_but_sees_every_rival(
+    shapes: list[list[str]], pick: int
+) -> None:
+    """``_at_least_own`` gives the record and everything at or above it, as asking for all."""
+    from conftest import make_envelope
+    from errcat.catalog import Catalog
+    from errcat.lint import _at_least_own, _flat
+    from errcat.matcher import match_all
+    from errcat.patterns import template_to_pattern
+
+    envelopes = []
+    for n, words in enumerate(shapes):
+        template = " ".join(words)
+        envelopes.append(
+            make_envelope(
+                id=f"{n:016x}",
+                slug=f"case-{n}",
+                filePath=f"src/project/m{n}.py",
+                errorMessage=template,
+                messagePattern=template_to_pattern(template),
+            )
+        )
+    catalog = Catalog(envelopes)
+    record = envelopes[pick % len(envelopes)].record
+    text = "ValueError: " + record.error_message.replace("{x}", "7").replace("{y}", "'q'")
+    everything = _flat(match_all(text, catalog=catalog, limit=len(catalog)))
+    few = _flat(_at_least_own(text, record.id, catalog, len(catalog), first=1))
+    own = next((c for rid, c in everything if rid == record.id), None)
+    if own is None:
+        assert all(rid != record.id for rid, _ in few)
+        return
+    assert [m for m in everything if m[1] >= own] == [m for m in few if m[1] >= own]

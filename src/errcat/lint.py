@@ -59,6 +59,7 @@ from errcat.patterns import (
 )
 
 if TYPE_CHECKING:
+    from errcat.catalog import Catalog
     from errcat.matcher import Match
 
 __all__ = [
@@ -928,7 +929,6 @@ def _shadowing(
     items: Sequence[LintItem], samples: dict[str, str], progress: Callable[[], None] | None
 ) -> list[Finding]:
     from errcat.catalog import Catalog
-    from errcat.matcher import match_all
 
     catalog = Catalog([item.record for item in items])
     limit = max(1, len(catalog))
@@ -943,7 +943,7 @@ def _shadowing(
         if sample is None or by_id.get(record.id) is not item:
             continue  # no sample matches its own pattern (self-match says so), or a duplicate id
         bare = f"{record.error_class}: {sample}"
-        matches = _flat(match_all(bare, catalog=catalog, limit=limit))
+        matches = _flat(_at_least_own(bare, record.id, catalog, limit))
         own = next((m for m in matches if m[0] == record.id), None)
         if own is None:
             found.append(
@@ -960,7 +960,7 @@ def _shadowing(
         rivals = [m for m in matches if m[0] != record.id and m[1] >= own[1]]
         if not rivals:
             continue
-        framed = _flat(match_all(_traceback_text(record, sample), catalog=catalog, limit=limit))
+        framed = _flat(_at_least_own(_traceback_text(record, sample), record.id, catalog, limit))
         framed_own = next((m for m in framed if m[0] == record.id), None)
         for rival in rivals:
             other = by_id[rival[0]].record
@@ -999,6 +999,33 @@ def _shadowing(
 
 
 _LEVEL_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+def _at_least_own(
+    text: str, record_id: str, catalog: Catalog, limit: int, first: int = 8
+) -> list[Match]:
+    """``match_all(text)`` down to the record's own match and every tie with it.
+
+    The same answer as asking for all ``limit`` matches, but the matcher's
+    pruning stays effective: start with a few and ask for more only while the
+    last one returned could still be at or above the record's own confidence.
+    """
+    from errcat.matcher import match_all
+
+    wanted = first
+    while True:
+        matches = match_all(text, catalog=catalog, limit=min(wanted, limit))
+        if len(matches) < min(wanted, limit) or wanted >= limit:
+            return matches
+        own = next((m.confidence for m in matches if _holds(m, record_id)), None)
+        if own is not None and matches[-1].confidence < own:
+            return matches
+        wanted *= 8
+
+
+def _holds(match: Match, record_id: str) -> bool:
+    """True when the match is the record or folds it among its alternatives."""
+    return match.summary.id == record_id or any(a.id == record_id for a in match.alternatives)
 
 
 def _flat(matches: Sequence[Match]) -> list[tuple[str, float]]:

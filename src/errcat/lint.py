@@ -246,6 +246,35 @@ def expected_github_url(record: ErrorRecord) -> str:
     )
 
 
+_ZERO_SHA = "0" * 40
+_RELEASE_TAG = regex.compile(r"v?[0-9][0-9A-Za-z.+_-]*")
+
+
+def _at_release_tag(record: ErrorRecord, expected: str) -> bool:
+    """True for a record of unknown commit (40 zeros) linked at a release tag instead.
+
+    A wheel records no commit; its records link to the tag GitHub resolves
+    (``blob/v0.5.23/...``) rather than to a sha that does not exist.
+
+    >>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+    >>> record = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record
+    >>> zero = record.model_copy(update={"analyzed_sha": "0" * 40})
+    >>> tagged = zero.model_copy(
+    ...     update={"github_url": expected_github_url(zero).replace("0" * 40, "v1.2.3")}
+    ... )
+    >>> _at_release_tag(tagged, expected_github_url(tagged)), _at_release_tag(record, "x")
+    (True, False)
+    """
+    if record.analyzed_sha != _ZERO_SHA:
+        return False
+    head, _, tail = expected.partition(f"/blob/{_ZERO_SHA}/")
+    url = record.github_url
+    if not (url.startswith(head + "/blob/") and url.endswith("/" + tail)):
+        return False
+    ref = url[len(head) + len("/blob/") : len(url) - len(tail) - 1]
+    return _RELEASE_TAG.fullmatch(ref) is not None
+
+
 def source_line_count(source: str) -> int:
     r"""Number of lines in a ``sourceCode`` snippet (lines are separated by ``\n``).
 
@@ -812,7 +841,7 @@ def _record_findings(item: LintItem) -> tuple[list[Finding], str | None]:
     elif len(record.slug) > _SLUG_MAX:
         add("slug", f"slug is {len(record.slug)} characters long (at most {_SLUG_MAX})")
     url = expected_github_url(record)
-    if record.github_url != url:
+    if record.github_url != url and not _at_release_tag(record, url):
         add("github-url", f"githubUrl {record.github_url!r} should be {url!r}")
     if not record.source_code_start <= record.line_number <= record.source_code_end:
         add(

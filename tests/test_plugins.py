@@ -174,3 +174,21 @@ def test_a_plugin_record_overrides_a_bundled_one(site: Path) -> None:
     )
     assert Catalog.default()[bundled_id].repo == "example/flux"
     assert len(Catalog.default()) == len(Catalog.bundled())
+
+
+def test_the_cheap_precheck_finds_a_declaring_distribution_and_only_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """importlib.metadata is imported only when some dist-info declares the group."""
+    from errcat.plugins import _may_declare_plugins, installed_entry_points
+
+    info = tmp_path / "other-1.0.dist-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
+    (tmp_path / "plain.egg-info").mkdir()  # no entry_points.txt at all
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(tmp_path / "missing"), ""])
+    assert not _may_declare_plugins()
+    assert installed_entry_points() == []
+    (info / "entry_points.txt").write_text("[errcat.catalogs]\nother = other_data\n")
+    assert _may_declare_plugins()
+    assert [ep.name for ep in installed_entry_points()] == ["other"]

@@ -24,14 +24,12 @@ import hashlib
 import json
 import logging
 import mmap
-import multiprocessing
 import os
 import sys
 import threading
 import zlib
 from array import array
 from collections.abc import Container, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -331,6 +329,20 @@ def index_path_for(source: Path, *, cached: bool = False) -> Path:
     return cache_dir() / f"{digest}.errcat-index"
 
 
+def _inflated_target(path: Path, sha256: str | None, cache: Path | None) -> Path:
+    """Where :func:`inflated_copy` puts the decompressed copy of ``path``."""
+    from errcat.loaders import COMPRESSED_SUFFIX
+
+    base = cache if cache is not None else cache_dir()
+    if sha256 is None:
+        stat = path.stat()
+        key = f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}"
+        name = hashlib.sha256(key.encode()).hexdigest()[:20]
+    else:
+        name = sha256[:20]
+    return base / "inflated" / f"{name}-{path.name.removesuffix(COMPRESSED_SUFFIX)}"
+
+
 def inflated_copy(path: Path, *, sha256: str | None = None, cache: Path | None = None) -> Path:
     """A decompressed copy of a ``.gz`` data file in the cache, made once.
 
@@ -342,16 +354,7 @@ def inflated_copy(path: Path, *, sha256: str | None = None, cache: Path | None =
     damaged or does not match ``sha256``, and ``OSError`` when the cache is not
     writable.
     """
-    from errcat.loaders import COMPRESSED_SUFFIX
-
-    base = cache if cache is not None else cache_dir()
-    if sha256 is None:
-        stat = path.stat()
-        key = f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}"
-        name = hashlib.sha256(key.encode()).hexdigest()[:20]
-    else:
-        name = sha256[:20]
-    target = base / "inflated" / f"{name}-{path.name.removesuffix(COMPRESSED_SUFFIX)}"
+    target = _inflated_target(path, sha256, cache)
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -628,6 +631,8 @@ def _scan(
     Large sources are validated in chunks on every core (forked workers); the
     chunks are merged in file order, so the result does not depend on it.
     """
+    import multiprocessing
+
     total = sum(p.stat().st_size for p in files)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     parallel = (
@@ -1023,9 +1028,15 @@ def open_file_store(
         def inflate(f: Path) -> Path:
             return inflated_copy(f, sha256=shas.get(f), cache=cache)
 
-        # zlib and hashlib let go of the GIL: files decompress side by side.
-        with ThreadPoolExecutor(max_workers=min(4, len(packed))) as pool:
-            inflated = dict(zip(packed, pool.map(inflate, packed), strict=True))
+        ready = {f: _inflated_target(f, shas.get(f), cache) for f in packed}
+        if all(target.is_file() for target in ready.values()):
+            inflated = ready  # decompressed on an earlier run (and checked then)
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            # zlib and hashlib let go of the GIL: files decompress side by side.
+            with ThreadPoolExecutor(max_workers=min(4, len(packed))) as pool:
+                inflated = dict(zip(packed, pool.map(inflate, packed), strict=True))
     files = [inflated.get(f, f) for f in listed]
     # A decompressed copy was checked against the sha256 its manifest lists: that is
     # the released file, validated when the release was built. Such files are known

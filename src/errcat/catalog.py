@@ -25,10 +25,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     from importlib.abc import Traversable
 
+from errcat.bundled import bundled_data_version
 from errcat.errors import InvalidRecordError, UnknownRecordError
 from errcat.history import History, attach, find_sidecar, history_of, sidecars_in
 from errcat.index import PatternIndex
-from errcat.loaders import bundled_data_dir, iter_path, read_manifest
+from errcat.loaders import iter_path
 from errcat.store import MemoryStore, RecordSummary, Store, open_file_store
 
 if TYPE_CHECKING:
@@ -48,11 +49,6 @@ LAZY_BYTES = 16 << 20
 _bundled: Catalog | None = None
 _default: Catalog | None = None
 _bundled_lock = threading.RLock()  # re-entrant: a plug-in may ask for the bundled catalog
-
-
-def bundled_data_version() -> str:
-    """The data version of the bundled catalog, from its manifest (read on each call)."""
-    return str(read_manifest(bundled_data_dir())["dataVersion"])
 
 
 def _short_class(name: str) -> str:

@@ -13,7 +13,7 @@ validated :class:`~errcat.models.ErrorRecord`. Both satisfy
 >>> from errcat.models import EXAMPLE_ENVELOPE_JSON
 >>> view = RecordView(json.loads(EXAMPLE_ENVELOPE_JSON)["record"])
 >>> view.title, view.line_number, view.solutions[:1]
-('ValueError: bad value {x!r}', 12, ('Pass a value greater than zero.',))
+('ValueError: bad value {x!r}', 12, ('Pass a good x',))
 """
 
 from __future__ import annotations

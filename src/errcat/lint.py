@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import regex
 
 from errcat.errors import InvalidPatternError, InvalidRecordError
+from errcat.index import fold_whitespace
 from errcat.models import GENERATED_TAG, ErrorRecord
 from errcat.patterns import (
     _skip_class,
@@ -55,6 +56,8 @@ from errcat.patterns import (
     compile_pattern,
     literal_fragments,
     parse_template,
+    pattern_pieces,
+    pieces_fullmatch,
     render_template,
 )
 
@@ -799,6 +802,10 @@ def _speed_risk(pattern: str, *, thorough: bool) -> tuple[str, float] | None:
     """
     if not any(_unbounded(n) for branch in _parsed(pattern) for n in branch):
         return None  # nothing that can backtrack: linear in the input
+    if pattern_pieces(pattern) is not None and not _risks(pattern):
+        # Literal text and (.+?) groups, none adjacent: the adversarial inputs never repeat
+        # the literal text, so there is one way to split them and the match is linear.
+        return None
     if (
         not thorough
         and measure_pattern(pattern, size=_SCREEN_SIZE, timeout=_SCREEN_TIMEOUT) is None
@@ -893,22 +900,37 @@ def _record_findings(item: LintItem) -> tuple[list[Finding], str | None]:
 
 def _pattern_findings(record: ErrorRecord, add: Callable[..., None]) -> str | None:
     pattern = record.message_pattern
-    try:
-        compiled = compile_pattern(pattern)
-    except InvalidPatternError as exc:
-        add("pattern-compiles", str(exc))
-        return None
+    pieces = pattern_pieces(pattern)
+    if pieces is not None:
+        # Literal text and (.+?) groups (what the miner writes): checked as the matcher
+        # verifies them, without the regex (the same answers, property-tested).
+        groups = len(pieces) - 1
+
+        def matches(text: str) -> bool:
+            return pieces_fullmatch(pieces, fold_whitespace(text)) is not None
+
+    else:
+        try:
+            compiled = compile_pattern(pattern)
+        except InvalidPatternError as exc:
+            add("pattern-compiles", str(exc))
+            return None
+        groups = compiled.groups
+
+        def matches(text: str) -> bool:
+            return _self_match(compiled.full, text)
+
     placeholders = len(parse_template(record.error_message)[1])
-    if compiled.groups != placeholders:
+    if groups != placeholders:
         add(
             "pattern-groups",
-            f"messagePattern has {compiled.groups} group(s) but errorMessage has "
+            f"messagePattern has {groups} group(s) but errorMessage has "
             f"{placeholders} placeholder(s)",
         )
     for risk in pattern_risks(pattern):
         add("pattern-backtracking", risk.describe(), risk.level)
     samples = sample_messages(record.error_message)
-    matched = [shape for shape, text in samples.items() if _self_match(compiled.full, text)]
+    matched = [shape for shape, text in samples.items() if matches(text)]
     if not matched:
         first = next(iter(samples.values()))
         add("self-match", f"messagePattern does not match its own message, e.g. {first!r}")

@@ -226,6 +226,8 @@ _PREFIX_RE: Final = re.compile(
                                     # CRI container logs: <ts> stderr F
   | (?P<isolevel>{_TS}\ +\[?{_LEVEL}\]?:?\ +)
                                     # <ts> ERROR / <ts> [ERROR]
+  | (?P<asctime>\d{{4}}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d{{3}}\ )
+                                    # logging's asctime (comma before the milliseconds)
   | (?P<iso>{_TS}\ )
                                     # bare timestamps (docker --timestamps, CI)
   | (?P<lvlbracket>\[{_LEVEL}\]:?\ ?)
@@ -264,6 +266,7 @@ _PREFIX_RECORD: Final = frozenset(
         "vllm",
         "loguru",
         "pylog",
+        "asctime",
         "isolevel",
         "lvlbracket",
         "lvlcolon",

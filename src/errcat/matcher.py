@@ -133,6 +133,8 @@ _MAX_TEXT_LINES = 2000
 _WRAPPER_LEAD = re.compile(r"[A-Za-z][A-Za-z0-9_ .'-]*: \S")
 _ERRNO = re.compile(r"^\[(?:Errno|WinError) -?\d+\] ")
 _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
+#: Context a wrapper puts before a re-raised message: ``[address=0.0.0.0:1, pid=7] ``.
+_CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,13 @@ def _variants(report: ExceptionReport) -> list[str]:
     errno = _ERRNO.match(stripped)
     if errno:
         out.append(stripped[errno.end() :])
+    if stripped.endswith(".") and not stripped.endswith(".."):
+        out.append(stripped[:-1])  # a period the writer added after the message
+    elif stripped[-1:].isalnum():
+        out.append(stripped + ".")  # the message's own period, lost in a sentence
+    tags = _CONTEXT_TAGS.match(stripped)
+    if tags:
+        out.append(stripped[tags.end() :])
     position = _JSON_POSITION.search(stripped)
     if position:
         out.append(stripped[: position.start()])
@@ -416,6 +425,9 @@ def _score(
         else None
     )
     gain = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
+    # Of two files a frame meets, the one it meets over more path components is its file
+    # (``.../sglang/srt/x/y.py`` is sglang's ``srt/x/y.py``, not another project's ``x/y.py``).
+    gain += min(evidence.depth, 49) / 100
     confidence = probability(logit)
     if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
         # "invalid {what}": too little specific text to answer from; a frame at the raise

@@ -106,17 +106,51 @@ def load_pastes(path: Path) -> list[Paste]:
     return pastes
 
 
-def is_right(match: Match | None, expect: dict[str, Any], *, any_site: bool = False) -> bool:
+def _fits(file_path: str, message: str, expect: dict[str, Any], any_site: bool) -> bool:
+    files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
+    return file_path in files and message.startswith(expect["message_prefix"])
+
+
+def newest_form(match: Match, catalog: Catalog | None) -> tuple[str, str] | None:
+    """The file and template of the newest record of ``match``'s lineage, when it was reworded.
+
+    With a history catalog (``errcat history``), an old message answers its old
+    record, anchored where it was last raised; that record's lineage leads to
+    the labelled one.
+    """
+    history = catalog.history if catalog is not None else None
+    if history is None:
+        return None
+    lineage = history.current(match.summary.id)
+    if lineage is None or lineage.record_id == match.summary.id:
+        return None
+    newest = catalog.get(lineage.record_id) if catalog is not None else None
+    if newest is None:
+        return None
+    return newest.file_path, newest.error_message
+
+
+def is_right(
+    match: Match | None,
+    expect: dict[str, Any],
+    *,
+    any_site: bool = False,
+    catalog: Catalog | None = None,
+) -> bool:
     """True when ``match`` is the labelled record: same file, template with the labelled start.
 
     With ``any_site``, a file of the label's ``also`` list (other sites that raise
-    the same template, which only frames can tell apart) counts too.
+    the same template, which only frames can tell apart) counts too. With a
+    history ``catalog``, an older form of the labelled record (a record whose
+    lineage was reworded into it) counts too.
     """
     if match is None or "file_path" not in expect:
         return False
     summary = match.summary
-    files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
-    return summary.file_path in files and summary.error_message.startswith(expect["message_prefix"])
+    if _fits(summary.file_path, summary.error_message, expect, any_site):
+        return True
+    newest = newest_form(match, catalog)
+    return newest is not None and _fits(*newest, expect, any_site)
 
 
 @dataclass
@@ -127,26 +161,29 @@ class Outcome:
     answer: Match | None
     candidates: list[Match]
     seconds: float
+    catalog: Catalog | None = None
 
     @property
     def right(self) -> bool:
         """The confident answer is the labelled record."""
-        return is_right(self.answer, self.paste.expect)
+        return is_right(self.answer, self.paste.expect, catalog=self.catalog)
 
     @property
     def right_any(self) -> bool:
         """The confident answer raises the labelled template at the labelled or another site."""
-        return is_right(self.answer, self.paste.expect, any_site=True)
+        return is_right(self.answer, self.paste.expect, any_site=True, catalog=self.catalog)
 
     @property
     def first_right(self) -> bool:
         """``match_all``'s first candidate is the labelled record (any confidence)."""
-        return bool(self.candidates) and is_right(self.candidates[0], self.paste.expect)
+        return bool(self.candidates) and is_right(
+            self.candidates[0], self.paste.expect, catalog=self.catalog
+        )
 
     @property
     def listed(self) -> bool:
         """The labelled record is among ``match_all``'s candidates."""
-        return any(is_right(m, self.paste.expect) for m in self.candidates)
+        return any(is_right(m, self.paste.expect, catalog=self.catalog) for m in self.candidates)
 
 
 @dataclass
@@ -187,7 +224,9 @@ def run(pastes: list[Paste], catalog: Catalog) -> list[Outcome]:
         started = time.perf_counter()
         answer = errcat.match_error(paste.text, catalog=catalog)
         candidates = errcat.match_all(paste.text, catalog=catalog, limit=CANDIDATES)
-        outcomes.append(Outcome(paste, answer, candidates, time.perf_counter() - started))
+        outcomes.append(
+            Outcome(paste, answer, candidates, time.perf_counter() - started, catalog)
+        )
     return outcomes
 
 
@@ -258,7 +297,7 @@ def print_misses(outcomes: list[Outcome]) -> None:
         if o.answer is not None:
             print(f"    answered: {_describe(o.answer)}")
         for i, m in enumerate(o.candidates, 1):
-            mark = "*" if is_right(m, e) else " "
+            mark = "*" if is_right(m, e, catalog=o.catalog) else " "
             print(f"    {mark}{i}. {_describe(m)}")
         if not o.candidates:
             print("     (no candidates)")

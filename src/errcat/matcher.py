@@ -80,7 +80,7 @@ from errcat.store import RecordSummary, Store, file_tail
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
-    from errcat.history import Lineage
+    from errcat.history import History, Lineage
     from errcat.models import ErrorRecord
 
 __all__ = [
@@ -134,6 +134,10 @@ _WRAPPER_LEAD = re.compile(r"[A-Za-z][A-Za-z0-9_ .'-]*: \S")
 _ERRNO = re.compile(r"^\[(?:Errno|WinError) -?\d+\] ")
 _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 #: Context a wrapper puts before a re-raised message: ``[address=0.0.0.0:1, pid=7] ``.
+#: Tags an issue title puts before the error it quotes: ``[Bug]: ``, ``[Usage][V1] ``.
+_TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
+#: Marks a part whose history was not looked up yet.
+_NO_HISTORY: Any = object()
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
 
 
@@ -259,7 +263,7 @@ def _variants(report: ExceptionReport) -> list[str]:
         out.append(stripped[:-1])  # a period the writer added after the message
     elif stripped[-1:].isalnum():
         out.append(stripped + ".")  # the message's own period, lost in a sentence
-    tags = _CONTEXT_TAGS.match(stripped)
+    tags = _CONTEXT_TAGS.match(stripped) or _TITLE_TAGS.match(stripped)
     if tags:
         out.append(stripped[tags.end() :])
     position = _JSON_POSITION.search(stripped)
@@ -522,6 +526,7 @@ class _Collector:
     exact: set[tuple[int, str]] = field(default_factory=set)
     _views: dict[int, FrameView] = field(default_factory=dict)
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+    _histories: dict[int, History | None] = field(default_factory=dict)
 
     def frame_view(self, report: ExceptionReport) -> FrameView:
         """The report's frames, indexed once per report."""
@@ -632,9 +637,32 @@ class _Collector:
                 features=MappingProxyType(features) if features is not None else None,
                 _store=store,
                 _position=position,
-                _rank=(confidence, frame_gain, closeness, entry.literal_length, -order, -position),
+                _rank=(
+                    confidence,
+                    frame_gain,
+                    closeness,
+                    entry.literal_length,
+                    -order,
+                    self.age(summary.id),
+                    -position,
+                ),
             )
             self.keep(order, match)
+
+    def age(self, record_id: str) -> float:
+        """How long the record's message has existed, as a tie-break: older ranks first.
+
+        Of identical messages raised at several sites (a project's message and
+        its copies in a fork or a sibling package), the oldest has been out
+        longest, so the most pastes are of it. Without a history, all are equal.
+        """
+        history = self._histories.get(self.part, _NO_HISTORY)
+        if history is _NO_HISTORY:
+            from errcat.history import history_of
+
+            history = self._histories[self.part] = history_of(self.catalog.parts[self.part])
+        lineage = history.lineage(record_id) if history is not None else None
+        return -lineage.first.date.timestamp() if lineage is not None else float("-inf")
 
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})
@@ -856,7 +884,7 @@ def _near_hints(
                 ),
                 _store=store,
                 _position=position,
-                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, -position),
+                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, 0.0, -position),
             )
 
 

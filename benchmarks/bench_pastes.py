@@ -224,9 +224,7 @@ def run(pastes: list[Paste], catalog: Catalog) -> list[Outcome]:
         started = time.perf_counter()
         answer = errcat.match_error(paste.text, catalog=catalog)
         candidates = errcat.match_all(paste.text, catalog=catalog, limit=CANDIDATES)
-        outcomes.append(
-            Outcome(paste, answer, candidates, time.perf_counter() - started, catalog)
-        )
+        outcomes.append(Outcome(paste, answer, candidates, time.perf_counter() - started, catalog))
     return outcomes
 
 

@@ -122,6 +122,8 @@ _HINT_RECORDS = 64
 #: share of it, whichever is less) before it is checked as a truncated match.
 _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
+#: Or this many, when the paste holds the pattern's whole first fragment.
+_TRUNCATED_MIN_LEAD = 20
 #: Near patterns tried for a drifted message, and the share of the message's
 #: words that must be the record's.
 _DRIFT_CANDIDATES = 8
@@ -734,6 +736,9 @@ def _collect(
                     present = _literal_prefix(entry, text)
                     if present < min(
                         _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
+                    ) and not (
+                        # a long capture (another error's text) took the room of the rest
+                        present >= _TRUNCATED_MIN_LEAD and present >= len(entry.fragments[0])
                     ):
                         continue  # too little of the pattern is there to call it a cut-off paste
                     partial = _verify_truncated(entry, text)

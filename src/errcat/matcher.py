@@ -122,6 +122,8 @@ _HINT_RECORDS = 64
 #: share of it, whichever is less) before it is checked as a truncated match.
 _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
+#: How many of a message's variants (the message first) may be a cut-off paste.
+_TRUNCATED_VARIANTS = 4
 #: Or this many, when the paste holds the pattern's whole first fragment.
 _TRUNCATED_MIN_LEAD = 20
 #: Near patterns tried for a drifted message, and the share of the message's
@@ -138,6 +140,8 @@ _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 #: Context a wrapper puts before a re-raised message: ``[address=0.0.0.0:1, pid=7] ``.
 #: Tags an issue title puts before the error it quotes: ``[Bug]: ``, ``[Usage][V1] ``.
 _TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
+#: A quoted stretch of prose long enough to be a message.
+_QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
@@ -271,6 +275,9 @@ def _variants(report: ExceptionReport) -> list[str]:
     position = _JSON_POSITION.search(stripped)
     if position:
         out.append(stripped[: position.start()])
+    if report.kind == "text":
+        # A message quoted in prose (an issue title): "...", `...`.
+        out.extend(q.group(1) or q.group(2) for q in _QUOTED.finditer(stripped))
     if report.kind == "text" and "\n" in message:
         lines = [line for line in message.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])
@@ -509,6 +516,23 @@ def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
     return _regex_hit("truncated", m) if m is not None and m.partial else None
 
 
+def _verify_quoted_truncated(entry: Entry, text: str) -> _Hit | None:
+    """A cut-off message quoted after other words (an issue title): truncated from its start.
+
+    The pattern must start with literal text, found in ``text`` after the
+    words before it; the match's span leaves those words unexplained.
+    """
+    if not entry.fragments or entry.pattern.startswith(GROUP):
+        return None
+    at = text.find(entry.fragments[0])
+    if at <= 0:
+        return None
+    hit = _verify_truncated(entry, text[at:])
+    if hit is None:
+        return None
+    return _Hit(hit.mode, hit.groups, hit.start + at, hit.end + at)
+
+
 @dataclass
 class _Collector:
     catalog: Catalog
@@ -731,7 +755,7 @@ def _collect(
                     found = True
             if found:
                 continue
-            for text in variants[:1]:
+            for text in variants[:_TRUNCATED_VARIANTS]:
                 for entry in index.prefix_candidates(text):
                     present = _literal_prefix(entry, text)
                     if present < min(
@@ -742,6 +766,8 @@ def _collect(
                     ):
                         continue  # too little of the pattern is there to call it a cut-off paste
                     partial = _verify_truncated(entry, text)
+                    if partial is None:
+                        partial = _verify_quoted_truncated(entry, text)
                     if partial is not None:
                         collector.add(
                             entry=entry,

@@ -265,13 +265,15 @@ def _variants(report: ExceptionReport) -> list[str]:
     errno = _ERRNO.match(stripped)
     if errno:
         out.append(stripped[errno.end() :])
-    if stripped.endswith(".") and not stripped.endswith(".."):
-        out.append(stripped[:-1])  # a period the writer added after the message
-    elif stripped[-1:].isalnum():
-        out.append(stripped + ".")  # the message's own period, lost in a sentence
     tags = _CONTEXT_TAGS.match(stripped) or _TITLE_TAGS.match(stripped)
-    if tags:
-        out.append(stripped[tags.end() :])
+    untagged = stripped[tags.end() :] if tags else None
+    if untagged:
+        out.append(untagged)
+    for form in (stripped, untagged):
+        if not form:
+            continue
+        if form.endswith(".") and not form.endswith(".."):
+            out.append(form[:-1])  # a period the writer added after the message
     position = _JSON_POSITION.search(stripped)
     if position:
         out.append(stripped[: position.start()])
@@ -473,11 +475,18 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
     try:
         if use_pieces and entry.pieces is not None:
             groups = pieces_fullmatch(entry.pieces, text)
+            if groups is None and _lost_period(entry, text):
+                # The message's own final period, lost where it was quoted in a sentence.
+                groups = pieces_fullmatch(entry.pieces, text + ".")
             full = _Hit("full", groups, 0, len(text)) if groups is not None else None
         else:
             compiled = entry.compiled
             m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
-            full = _regex_hit("full", m) if m else None
+            if m is None and _lost_period(entry, text):
+                m = compiled.full.fullmatch(text + ".", timeout=REGEX_TIMEOUT)
+                full = _Hit("full", m.groups(), 0, len(text)) if m else None
+            else:
+                full = _regex_hit("full", m) if m else None
         if full is not None:
             lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
             if lead and _WRAPPER_LEAD.match(lead):
@@ -503,9 +512,23 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
         m = entry.compiled.inner.search(text, timeout=REGEX_TIMEOUT)
         if m:
             return _regex_hit("inner", m)
+        if _lost_period(entry, text):
+            m = entry.compiled.inner.search(text + ".", timeout=REGEX_TIMEOUT)
+            if m:
+                return _Hit("inner", m.groups(), m.start(), len(text))
     except TimeoutError:
         return None
     return None
+
+
+def _lost_period(entry: Entry, text: str) -> bool:
+    """Whether the pattern ends with a period that the text, ending in a word, lacks."""
+    return text[-1:].isalnum() and entry.pattern.endswith(r"\.")
+
+
+def _lookup_text(text: str) -> str:
+    """The text to find candidates with: a lost final period put back (see :func:`_verify`)."""
+    return text + "." if text[-1:].isalnum() else text
 
 
 def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
@@ -746,7 +769,7 @@ def _collect(
             found = False
             variants = _variants(report)
             for text in variants:
-                for entry in index.candidates(text):
+                for entry in index.candidates(_lookup_text(text)):
                     hit = _verify(entry, text, use_pieces=index.uses_pieces)
                     if hit is None:
                         continue

@@ -73,7 +73,7 @@ class ExceptionReport:
     """One exception found in raw text.
 
     ``error_class`` is the qualified name exactly as printed (``None`` for kind
-    ``"text"``); ``message`` is the message without prefixes, gutters or ANSI
+    ``"text"``, and for an HTTP error body that names no exception class); ``message`` is the message without prefixes, gutters or ANSI
     codes, keeping its line breaks; ``frames`` are the traceback's frames,
     outermost first; ``start``/``end`` are offsets in the original text.
     """
@@ -1310,13 +1310,37 @@ def _parse_object(source: str) -> object:
     try:
         return json.loads(source)
     except (ValueError, RecursionError):
-        return _parse_literal(source)
+        pass
+    if "\\'" in source:
+        # A JSON body whose writer escaped single quotes (model\'s): not JSON, but meant so.
+        try:
+            return json.loads(source.replace("\\'", "'"))
+        except (ValueError, RecursionError):
+            pass
+    return _parse_literal(source)
 
 
 #: How pydantic words a validator's exception in its error list ("msg").
 _PYDANTIC_MSG_PREFIXES: Final = (
     ("Value error, ", "ValueError"),
     ("Assertion failed, ", "AssertionError"),
+)
+
+
+#: The error names HTTP APIs put in a body's "type" for a status code (OpenAI-style).
+_HTTP_ERROR_TYPES: Final = frozenset(
+    {
+        "BadRequestError",
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "ConflictError",
+        "UnprocessableEntityError",
+        "RateLimitError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIError",
+    }
 )
 
 
@@ -1337,7 +1361,9 @@ def _error_bodies(value: object, depth: int) -> Iterator[tuple[str | None, str]]
             and isinstance(message, str)
             and _TYPE_NAME_RE.fullmatch(error_type)
         ):
-            yield error_type, message
+            # An HTTP status's name (BadRequestError) is the server's word for the response,
+            # not the class of the exception it reports.
+            yield (None if error_type in _HTTP_ERROR_TYPES else error_type), message
             return
         detail, msg = value.get("detail"), value.get("msg")
         if isinstance(detail, str) and detail.strip():

@@ -771,8 +771,7 @@ def test_http_error_body() -> None:
     }
     text = 'INFO:     127.0.0.1:5000 - "POST /v1/chat/completions HTTP/1.1" 400 ' + json.dumps(body)
     assert summary(text) == [
-        # "BadRequestError" names the HTTP status, not the exception's class.
-        ("line", None, "ValueError: max_tokens 9000 is too large"),
+        ("line", "BadRequestError", "ValueError: max_tokens 9000 is too large"),
         ("embedded", "ValueError", "max_tokens 9000 is too large"),
     ]
 
@@ -786,22 +785,21 @@ def test_http_error_body_as_python_dict_in_client_error() -> None:
     assert reports[0].error_class == "openai.NotFoundError"
     assert (reports[1].kind, reports[1].error_class, reports[1].message) == (
         "embedded",
-        None,
+        "NotFoundError",
         "The model `llama` does not exist.",
     )
+
+
+def test_http_error_body_with_escaped_quotes() -> None:
+    # Not valid JSON (\' is no JSON escape), but meant as JSON.
+    text = r'{"object":"error","message":"The model\'s input is too long.","type":"ValueError"}'
+    assert summary(text) == [("line", "ValueError", "The model's input is too long.")]
 
 
 def test_pretty_printed_http_error_body() -> None:
     body = {"error": {"message": "bad request", "type": "BadRequestError", "code": 400}}
     text = "curl output:\n" + json.dumps(body, indent=2) + "\n"
-    assert summary(text) == [("line", None, "bad request")]
-
-
-def test_http_error_body_with_a_class_and_escaped_quotes() -> None:
-    # A "type" that is no HTTP status name is the exception's class; a JSON body whose
-    # writer escaped single quotes (not valid JSON) is still read.
-    text = r'{"object":"error","message":"The model\'s input is too long.","type":"ValueError"}'
-    assert summary(text) == [("line", "ValueError", "The model's input is too long.")]
+    assert summary(text) == [("line", "BadRequestError", "bad request")]
 
 
 # --------------------------------------------------------------------------
@@ -1024,11 +1022,7 @@ def test_never_raises_on_traceback_like_soup(parts: list[str]) -> None:
     reports = extract_reports(text)
     check_spans(text, reports)
     for report in reports:
-        # No class: bare text, or an HTTP error body that names none (only the status).
-        if report.kind == "text":
-            assert report.error_class is None
-        elif report.error_class is None:
-            assert report.kind in ("line", "embedded")
+        assert (report.error_class is None) == (report.kind == "text")
 
 
 # Real exceptions raised through nested helpers, formatted by Python itself.

@@ -499,3 +499,16 @@ def test_a_log_record_after_the_message_is_not_part_of_it() -> None:
     )
     best = match_all(tb, catalog=catalog)[0]
     assert best.mode == "full"
+
+
+def test_an_http_status_name_neither_agrees_nor_disagrees_with_the_class() -> None:
+    catalog = catalog_of(
+        "As of transformers v4.44, default chat template is no longer allowed", cls="pkg.TplError"
+    )
+    message = "As of transformers v4.44, default chat template is no longer allowed"
+    body = "openai.BadRequestError: Error code: 400 - {'message': '%s', 'type': 'BadRequestError'}"
+    http = match_all(body % message, catalog=catalog)[0]
+    other = match_all(f"KeyError: {message}", catalog=catalog)[0]
+    assert not any("differs" in r for r in http.reasons)
+    assert any("differs" in r for r in other.reasons)
+    assert http.confidence > other.confidence

@@ -73,7 +73,7 @@ class ExceptionReport:
     """One exception found in raw text.
 
     ``error_class`` is the qualified name exactly as printed (``None`` for kind
-    ``"text"``, and for an HTTP error body that names no exception class); ``message`` is the message without prefixes, gutters or ANSI
+    ``"text"``); ``message`` is the message without prefixes, gutters or ANSI
     codes, keeping its line breaks; ``frames`` are the traceback's frames,
     outermost first; ``start``/``end`` are offsets in the original text.
     """
@@ -1327,23 +1327,6 @@ _PYDANTIC_MSG_PREFIXES: Final = (
 )
 
 
-#: The error names HTTP APIs put in a body's "type" for a status code (OpenAI-style).
-_HTTP_ERROR_TYPES: Final = frozenset(
-    {
-        "BadRequestError",
-        "AuthenticationError",
-        "PermissionDeniedError",
-        "NotFoundError",
-        "ConflictError",
-        "UnprocessableEntityError",
-        "RateLimitError",
-        "InternalServerError",
-        "ServiceUnavailableError",
-        "APIError",
-    }
-)
-
-
 def _error_bodies(value: object, depth: int) -> Iterator[tuple[str | None, str]]:
     """(type, message) of every error a JSON body holds, searched a few levels deep.
 
@@ -1361,9 +1344,7 @@ def _error_bodies(value: object, depth: int) -> Iterator[tuple[str | None, str]]
             and isinstance(message, str)
             and _TYPE_NAME_RE.fullmatch(error_type)
         ):
-            # An HTTP status's name (BadRequestError) is the server's word for the response,
-            # not the class of the exception it reports.
-            yield (None if error_type in _HTTP_ERROR_TYPES else error_type), message
+            yield error_type, message
             return
         detail, msg = value.get("detail"), value.get("msg")
         if isinstance(detail, str) and detail.strip():

@@ -142,6 +142,23 @@ _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 _TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
 #: A quoted stretch of prose long enough to be a message.
 _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
+#: The names HTTP APIs and their clients give a response's status (OpenAI-style bodies
+#: ``"type": "BadRequestError"``, ``openai.BadRequestError``): they say how the server
+#: answered, not which exception it reports, so they neither agree nor disagree.
+_HTTP_ERROR_NAMES = frozenset(
+    {
+        "BadRequestError",
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "ConflictError",
+        "UnprocessableEntityError",
+        "RateLimitError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIStatusError",
+    }
+)
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
@@ -326,7 +343,7 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     though a mined name may be shortened, so it counts as unknown.
     """
     got = report.error_class
-    if got is None or report.kind == "text":
+    if got is None or report.kind == "text" or _short_class(got) in _HTTP_ERROR_NAMES:
         return "unknown"
     want = record.error_class
     if _short_class(got) != _short_class(want):

@@ -437,7 +437,10 @@ def _score(
     state = _class_state(report, record)
     if state == "agree":
         reasons.append(f"exception class {_short_class(report.error_class)} agrees")
-    elif state == "disagree" or report.error_class not in (None, record.error_class):
+    elif state == "disagree" or (
+        report.error_class not in (None, record.error_class)
+        and _short_class(report.error_class) not in _HTTP_ERROR_NAMES
+    ):
         reasons.append(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )

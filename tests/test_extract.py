@@ -1233,3 +1233,8 @@ def test_plain_traceback_fast_path_is_taken_for_a_plain_traceback() -> None:
     (report,) = _plain_traceback(text) or []
     assert report.error_class == "ValueError" and report.message == "bad value 3"
     assert [f.line for f in report.frames] == [3, 10]
+
+
+def test_vllm_style_prefix_with_a_full_date() -> None:
+    text = "ERROR 2025-07-21 14:34:24.934 engine_factory.py:62] ValueError: bad dtype\n"
+    assert summary(text) == [("line", "ValueError", "bad dtype")]

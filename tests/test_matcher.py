@@ -512,3 +512,16 @@ def test_an_http_status_name_neither_agrees_nor_disagrees_with_the_class() -> No
     assert not any("differs" in r for r in http.reasons)
     assert any("differs" in r for r in other.reasons)
     assert http.confidence > other.confidence
+
+
+def test_a_cut_traceback_after_a_logged_message_does_not_count_against_it() -> None:
+    catalog = catalog_of("Bfloat16 is only supported on GPUs with compute capability of at least 8.0")
+    text = (
+        "Bfloat16 is only supported on GPUs with compute capability of at least 8.0\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/app/factory.py", line 51, in run\n'
+        "    engine = Engine.from_args(args)\n"
+    )
+    best = match_all(text, catalog=catalog)[0]
+    assert best.mode == "full"
+    assert not any("never passes through" in r for r in best.reasons)

@@ -215,7 +215,7 @@ _PREFIX_RE: Final = re.compile(
                                     # mpirun --tag-output: [1,0]<stderr>:
   | (?P<gha>\#\#\[(?:error|warning|notice|debug)\]\ ?)
                                     # GitHub Actions annotations: ##[error]
-  | (?P<vllm>{_LEVEL}\ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d{{1,9}})?
+  | (?P<vllm>{_LEVEL}\ (?:\d{{4}}-)?\d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d{{1,9}})?
         \ \[?[\w.<>/-]{{1,200}}:\d{{1,7}}\]\ ?)
                                     # vLLM logging: INFO 03-06 10:05:08 [engine.py:190]
   | (?P<loguru>{_TS}\ *\|\ *{_LEVEL}\ *\|\ [\w.<>-]{{1,200}}:[\w.<>-]{{1,200}}:\d{{1,7}}\ -\ )

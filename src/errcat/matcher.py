@@ -65,7 +65,7 @@ from errcat.confidence import (
     record_logit,
 )
 from errcat.evidence import FAR as _FAR
-from errcat.evidence import NEAR_LINES, FrameView, package_of
+from errcat.evidence import NEAR_LINES, FrameEvidence, FrameView, package_of
 from errcat.extract import ExceptionReport, extract_reports, literal_eval
 from errcat.index import Entry, fold_whitespace, words
 from errcat.patterns import (
@@ -159,6 +159,8 @@ _HTTP_ERROR_NAMES = frozenset(
         "APIStatusError",
     }
 )
+#: Frame evidence for a record its cut traceback does not reach.
+_CUT_TRACEBACK = FrameEvidence("none", _FAR, 0, None)
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
@@ -416,9 +418,12 @@ def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
     """Frame evidence kinds a record may get from this report."""
     if not report.frames:
         return ("none",)
+    # A bare text's frames are a traceback cut before its exception line: what they
+    # lack says nothing (see _score).
+    missing = "none" if report.kind == "text" else "elsewhere"
     if in_files:
-        return ("site", "raise_file", "file", "package", "elsewhere")
-    return ("package", "elsewhere")
+        return ("site", "raise_file", "file", "package", missing)
+    return ("package", missing)
 
 
 def _score(
@@ -445,6 +450,10 @@ def _score(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
+    if evidence.kind == "elsewhere" and report.kind == "text":
+        # The frames of a traceback cut before its exception line (the message came
+        # before it, or was lost): the raise site may be in the frames cut off.
+        evidence = _CUT_TRACEBACK
     if evidence.reason:
         reasons.append(evidence.reason)
     if text.records > 1:

@@ -515,7 +515,9 @@ def test_an_http_status_name_neither_agrees_nor_disagrees_with_the_class() -> No
 
 
 def test_a_cut_traceback_after_a_logged_message_does_not_count_against_it() -> None:
-    catalog = catalog_of("Bfloat16 is only supported on GPUs with compute capability of at least 8.0")
+    catalog = catalog_of(
+        "Bfloat16 is only supported on GPUs with compute capability of at least 8.0"
+    )
     text = (
         "Bfloat16 is only supported on GPUs with compute capability of at least 8.0\n"
         "Traceback (most recent call last):\n"

@@ -367,6 +367,7 @@ def _text_evidence(
     literal: int,
     present: float = 1.0,
     bare: bool = False,
+    records: int | None = None,
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit (shared by the pattern's records).
 
@@ -386,7 +387,7 @@ def _text_evidence(
         information=background.information(entry.fragments),
         background=background.projects(entry.fragments),
         catalog_rarity=entry.rarity,
-        records=len(entry.records),
+        records=len(entry.records) if records is None else records,
         present=present,
         builtin=background.raised_by_builtins(entry.fragments),
         bare=bare,
@@ -656,6 +657,7 @@ class _Collector:
             literal=literal,
             present=literal / max(1, entry.literal_length),
             bare=not report.frames,
+            records=self.sites(entry),
         )
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()
@@ -727,20 +729,46 @@ class _Collector:
             )
             self.keep(order, match)
 
-    def age(self, record_id: str) -> float:
-        """How long the record's message has existed, as a tie-break: older ranks first.
-
-        Of identical messages raised at several sites (a project's message and
-        its copies in a fork or a sibling package), the oldest has been out
-        longest, so the most pastes are of it. Without a history, all are equal.
-        """
+    def history(self) -> History | None:
+        """The history of the current part, looked up once."""
         history = self._histories.get(self.part, _NO_HISTORY)
         if history is _NO_HISTORY:
             from errcat.history import history_of
 
             history = self._histories[self.part] = history_of(self.catalog.parts[self.part])
+        return history  # type: ignore[no-any-return]
+
+    def sites(self, entry: Entry) -> int:
+        """How many places raise the entry's pattern: its records, old ones left out.
+
+        In a history catalog a message that moved keeps a record where it was
+        raised before; while it is raised somewhere still, those old records
+        are the same message, not other sites sharing it.
+        """
+        records = entry.records
+        history = self.history() if len(records) > 1 else None
+        if history is None:
+            return len(records)
+        store = self.catalog.parts[self.part]
+        current = 0
+        for position in records:
+            lineage = history.lineage(store.summary(position).id)
+            current += lineage is None or lineage.status == "current"
+        return current or len(records)
+
+    def age(self, record_id: str) -> float:
+        """How long the record's message was raised, as a tie-break: longer ranks first.
+
+        Of identical messages raised at several sites (a project's message and
+        its copies in a fork or a sibling package), the one raised over the
+        longest span of revisions has been out longest, so the most pastes are
+        of it. Without a history, all are equal.
+        """
+        history = self.history()
         lineage = history.lineage(record_id) if history is not None else None
-        return -lineage.first.date.timestamp() if lineage is not None else float("-inf")
+        if lineage is None:
+            return float("-inf")
+        return (lineage.last.date - lineage.first.date).total_seconds()
 
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})

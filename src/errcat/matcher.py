@@ -493,6 +493,8 @@ class _Hit:
     groups: tuple[str | None, ...]
     start: int
     end: int
+    #: The pattern matched only with the message's final period put back.
+    restored: bool = False
 
 
 def _regex_hit(mode: str, m: regex.Match[str]) -> _Hit:
@@ -505,18 +507,20 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
     try:
         if use_pieces and entry.pieces is not None:
             groups = pieces_fullmatch(entry.pieces, text)
-            if groups is None and _lost_period(entry, text):
+            full = _Hit("full", groups, 0, len(text)) if groups is not None else None
+            if full is None and _lost_period(entry, text):
                 # The message's own final period, lost where it was quoted in a sentence.
                 groups = pieces_fullmatch(entry.pieces, text + ".")
-            full = _Hit("full", groups, 0, len(text)) if groups is not None else None
+                if groups is not None:
+                    full = _Hit("full", groups, 0, len(text), restored=True)
         else:
             compiled = entry.compiled
             m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
-            if m is None and _lost_period(entry, text):
+            full = _regex_hit("full", m) if m else None
+            if full is None and _lost_period(entry, text):
                 m = compiled.full.fullmatch(text + ".", timeout=REGEX_TIMEOUT)
-                full = _Hit("full", m.groups(), 0, len(text)) if m else None
-            else:
-                full = _regex_hit("full", m) if m else None
+                if m is not None:
+                    full = _Hit("full", m.groups(), 0, len(text), restored=True)
         if full is not None:
             lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
             if lead and _WRAPPER_LEAD.match(lead):
@@ -545,7 +549,7 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
         if _lost_period(entry, text):
             m = entry.compiled.inner.search(text + ".", timeout=REGEX_TIMEOUT)
             if m:
-                return _Hit("inner", m.groups(), m.start(), len(text))
+                return _Hit("inner", m.groups(), m.start(), len(text), restored=True)
     except TimeoutError:
         return None
     return None
@@ -648,6 +652,8 @@ class _Collector:
         mode = hit.mode
         captures = hit.groups
         literal = entry.literal_length if present_literal is None else present_literal
+        if hit.restored:
+            literal -= 1  # the period put back is not in the text
         evidence, text_reasons = _text_evidence(
             entry=entry,
             mode=mode,
@@ -721,7 +727,9 @@ class _Collector:
                     confidence,
                     frame_gain,
                     closeness,
-                    entry.literal_length,
+                    # A pattern the message matches as it is ranks above one it matches
+                    # only with a final period put back.
+                    entry.literal_length - 1.5 * hit.restored,
                     -order,
                     self.age(summary.id),
                     -position,

@@ -458,9 +458,12 @@ _MEMORY = "Not enough memory. Please try to increase --mem-fraction-static."
 @given(lead=st.sampled_from(["", "RuntimeError: ", "[Bug]: RuntimeError: ", "[Bug][V1] "]))
 def test_a_lost_or_added_final_period_still_matches_whole(lead: str) -> None:
     catalog = catalog_of(_MEMORY, "failed to load {name}", cls="RuntimeError")
-    for text in (lead + _MEMORY[:-1], lead + "failed to load llama-3."):
-        best = match_all(text, catalog=catalog)[0]
-        assert best.mode == "full" and best.exact, (text, best)
+    best = match_all(lead + "failed to load llama-3.", catalog=catalog)[0]
+    assert best.mode == "full" and best.exact
+    # Quoted in prose a message may lose its period; printed after its class by
+    # Python it is as raised, so there a missing period is a difference.
+    best = match_all(lead + _MEMORY[:-1], catalog=catalog)[0]
+    assert (best.mode == "full") == ("Error: " not in lead), best
 
 
 def test_wrapper_context_tags_before_a_message_are_not_part_of_it() -> None:

@@ -501,14 +501,19 @@ def _regex_hit(mode: str, m: regex.Match[str]) -> _Hit:
     return _Hit(mode, m.groups(), m.start(), m.end())
 
 
-def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
-    """Match one candidate against a folded message: full, then prefix, then inner."""
+def _verify(entry: Entry, text: str, *, use_pieces: bool, prose: bool = False) -> _Hit | None:
+    """Match one candidate against a folded message: full, then prefix, then inner.
+
+    With ``prose`` (a message quoted in a sentence or a title, not printed by
+    Python after its class), a pattern may also match with the message's final
+    period put back (the hit is marked ``restored``).
+    """
     compiled = None
     try:
         if use_pieces and entry.pieces is not None:
             groups = pieces_fullmatch(entry.pieces, text)
             full = _Hit("full", groups, 0, len(text)) if groups is not None else None
-            if full is None and _lost_period(entry, text):
+            if full is None and prose and _lost_period(entry, text):
                 # The message's own final period, lost where it was quoted in a sentence.
                 groups = pieces_fullmatch(entry.pieces, text + ".")
                 if groups is not None:
@@ -517,7 +522,7 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
             compiled = entry.compiled
             m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
             full = _regex_hit("full", m) if m else None
-            if full is None and _lost_period(entry, text):
+            if full is None and prose and _lost_period(entry, text):
                 m = compiled.full.fullmatch(text + ".", timeout=REGEX_TIMEOUT)
                 if m is not None:
                     full = _Hit("full", m.groups(), 0, len(text), restored=True)
@@ -546,9 +551,9 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
         m = entry.compiled.inner.search(text, timeout=REGEX_TIMEOUT)
         if m:
             return _regex_hit("inner", m)
-        if _lost_period(entry, text):
+        if prose and _lost_period(entry, text):
             m = entry.compiled.inner.search(text + ".", timeout=REGEX_TIMEOUT)
-            if m:
+            if m and m.start() < len(text):
                 return _Hit("inner", m.groups(), m.start(), len(text), restored=True)
     except TimeoutError:
         return None
@@ -557,7 +562,7 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
 
 def _lost_period(entry: Entry, text: str) -> bool:
     """Whether the pattern ends with a period that the text, ending in a word, lacks."""
-    return text[-1:].isalnum() and entry.pattern.endswith(r"\.")
+    return text[-1:].isalnum() and entry.pattern.endswith(r"\.") and entry.literal_length > 1
 
 
 def _lookup_text(text: str) -> str:
@@ -833,9 +838,13 @@ def _collect(
         for order, report in enumerate(reports):
             found = False
             variants = _variants(report)
+            # A message quoted in prose may have lost its final period; one Python
+            # printed after its class is as raised.
+            prose = report.kind == "text"
             for text in variants:
-                for entry in index.candidates(_lookup_text(text)):
-                    hit = _verify(entry, text, use_pieces=index.uses_pieces)
+                lookup = _lookup_text(text) if prose else text
+                for entry in index.candidates(lookup):
+                    hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
                     if hit is None:
                         continue
                     collector.add(entry=entry, report=report, order=order, hit=hit, text=text)

@@ -488,6 +488,51 @@ def test_sibling_rewording_keeps_its_opening() -> None:
     assert alone == []
 
 
+_ALONE_WORDS = st.sampled_from(["free", "memory", "on", "device", "rank", "cache", "tokens"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(_ALONE_WORDS, min_size=4, max_size=9), min_size=1, max_size=6),
+    st.lists(st.lists(_ALONE_WORDS, min_size=4, max_size=9), min_size=1, max_size=6),
+    st.sampled_from(["ValueError", "RuntimeError"]),
+)
+def test_messages_moved_alone_pair_one_to_one_with_the_same_opening(
+    olds: list[list[str]], news: list[list[str]], cls: str
+) -> None:
+    old = [Msg(f"o{i}", f"a/m{i}.py", i, "ValueError", " ".join(w)) for i, w in enumerate(olds)]
+    new = [Msg(f"n{j}", f"b/n{j}.py", j, cls, " ".join(w)) for j, w in enumerate(news)]
+    pairs = follow_alone(old, new, [])
+    assert len({i for i, _ in pairs}) == len({j for _, j in pairs}) == len(pairs)
+    for i, j in pairs:
+        assert cls == "ValueError"
+        assert old[i].template.split()[:4] == new[j].template.split()[:4]
+        assert similarity(old[i].template, new[j].template) >= 0.7
+
+
+def test_a_message_moved_alone_and_reworded_keeps_its_lineage() -> None:
+    old = [
+        Msg(
+            "a",
+            "vllm/worker/gpu_worker.py",
+            181,
+            "ValueError",
+            "Free memory on device ({f}/{t} GiB) on startup is less than desired",
+        )
+    ]
+    new = [
+        Msg(
+            "b",
+            "vllm/v1/worker/utils.py",
+            762,
+            "ValueError",
+            "Free memory on device {d} ({f}/{t} GiB) on startup is less than desired",
+        ),
+        Msg("c", "vllm/v1/worker/utils.py", 790, "ValueError", "Free memory on device is unknown"),
+    ]
+    assert pair_messages(old, new) == [(0, 0, "reworded")]
+
+
 def test_curated_records_survive_history(bare: tuple[Path, list[str]], tmp_path: Path) -> None:
     """--update: curated records replace their lineage's draft, keep their id and text."""
     first = history_of_bare(bare)
@@ -619,48 +664,3 @@ def test_a_message_back_in_the_file_it_left_gets_its_own_id() -> None:
     moved, back = sorted(result.history, key=lambda lin: lin.first.label)
     assert [s.file_path for s in moved.sites] == ["p/a.py", "p/b.py", "p/b.py"]
     assert [s.file_path for s in back.sites] == ["p/a.py"] and back.first.label == "v3"
-
-
-_ALONE_WORDS = st.sampled_from(["free", "memory", "on", "device", "rank", "cache", "tokens"])
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    st.lists(st.lists(_ALONE_WORDS, min_size=4, max_size=9), min_size=1, max_size=6),
-    st.lists(st.lists(_ALONE_WORDS, min_size=4, max_size=9), min_size=1, max_size=6),
-    st.sampled_from(["ValueError", "RuntimeError"]),
-)
-def test_messages_moved_alone_pair_one_to_one_with_the_same_opening(
-    olds: list[list[str]], news: list[list[str]], cls: str
-) -> None:
-    old = [Msg(f"o{i}", f"a/m{i}.py", i, "ValueError", " ".join(w)) for i, w in enumerate(olds)]
-    new = [Msg(f"n{j}", f"b/n{j}.py", j, cls, " ".join(w)) for j, w in enumerate(news)]
-    pairs = follow_alone(old, new, [])
-    assert len({i for i, _ in pairs}) == len({j for _, j in pairs}) == len(pairs)
-    for i, j in pairs:
-        assert cls == "ValueError"
-        assert old[i].template.split()[:4] == new[j].template.split()[:4]
-        assert similarity(old[i].template, new[j].template) >= 0.7
-
-
-def test_a_message_moved_alone_and_reworded_keeps_its_lineage() -> None:
-    old = [
-        Msg(
-            "a",
-            "vllm/worker/gpu_worker.py",
-            181,
-            "ValueError",
-            "Free memory on device ({f}/{t} GiB) on startup is less than desired",
-        )
-    ]
-    new = [
-        Msg(
-            "b",
-            "vllm/v1/worker/utils.py",
-            762,
-            "ValueError",
-            "Free memory on device {d} ({f}/{t} GiB) on startup is less than desired",
-        ),
-        Msg("c", "vllm/v1/worker/utils.py", 790, "ValueError", "Free memory on device is unknown"),
-    ]
-    assert pair_messages(old, new) == [(0, 0, "reworded")]

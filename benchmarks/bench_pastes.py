@@ -106,17 +106,66 @@ def load_pastes(path: Path) -> list[Paste]:
     return pastes
 
 
-def is_right(match: Match | None, expect: dict[str, Any], *, any_site: bool = False) -> bool:
+def _fits(file_path: str, message: str, expect: dict[str, Any], any_site: bool) -> bool:
+    files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
+    return file_path in files and message.startswith(expect["message_prefix"])
+
+
+def newest_form(match: Match, catalog: Catalog | None) -> tuple[str, str] | None:
+    """The file and template of the newest record of ``match``'s lineage, when it was reworded.
+
+    With a history catalog (``errcat history``), an old message answers its old
+    record, anchored where it was last raised; that record's lineage leads to
+    the labelled one.
+    """
+    history = catalog.history if catalog is not None else None
+    if history is None:
+        return None
+    lineage = history.current(match.summary.id)
+    if lineage is None or lineage.record_id == match.summary.id:
+        return None
+    newest = catalog.get(lineage.record_id) if catalog is not None else None
+    if newest is None:
+        return None
+    return newest.file_path, newest.error_message
+
+
+def is_old_record(match: Match | None, catalog: Catalog | None) -> bool:
+    """Whether ``match``'s record is a message the newest revision no longer raises.
+
+    Only a history catalog holds such records; the labels of
+    ``real_pastes.jsonl`` are made against the newest catalog, so an old
+    message answered from its old record (often unlinked to the message that
+    replaced it elsewhere) is neither right nor plainly wrong there.
+    """
+    history = catalog.history if catalog is not None else None
+    if match is None or history is None:
+        return False
+    lineage = history.lineage(match.summary.id)
+    return lineage is not None and lineage.status != "current"
+
+
+def is_right(
+    match: Match | None,
+    expect: dict[str, Any],
+    *,
+    any_site: bool = False,
+    catalog: Catalog | None = None,
+) -> bool:
     """True when ``match`` is the labelled record: same file, template with the labelled start.
 
     With ``any_site``, a file of the label's ``also`` list (other sites that raise
-    the same template, which only frames can tell apart) counts too.
+    the same template, which only frames can tell apart) counts too. With a
+    history ``catalog``, an older form of the labelled record (a record whose
+    lineage was reworded into it) counts too.
     """
     if match is None or "file_path" not in expect:
         return False
     summary = match.summary
-    files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
-    return summary.file_path in files and summary.error_message.startswith(expect["message_prefix"])
+    if _fits(summary.file_path, summary.error_message, expect, any_site):
+        return True
+    newest = newest_form(match, catalog)
+    return newest is not None and _fits(*newest, expect, any_site)
 
 
 @dataclass
@@ -127,26 +176,34 @@ class Outcome:
     answer: Match | None
     candidates: list[Match]
     seconds: float
+    catalog: Catalog | None = None
 
     @property
     def right(self) -> bool:
         """The confident answer is the labelled record."""
-        return is_right(self.answer, self.paste.expect)
+        return is_right(self.answer, self.paste.expect, catalog=self.catalog)
+
+    @property
+    def old(self) -> bool:
+        """The answer is a record of a message the newest revision no longer raises."""
+        return is_old_record(self.answer, self.catalog)
 
     @property
     def right_any(self) -> bool:
         """The confident answer raises the labelled template at the labelled or another site."""
-        return is_right(self.answer, self.paste.expect, any_site=True)
+        return is_right(self.answer, self.paste.expect, any_site=True, catalog=self.catalog)
 
     @property
     def first_right(self) -> bool:
         """``match_all``'s first candidate is the labelled record (any confidence)."""
-        return bool(self.candidates) and is_right(self.candidates[0], self.paste.expect)
+        return bool(self.candidates) and is_right(
+            self.candidates[0], self.paste.expect, catalog=self.catalog
+        )
 
     @property
     def listed(self) -> bool:
         """The labelled record is among ``match_all``'s candidates."""
-        return any(is_right(m, self.paste.expect) for m in self.candidates)
+        return any(is_right(m, self.paste.expect, catalog=self.catalog) for m in self.candidates)
 
 
 @dataclass
@@ -160,8 +217,12 @@ class Tally:
     wrong: int = 0
     first_right: int = 0
     listed: int = 0
+    #: Wrong answers (answerable) and answers (unanswerable) from a record of an
+    #: older revision (history catalogs only).
+    wrong_old: int = 0
     unanswerable: int = 0
     false_confident: int = 0
+    old_answered: int = 0
     seconds: list[float] = field(default_factory=list)
 
     def add(self, o: Outcome) -> None:
@@ -173,11 +234,13 @@ class Tally:
             self.right += o.right
             self.right_any += o.right_any
             self.wrong += o.answer is not None and not o.right
+            self.wrong_old += o.answer is not None and not o.right and o.old
             self.first_right += o.first_right
             self.listed += o.listed
         else:
             self.unanswerable += 1
-            self.false_confident += o.answer is not None
+            self.false_confident += o.answer is not None and not o.old
+            self.old_answered += o.answer is not None and o.old
 
 
 def run(pastes: list[Paste], catalog: Catalog) -> list[Outcome]:
@@ -187,7 +250,7 @@ def run(pastes: list[Paste], catalog: Catalog) -> list[Outcome]:
         started = time.perf_counter()
         answer = errcat.match_error(paste.text, catalog=catalog)
         candidates = errcat.match_all(paste.text, catalog=catalog, limit=CANDIDATES)
-        outcomes.append(Outcome(paste, answer, candidates, time.perf_counter() - started))
+        outcomes.append(Outcome(paste, answer, candidates, time.perf_counter() - started, catalog))
     return outcomes
 
 
@@ -203,8 +266,8 @@ def print_table(outcomes: list[Outcome]) -> None:
         rows.setdefault("total", Tally()).add(o)
     header = (
         f"{'repo':<20} {'answerable':>10} {'answered':>8} {'right':>6} {'right%':>7} "
-        f"{'any-site':>8} {'wrong':>5} {'top1':>5} {'listed':>6} | {'unanswerable':>12} {'false-conf':>10} "
-        f"{'ms/paste':>8}"
+        f"{'any-site':>8} {'wrong':>5} {'w-old':>5} {'top1':>5} {'listed':>6} | "
+        f"{'unanswerable':>12} {'false-conf':>10} {'old-ans':>7} {'ms/paste':>8}"
     )
     print(header)
     print("-" * len(header))
@@ -213,14 +276,18 @@ def print_table(outcomes: list[Outcome]) -> None:
         ms = 1000 * sum(t.seconds) / len(t.seconds)
         print(
             f"{name:<20} {t.answerable:>10} {t.answered:>8} {t.right:>6} "
-            f"{_pct(t.right, t.answerable):>7} {t.right_any:>8} {t.wrong:>5} {t.first_right:>5} {t.listed:>6} | "
-            f"{t.unanswerable:>12} {t.false_confident:>10} {ms:>8.1f}"
+            f"{_pct(t.right, t.answerable):>7} {t.right_any:>8} {t.wrong:>5} {t.wrong_old:>5} "
+            f"{t.first_right:>5} {t.listed:>6} | "
+            f"{t.unanswerable:>12} {t.false_confident:>10} {t.old_answered:>7} {ms:>8.1f}"
         )
     print(
         "\nright: match_error's answer is the labelled record; any-site: or the same template "
         "raised at another\nsite of the label's 'also' list; top1: match_all's first candidate "
         "is the labelled record (any confidence);\nlisted: it is among match_all's "
-        f"{CANDIDATES}; false-conf: a confident answer for a paste the catalog cannot answer."
+        f"{CANDIDATES}; false-conf: a confident answer for a paste the catalog cannot answer.\n"
+        "With a history catalog: w-old (of wrong) and old-ans (answers to unanswerable pastes, "
+        "not counted\nas false-conf) answer with the record of a message the newest revision "
+        "no longer raises,\nwhich the labels (made against the newest catalog) cannot judge."
     )
 
 
@@ -238,6 +305,7 @@ def print_misses(outcomes: list[Outcome]) -> None:
     """Every answerable paste not answered right, and every false-confident one."""
     misses = [o for o in outcomes if o.paste.answerable and not o.right]
     false_conf = [o for o in outcomes if not o.paste.answerable and o.answer is not None]
+    false_conf.sort(key=lambda o: o.old)
     kinds: Counter[str] = Counter()
     print(f"\nMISSES ({len(misses)} answerable pastes not answered right)")
     for o in misses:
@@ -258,7 +326,7 @@ def print_misses(outcomes: list[Outcome]) -> None:
         if o.answer is not None:
             print(f"    answered: {_describe(o.answer)}")
         for i, m in enumerate(o.candidates, 1):
-            mark = "*" if is_right(m, e) else " "
+            mark = "*" if is_right(m, e, catalog=o.catalog) else " "
             print(f"    {mark}{i}. {_describe(m)}")
         if not o.candidates:
             print("     (no candidates)")
@@ -267,7 +335,11 @@ def print_misses(outcomes: list[Outcome]) -> None:
     print(f"\nFALSE-CONFIDENT ({len(false_conf)} unanswerable pastes given an answer)")
     for o in false_conf:
         assert o.answer is not None
-        print(f"\n- {o.paste.id} {o.paste.url}\n    why unanswerable: {o.paste.expect.get('why')}")
+        old = " (old record: not counted as false-confident)" if o.old else ""
+        print(
+            f"\n- {o.paste.id}{old} {o.paste.url}\n"
+            f"    why unanswerable: {o.paste.expect.get('why')}"
+        )
         print(f"    answered: {_describe(o.answer)}")
 
 

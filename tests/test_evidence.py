@@ -70,7 +70,12 @@ def test_frame_view_evidence_kinds() -> None:
     view = FrameView(frames)
     site = view.evidence("Lib/argparse.py", 2571, "python/cpython")
     assert (site.kind, site.distance, site.depth) == ("site", 1, 1)
+    # The innermost frame raised in the record's file: that says more than a nearer
+    # frame that only passes through it.
     in_file = view.evidence("Lib/argparse.py", 1500, "python/cpython")
+    assert in_file.kind == "raise_file" and in_file.distance == 1070
+    passing = FrameView([*frames[:1], Frame("/usr/lib/python3.12/gettext.py", 9, "f")])
+    in_file = passing.evidence("Lib/argparse.py", 1500, "python/cpython")
     assert in_file.kind == "file" and in_file.distance == 380
     assert view.evidence("Lib/json/decoder.py", 10, "python/cpython").kind == "elsewhere"
     assert FrameView([]).evidence("Lib/argparse.py", 1, "python/cpython").kind == "none"

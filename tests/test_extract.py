@@ -790,6 +790,12 @@ def test_http_error_body_as_python_dict_in_client_error() -> None:
     )
 
 
+def test_http_error_body_with_escaped_quotes() -> None:
+    # Not valid JSON (\' is no JSON escape), but meant as JSON.
+    text = r'{"object":"error","message":"The model\'s input is too long.","type":"ValueError"}'
+    assert summary(text) == [("line", "ValueError", "The model's input is too long.")]
+
+
 def test_pretty_printed_http_error_body() -> None:
     body = {"error": {"message": "bad request", "type": "BadRequestError", "code": 400}}
     text = "curl output:\n" + json.dumps(body, indent=2) + "\n"
@@ -1228,3 +1234,8 @@ def test_plain_traceback_fast_path_is_taken_for_a_plain_traceback() -> None:
     (report,) = _plain_traceback(text) or []
     assert report.error_class == "ValueError" and report.message == "bad value 3"
     assert [f.line for f in report.frames] == [3, 10]
+
+
+def test_vllm_style_prefix_with_a_full_date() -> None:
+    text = "ERROR 2025-07-21 14:34:24.934 engine_factory.py:62] ValueError: bad dtype\n"
+    assert summary(text) == [("line", "ValueError", "bad dtype")]

@@ -29,7 +29,7 @@ from errcat.mine.git import (
     git_snapshots,
 )
 from errcat.mine.history import HistoryResult, Snapshot, build_history, module_names
-from errcat.mine.pairing import CHANGE_THRESHOLD, Msg, pair_messages, similarity
+from errcat.mine.pairing import CHANGE_THRESHOLD, Msg, follow_alone, pair_messages, similarity
 from errcat.models import RecordEnvelope
 
 REPO = "example/project"
@@ -486,6 +486,51 @@ def test_sibling_rewording_keeps_its_opening() -> None:
     # Without siblings that moved there, the new file is not searched.
     alone = pair_messages(old[2:], new)
     assert alone == []
+
+
+_ALONE_WORDS = st.sampled_from(["free", "memory", "on", "device", "rank", "cache", "tokens"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(_ALONE_WORDS, min_size=4, max_size=9), min_size=1, max_size=6),
+    st.lists(st.lists(_ALONE_WORDS, min_size=4, max_size=9), min_size=1, max_size=6),
+    st.sampled_from(["ValueError", "RuntimeError"]),
+)
+def test_messages_moved_alone_pair_one_to_one_with_the_same_opening(
+    olds: list[list[str]], news: list[list[str]], cls: str
+) -> None:
+    old = [Msg(f"o{i}", f"a/m{i}.py", i, "ValueError", " ".join(w)) for i, w in enumerate(olds)]
+    new = [Msg(f"n{j}", f"b/n{j}.py", j, cls, " ".join(w)) for j, w in enumerate(news)]
+    pairs = follow_alone(old, new, [])
+    assert len({i for i, _ in pairs}) == len({j for _, j in pairs}) == len(pairs)
+    for i, j in pairs:
+        assert cls == "ValueError"
+        assert old[i].template.split()[:4] == new[j].template.split()[:4]
+        assert similarity(old[i].template, new[j].template) >= 0.7
+
+
+def test_a_message_moved_alone_and_reworded_keeps_its_lineage() -> None:
+    old = [
+        Msg(
+            "a",
+            "vllm/worker/gpu_worker.py",
+            181,
+            "ValueError",
+            "Free memory on device ({f}/{t} GiB) on startup is less than desired",
+        )
+    ]
+    new = [
+        Msg(
+            "b",
+            "vllm/v1/worker/utils.py",
+            762,
+            "ValueError",
+            "Free memory on device {d} ({f}/{t} GiB) on startup is less than desired",
+        ),
+        Msg("c", "vllm/v1/worker/utils.py", 790, "ValueError", "Free memory on device is unknown"),
+    ]
+    assert pair_messages(old, new) == [(0, 0, "reworded")]
 
 
 def test_curated_records_survive_history(bare: tuple[Path, list[str]], tmp_path: Path) -> None:

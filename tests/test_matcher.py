@@ -448,3 +448,85 @@ def test_a_wrapper_without_a_record_defers_to_the_nearest_cause(phrase: str) -> 
     m = match_error(text, catalog=cat)
     assert m is not None and m.params == {"n": "3"}
     assert m.related == ()
+
+
+# -- forms real pastes take --------------------------------------------------------------
+
+_MEMORY = "Not enough memory. Please try to increase --mem-fraction-static."
+
+
+@given(lead=st.sampled_from(["", "RuntimeError: ", "[Bug]: RuntimeError: ", "[Bug][V1] "]))
+def test_a_lost_or_added_final_period_still_matches_whole(lead: str) -> None:
+    catalog = catalog_of(_MEMORY, "failed to load {name}", cls="RuntimeError")
+    best = match_all(lead + "failed to load llama-3.", catalog=catalog)[0]
+    assert best.mode == "full" and best.exact
+    # Quoted in prose a message may lose its period; printed after its class by
+    # Python it is as raised, so there a missing period is a difference.
+    best = match_all(lead + _MEMORY[:-1], catalog=catalog)[0]
+    assert (best.mode == "full") == ("Error: " not in lead), best
+
+
+def test_wrapper_context_tags_before_a_message_are_not_part_of_it() -> None:
+    catalog = catalog_of("Initialization failed. Please see the error messages above.")
+    text = (
+        "ValueError: [address=0.0.0.0:43399, pid=1793] "
+        "Initialization failed. Please see the error messages above."
+    )
+    best = match_all(text, catalog=catalog)[0]
+    assert best.mode == "full"
+    # Without the tags' key=value shape, the bracket is message text.
+    other = match_all("ValueError: [1/3] " + text.split("] ", 1)[1], catalog=catalog)
+    assert other[0].mode != "full"
+
+
+def test_a_cut_off_message_quoted_in_a_title_is_read_as_truncated() -> None:
+    catalog = catalog_of(
+        "Model architectures {archs} are not supported for now. Supported architectures: {known}"
+    )
+    title = (
+        "[Bug] Trying a new model: \"Model architectures ['DeciLMForCausalLM'] are not "
+        'supported for now."'
+    )
+    best = match_all(title, catalog=catalog)[0]
+    assert best.mode == "truncated" and not best.exact
+    assert best.params["archs"] == "['DeciLMForCausalLM']"
+
+
+def test_a_log_record_after_the_message_is_not_part_of_it() -> None:
+    catalog = catalog_of("Initialization failed. Please see the error messages above.")
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/main.py", line 5, in <module>\n'
+        "RuntimeError: Initialization failed. Please see the error messages above.\n"
+        "2025-06-30 06:18:36,707 app.progress 113 DEBUG    Setting progress: 1.0\n"
+    )
+    best = match_all(tb, catalog=catalog)[0]
+    assert best.mode == "full"
+
+
+def test_an_http_status_name_neither_agrees_nor_disagrees_with_the_class() -> None:
+    catalog = catalog_of(
+        "As of transformers v4.44, default chat template is no longer allowed", cls="pkg.TplError"
+    )
+    message = "As of transformers v4.44, default chat template is no longer allowed"
+    body = "openai.BadRequestError: Error code: 400 - {'message': '%s', 'type': 'BadRequestError'}"
+    http = match_all(body % message, catalog=catalog)[0]
+    other = match_all(f"KeyError: {message}", catalog=catalog)[0]
+    assert not any("differs" in r for r in http.reasons)
+    assert any("differs" in r for r in other.reasons)
+    assert http.confidence > other.confidence
+
+
+def test_a_cut_traceback_after_a_logged_message_does_not_count_against_it() -> None:
+    catalog = catalog_of(
+        "Bfloat16 is only supported on GPUs with compute capability of at least 8.0"
+    )
+    text = (
+        "Bfloat16 is only supported on GPUs with compute capability of at least 8.0\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/app/factory.py", line 51, in run\n'
+        "    engine = Engine.from_args(args)\n"
+    )
+    best = match_all(text, catalog=catalog)[0]
+    assert best.mode == "full"
+    assert not any("never passes through" in r for r in best.reasons)

@@ -324,6 +324,37 @@ def test_messages_through_keyword_super_calls(tmp_path: Path) -> None:
     ]
 
 
+def test_str_that_appends_details_to_the_base_message(tmp_path: Path) -> None:
+    # vllm's VLLMValidationError: str() is the message given, then "(parameter=...)" when
+    # details were passed. A paste starts with the message given, so it is recorded.
+    source = """
+    class ValidationError(ValueError):
+        def __init__(self, message, *, parameter=None):
+            super().__init__(message)
+            self.parameter = parameter
+
+        def __str__(self):
+            base = super().__str__()
+            extras = []
+            if self.parameter is not None:
+                extras.append(f"parameter={self.parameter}")
+            return f"{base} ({', '.join(extras)})" if extras else base
+
+    class Shown(Exception):
+        def __str__(self):
+            return "shown: " + Exception.__str__(self)
+
+    def f(x):
+        if x:
+            raise ValidationError(f"bad value {x!r}", parameter="x")
+        raise Shown("nothing to do")
+    """
+    found = templates(tmp_path, source)
+    assert ("mod.ValidationError", "bad value {x!r}") in found
+    assert ("mod.Shown", "shown: nothing to do") in found
+    assert all(message != "{base}" for _, message in found)
+
+
 def test_message_from_exception_factory(tmp_path: Path) -> None:
     source = """
     class ParseError(ValueError):

@@ -28,8 +28,10 @@ CORPUS = HERE.parent / "benchmarks" / "data" / "real_pastes.jsonl"
 # of the sample get the labelled record from match_error (the full benchmark:
 # 31 of 72). With the calibrated confidence (issue 9): 9, counting the sites an
 # answer names as raising the same message; the floor follows that measurement.
-# Raise it as the matcher improves.
-TOP1_FLOOR = 9
+# Raise it as the matcher improves. Raised to 13 on 2026-11-30 (pastes2: frames meet
+# their file at the package, HTTP status names, wrapper tags, a cut traceback after a
+# logged message, an escaped quote in a JSON body).
+TOP1_FLOOR = 13
 # Measured the same day: none of the sample's unanswerable pastes got an answer.
 FALSE_CONFIDENT_CEILING = 0
 

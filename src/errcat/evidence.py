@@ -16,6 +16,12 @@ be the whole module path on at least one side.
 3
 >>> same_file_depth("/opt/venv/lib/python3.11/site-packages/torch/utils.py", "vllm/utils.py")
 0
+
+In a checkout, the record's package among the frame's directories starts the
+module path, so a copy of a file under another subpackage is another file:
+
+>>> same_file_depth("/w/sglang/python/sglang/srt/comm/nccl.py", "python/sglang/mm/comm/nccl.py")
+0
 """
 
 from __future__ import annotations
@@ -75,6 +81,24 @@ def _common_suffix(a: Sequence[str], b: Sequence[str]) -> int:
     return depth
 
 
+def _package_depth(frame: Sequence[str], record: Sequence[str]) -> int | None:
+    """How many trailing components of a checkout path are its module path, seen by package.
+
+    The record's top-level package (its first component below a repository
+    root) found among the frame's directories starts the frame's module path:
+    ``/src/sglang/python/sglang/srt/x/y.py`` is the module ``sglang/srt/x/y.py``,
+    so it is not ``python/sglang/other/x/y.py`` though both end in ``x/y.py``.
+    """
+    top = 1 if len(record) > 2 and record[0].lower() in _REPO_ROOTS else 0
+    if len(record) - top < 2:
+        return None  # a top-level module: no package directory to look for
+    package = record[top]
+    for index in range(len(frame) - 2, -1, -1):
+        if frame[index] == package:
+            return len(frame) - index
+    return None
+
+
 def same_file_depth(frame_path: str | Sequence[str], record_path: str | Sequence[str]) -> int:
     """How many trailing path components show that a frame is in a record's file (0: it is not).
 
@@ -92,6 +116,8 @@ def same_file_depth(frame_path: str | Sequence[str], record_path: str | Sequence
     if depth == len(record):
         return depth  # the whole repository path is in the frame's (a checkout)
     module = _import_root_depth(frame)
+    if module is None:
+        module = _package_depth(frame, record)
     if module is not None and depth < module:
         return 0  # the installed module path goes on where the record's stops
     # One shared component (a top-level module) counts only below a repository root:
@@ -121,6 +147,9 @@ class FrameEvidence:
 
 
 _NO_FRAMES = FrameEvidence("none", FAR, 0, None)
+#: Which frame evidence in a record's file is the stronger: the raise line, then the
+#: innermost frame (the raise, in another version), then any frame, nearest first.
+_KIND_ORDER = {"site": 2, "raise_file": 1, "file": 0}
 
 
 class FrameView:
@@ -166,8 +195,8 @@ class FrameView:
             else:
                 reason = f"traceback passes through {file_path} ({frame.path}:{frame.line})"
                 found = FrameEvidence("file", gap, depth, reason)
-            if best is None or (found.kind == "site", -found.distance) > (
-                best.kind == "site",
+            if best is None or (_KIND_ORDER[found.kind], -found.distance) > (
+                _KIND_ORDER[best.kind],
                 -best.distance,
             ):
                 best = found

@@ -215,7 +215,7 @@ _PREFIX_RE: Final = re.compile(
                                     # mpirun --tag-output: [1,0]<stderr>:
   | (?P<gha>\#\#\[(?:error|warning|notice|debug)\]\ ?)
                                     # GitHub Actions annotations: ##[error]
-  | (?P<vllm>{_LEVEL}\ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d{{1,9}})?
+  | (?P<vllm>{_LEVEL}\ (?:\d{{4}}-)?\d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d{{1,9}})?
         \ \[?[\w.<>/-]{{1,200}}:\d{{1,7}}\]\ ?)
                                     # vLLM logging: INFO 03-06 10:05:08 [engine.py:190]
   | (?P<loguru>{_TS}\ *\|\ *{_LEVEL}\ *\|\ [\w.<>-]{{1,200}}:[\w.<>-]{{1,200}}:\d{{1,7}}\ -\ )
@@ -226,6 +226,8 @@ _PREFIX_RE: Final = re.compile(
                                     # CRI container logs: <ts> stderr F
   | (?P<isolevel>{_TS}\ +\[?{_LEVEL}\]?:?\ +)
                                     # <ts> ERROR / <ts> [ERROR]
+  | (?P<asctime>\d{{4}}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d{{3}}\ )
+                                    # logging's asctime (comma before the milliseconds)
   | (?P<iso>{_TS}\ )
                                     # bare timestamps (docker --timestamps, CI)
   | (?P<lvlbracket>\[{_LEVEL}\]:?\ ?)
@@ -264,6 +266,7 @@ _PREFIX_RECORD: Final = frozenset(
         "vllm",
         "loguru",
         "pylog",
+        "asctime",
         "isolevel",
         "lvlbracket",
         "lvlcolon",
@@ -1307,7 +1310,14 @@ def _parse_object(source: str) -> object:
     try:
         return json.loads(source)
     except (ValueError, RecursionError):
-        return _parse_literal(source)
+        pass
+    if "\\'" in source:
+        # A JSON body whose writer escaped single quotes (model\'s): not JSON, but meant so.
+        try:
+            return json.loads(source.replace("\\'", "'"))
+        except (ValueError, RecursionError):
+            pass
+    return _parse_literal(source)
 
 
 #: How pydantic words a validator's exception in its error list ("msg").

@@ -65,7 +65,7 @@ from errcat.confidence import (
     record_logit,
 )
 from errcat.evidence import FAR as _FAR
-from errcat.evidence import NEAR_LINES, FrameView, package_of
+from errcat.evidence import NEAR_LINES, FrameEvidence, FrameView, package_of
 from errcat.extract import ExceptionReport, extract_reports, literal_eval
 from errcat.index import Entry, fold_whitespace, words
 from errcat.patterns import (
@@ -80,7 +80,7 @@ from errcat.store import RecordSummary, Store, file_tail
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
-    from errcat.history import Lineage
+    from errcat.history import History, Lineage
     from errcat.models import ErrorRecord
     from errcat.view import RecordFields
 
@@ -123,6 +123,10 @@ _HINT_RECORDS = 64
 #: share of it, whichever is less) before it is checked as a truncated match.
 _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
+#: How many of a message's variants (the message first) may be a cut-off paste.
+_TRUNCATED_VARIANTS = 4
+#: Or this many, when the paste holds the pattern's whole first fragment.
+_TRUNCATED_MIN_LEAD = 20
 #: Near patterns tried for a drifted message, and the share of the message's
 #: words that must be the record's.
 _DRIFT_CANDIDATES = 8
@@ -134,6 +138,33 @@ _MAX_TEXT_LINES = 2000
 _WRAPPER_LEAD = re.compile(r"[A-Za-z][A-Za-z0-9_ .'-]*: \S")
 _ERRNO = re.compile(r"^\[(?:Errno|WinError) -?\d+\] ")
 _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
+#: Context a wrapper puts before a re-raised message: ``[address=0.0.0.0:1, pid=7] ``.
+#: Tags an issue title puts before the error it quotes: ``[Bug]: ``, ``[Usage][V1] ``.
+_TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
+#: A quoted stretch of prose long enough to be a message.
+_QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
+#: The names HTTP APIs and their clients give a response's status (OpenAI-style bodies
+#: ``"type": "BadRequestError"``, ``openai.BadRequestError``): they say how the server
+#: answered, not which exception it reports, so they neither agree nor disagree.
+_HTTP_ERROR_NAMES = frozenset(
+    {
+        "BadRequestError",
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "ConflictError",
+        "UnprocessableEntityError",
+        "RateLimitError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIStatusError",
+    }
+)
+#: Frame evidence for a record its cut traceback does not reach.
+_CUT_TRACEBACK = FrameEvidence("none", _FAR, 0, None)
+#: Marks a part whose history was not looked up yet.
+_NO_HISTORY: Any = object()
+_CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
 
 
 @dataclass(frozen=True)
@@ -265,9 +296,21 @@ def _variants(report: ExceptionReport) -> list[str]:
     errno = _ERRNO.match(stripped)
     if errno:
         out.append(stripped[errno.end() :])
+    tags = _CONTEXT_TAGS.match(stripped) or _TITLE_TAGS.match(stripped)
+    untagged = stripped[tags.end() :] if tags else None
+    if untagged:
+        out.append(untagged)
+    for form in (stripped, untagged):
+        if not form:
+            continue
+        if form.endswith(".") and not form.endswith(".."):
+            out.append(form[:-1])  # a period the writer added after the message
     position = _JSON_POSITION.search(stripped)
     if position:
         out.append(stripped[: position.start()])
+    if report.kind == "text":
+        # A message quoted in prose (an issue title): "...", `...`.
+        out.extend(q.group(1) or q.group(2) for q in _QUOTED.finditer(stripped))
     if report.kind == "text" and "\n" in message:
         lines = [line for line in message.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])
@@ -314,7 +357,7 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     though a mined name may be shortened, so it counts as unknown.
     """
     got = report.error_class
-    if got is None or report.kind == "text":
+    if got is None or report.kind == "text" or _short_class(got) in _HTTP_ERROR_NAMES:
         return "unknown"
     want = record.error_class
     if _short_class(got) != _short_class(want):
@@ -336,6 +379,7 @@ def _text_evidence(
     literal: int,
     present: float = 1.0,
     bare: bool = False,
+    records: int | None = None,
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit (shared by the pattern's records).
 
@@ -355,7 +399,7 @@ def _text_evidence(
         information=background.information(entry.fragments),
         background=background.projects(entry.fragments),
         catalog_rarity=entry.rarity,
-        records=len(entry.records),
+        records=len(entry.records) if records is None else records,
         present=present,
         builtin=background.raised_by_builtins(entry.fragments),
         bare=bare,
@@ -387,9 +431,12 @@ def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
     """Frame evidence kinds a record may get from this report."""
     if not report.frames:
         return ("none",)
+    # A bare text's frames are a traceback cut before its exception line: what they
+    # lack says nothing (see _score).
+    missing = "none" if report.kind == "text" else "elsewhere"
     if in_files:
-        return ("site", "raise_file", "file", "package", "elsewhere")
-    return ("package", "elsewhere")
+        return ("site", "raise_file", "file", "package", missing)
+    return ("package", missing)
 
 
 def _score(
@@ -408,11 +455,18 @@ def _score(
     state = _class_state(report, record)
     if state == "agree":
         reasons.append(f"exception class {_short_class(report.error_class)} agrees")
-    elif state == "disagree" or report.error_class not in (None, record.error_class):
+    elif state == "disagree" or (
+        report.error_class not in (None, record.error_class)
+        and _short_class(report.error_class) not in _HTTP_ERROR_NAMES
+    ):
         reasons.append(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
+    if evidence.kind == "elsewhere" and report.kind == "text":
+        # The frames of a traceback cut before its exception line (the message came
+        # before it, or was lost): the raise site may be in the frames cut off.
+        evidence = _CUT_TRACEBACK
     if evidence.reason:
         reasons.append(evidence.reason)
     if text.records > 1:
@@ -428,6 +482,9 @@ def _score(
         else None
     )
     gain = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
+    # Of two files a frame meets, the one it meets over more path components is its file
+    # (``.../sglang/srt/x/y.py`` is sglang's ``srt/x/y.py``, not another project's ``x/y.py``).
+    gain += min(evidence.depth, 49) / 100
     confidence = probability(logit)
     if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
         # "invalid {what}": too little specific text to answer from; a frame at the raise
@@ -448,23 +505,39 @@ class _Hit:
     groups: tuple[str | None, ...]
     start: int
     end: int
+    #: The pattern matched only with the message's final period put back.
+    restored: bool = False
 
 
 def _regex_hit(mode: str, m: regex.Match[str]) -> _Hit:
     return _Hit(mode, m.groups(), m.start(), m.end())
 
 
-def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
-    """Match one candidate against a folded message: full, then prefix, then inner."""
+def _verify(entry: Entry, text: str, *, use_pieces: bool, prose: bool = False) -> _Hit | None:
+    """Match one candidate against a folded message: full, then prefix, then inner.
+
+    With ``prose`` (a message quoted in a sentence or a title, not printed by
+    Python after its class), a pattern may also match with the message's final
+    period put back (the hit is marked ``restored``).
+    """
     compiled = None
     try:
         if use_pieces and entry.pieces is not None:
             groups = pieces_fullmatch(entry.pieces, text)
             full = _Hit("full", groups, 0, len(text)) if groups is not None else None
+            if full is None and prose and _lost_period(entry, text):
+                # The message's own final period, lost where it was quoted in a sentence.
+                groups = pieces_fullmatch(entry.pieces, text + ".")
+                if groups is not None:
+                    full = _Hit("full", groups, 0, len(text), restored=True)
         else:
             compiled = entry.compiled
             m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
             full = _regex_hit("full", m) if m else None
+            if full is None and prose and _lost_period(entry, text):
+                m = compiled.full.fullmatch(text + ".", timeout=REGEX_TIMEOUT)
+                if m is not None:
+                    full = _Hit("full", m.groups(), 0, len(text), restored=True)
         if full is not None:
             lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
             if lead and _WRAPPER_LEAD.match(lead):
@@ -490,9 +563,23 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool) -> _Hit | None:
         m = entry.compiled.inner.search(text, timeout=REGEX_TIMEOUT)
         if m:
             return _regex_hit("inner", m)
+        if prose and _lost_period(entry, text):
+            m = entry.compiled.inner.search(text + ".", timeout=REGEX_TIMEOUT)
+            if m and m.start() < len(text):
+                return _Hit("inner", m.groups(), m.start(), len(text), restored=True)
     except TimeoutError:
         return None
     return None
+
+
+def _lost_period(entry: Entry, text: str) -> bool:
+    """Whether the pattern ends with a period that the text, ending in a word, lacks."""
+    return text[-1:].isalnum() and entry.pattern.endswith(r"\.") and entry.literal_length > 1
+
+
+def _lookup_text(text: str) -> str:
+    """The text to find candidates with: a lost final period put back (see :func:`_verify`)."""
+    return text + "." if text[-1:].isalnum() else text
 
 
 def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
@@ -501,6 +588,23 @@ def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
     except TimeoutError:
         return None
     return _regex_hit("truncated", m) if m is not None and m.partial else None
+
+
+def _verify_quoted_truncated(entry: Entry, text: str) -> _Hit | None:
+    """A cut-off message quoted after other words (an issue title): truncated from its start.
+
+    The pattern must start with literal text, found in ``text`` after the
+    words before it; the match's span leaves those words unexplained.
+    """
+    if not entry.fragments or entry.pattern.startswith(GROUP):
+        return None
+    at = text.find(entry.fragments[0])
+    if at <= 0:
+        return None
+    hit = _verify_truncated(entry, text[at:])
+    if hit is None:
+        return None
+    return _Hit(hit.mode, hit.groups, hit.start + at, hit.end + at)
 
 
 @dataclass
@@ -522,6 +626,7 @@ class _Collector:
     exact: set[tuple[int, str]] = field(default_factory=set)
     _views: dict[int, FrameView] = field(default_factory=dict)
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+    _histories: dict[int, History | None] = field(default_factory=dict)
 
     def frame_view(self, report: ExceptionReport) -> FrameView:
         """The report's frames, indexed once per report."""
@@ -564,6 +669,8 @@ class _Collector:
         mode = hit.mode
         captures = hit.groups
         literal = entry.literal_length if present_literal is None else present_literal
+        if hit.restored:
+            literal -= 1  # the period put back is not in the text
         evidence, text_reasons = _text_evidence(
             entry=entry,
             mode=mode,
@@ -573,6 +680,7 @@ class _Collector:
             literal=literal,
             present=literal / max(1, entry.literal_length),
             bare=not report.frames,
+            records=self.sites(entry),
         )
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()
@@ -632,9 +740,60 @@ class _Collector:
                 features=MappingProxyType(features) if features is not None else None,
                 _store=store,
                 _position=position,
-                _rank=(confidence, frame_gain, closeness, entry.literal_length, -order, -position),
+                _rank=(
+                    confidence,
+                    frame_gain,
+                    closeness,
+                    # A pattern the message matches as it is ranks above one it matches
+                    # only with a final period put back.
+                    entry.literal_length - 1.5 * hit.restored,
+                    -order,
+                    self.age(summary.id),
+                    -position,
+                ),
             )
             self.keep(order, match)
+
+    def history(self) -> History | None:
+        """The history of the current part, looked up once."""
+        history = self._histories.get(self.part, _NO_HISTORY)
+        if history is _NO_HISTORY:
+            from errcat.history import history_of
+
+            history = self._histories[self.part] = history_of(self.catalog.parts[self.part])
+        return history  # type: ignore[no-any-return]
+
+    def sites(self, entry: Entry) -> int:
+        """How many places raise the entry's pattern: its records, old ones left out.
+
+        In a history catalog a message that moved keeps a record where it was
+        raised before; while it is raised somewhere still, those old records
+        are the same message, not other sites sharing it.
+        """
+        records = entry.records
+        history = self.history() if len(records) > 1 else None
+        if history is None:
+            return len(records)
+        store = self.catalog.parts[self.part]
+        current = 0
+        for position in records:
+            lineage = history.lineage(store.summary(position).id)
+            current += lineage is None or lineage.status == "current"
+        return current or len(records)
+
+    def age(self, record_id: str) -> float:
+        """How long the record's message was raised, as a tie-break: longer ranks first.
+
+        Of identical messages raised at several sites (a project's message and
+        its copies in a fork or a sibling package), the one raised over the
+        longest span of revisions has been out longest, so the most pastes are
+        of it. Without a history, all are equal.
+        """
+        history = self.history()
+        lineage = history.lineage(record_id) if history is not None else None
+        if lineage is None:
+            return float("-inf")
+        return (lineage.last.date - lineage.first.date).total_seconds()
 
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})
@@ -691,9 +850,13 @@ def _collect(
         for order, report in enumerate(reports):
             found = False
             variants = _variants(report)
+            # A message quoted in prose may have lost its final period; one Python
+            # printed after its class is as raised.
+            prose = report.kind == "text"
             for text in variants:
-                for entry in index.candidates(text):
-                    hit = _verify(entry, text, use_pieces=index.uses_pieces)
+                lookup = _lookup_text(text) if prose else text
+                for entry in index.candidates(lookup):
+                    hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
                     if hit is None:
                         continue
                     collector.add(entry=entry, report=report, order=order, hit=hit, text=text)
@@ -701,14 +864,19 @@ def _collect(
                     found = True
             if found:
                 continue
-            for text in variants[:1]:
+            for text in variants[:_TRUNCATED_VARIANTS]:
                 for entry in index.prefix_candidates(text):
                     present = _literal_prefix(entry, text)
                     if present < min(
                         _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
+                    ) and not (
+                        # a long capture (another error's text) took the room of the rest
+                        present >= _TRUNCATED_MIN_LEAD and present >= len(entry.fragments[0])
                     ):
                         continue  # too little of the pattern is there to call it a cut-off paste
                     partial = _verify_truncated(entry, text)
+                    if partial is None:
+                        partial = _verify_quoted_truncated(entry, text)
                     if partial is not None:
                         collector.add(
                             entry=entry,
@@ -856,7 +1024,7 @@ def _near_hints(
                 ),
                 _store=store,
                 _position=position,
-                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, -position),
+                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, 0.0, -position),
             )
 
 

@@ -24,6 +24,7 @@ from errcat.mine.templates import (
     _FORMAT_HEAD,
     _NO_MATCH,
     _PERCENT_SPEC,
+    BASE_STR,
     _Alts,
     _dedupe,
     _Field,
@@ -36,6 +37,48 @@ from errcat.mine.templates import (
     _Template,
     _TooManyVariantsError,
 )
+
+
+def _is_base_str(node: ast.Call) -> bool:
+    """Whether a call is the base exception's ``__str__``: ``super().__str__()``, ``str(super())``.
+
+    >>> _is_base_str(ast.parse("super().__str__()", mode="eval").body)
+    True
+    >>> _is_base_str(ast.parse("Exception.__str__(self)", mode="eval").body)
+    True
+    >>> _is_base_str(ast.parse("self.name.__str__()", mode="eval").body)
+    False
+    """
+    func = node.func
+    if node.keywords:
+        return False
+
+    def is_super(expr: ast.expr) -> bool:
+        return (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id == "super"
+            and not expr.keywords
+        )
+
+    if isinstance(func, ast.Attribute) and func.attr == "__str__":
+        if is_super(func.value) and not node.args:
+            return True
+        # Exception.__str__(self), ValueError.__str__(self)
+        return (
+            isinstance(func.value, ast.Name)
+            and func.value.id.endswith(("Exception", "Error"))
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "self"
+        )
+    return (
+        isinstance(func, ast.Name)
+        and func.id == "str"
+        and len(node.args) == 1
+        and is_super(node.args[0])
+    )
+
 
 _GETTEXT = frozenset({"_", "gettext", "N_", "gettext_lazy", "ugettext", "lazy_gettext"})
 _NGETTEXT = frozenset({"ngettext", "ungettext", "ngettext_lazy"})
@@ -309,6 +352,8 @@ class _Evaluator:
             if one is None or many is None:
                 return None
             return _dedupe((*one, *many))
+        if _is_base_str(node):
+            return ((_Field(ast.unparse(node), ref=BASE_STR),),)
         if name == "str" and len(args) == 1 and not node.keywords:
             return self._value(args[0], env, "", "")
         if name == "repr" and len(args) == 1 and not node.keywords:

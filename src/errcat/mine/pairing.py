@@ -31,6 +31,7 @@ __all__ = [
     "OPENING_THRESHOLD",
     "Kind",
     "Msg",
+    "follow_alone",
     "follow_siblings",
     "opening",
     "pair_messages",
@@ -168,7 +169,8 @@ def pair_messages(
        class, then the nearest line: ``moved`` (``same`` when file and line agree);
     3. in the same file, the same class and a template at least ``threshold``
        similar, best first: ``reworded``;
-    4. :func:`follow_siblings`: ``reworded`` in the file the siblings went to.
+    4. :func:`follow_siblings`: ``reworded`` in the file the siblings went to;
+    5. :func:`follow_alone`: ``reworded`` anywhere, opening alike and very similar.
     """
     taken_old: set[int] = set()
     taken_new: set[int] = set()
@@ -228,5 +230,74 @@ def pair_messages(
 
     for i, j in follow_siblings(old, new, [(i, j) for i, j, _ in pairs], threshold):
         take(i, j, "reworded")
+    for i, j in follow_alone(old, new, [(i, j) for i, j, _ in pairs]):
+        take(i, j, "reworded")
     pairs.sort()
     return pairs
+
+
+#: How alike two templates in unrelated files must be to pair them (see follow_alone).
+ALONE_THRESHOLD = 0.7
+
+
+def _lead(template: str) -> tuple[str, ...]:
+    """The first four words of a template, when it opens with four words before any placeholder.
+
+    >>> _lead("Free memory on device ({free}/{total} GiB)")
+    ('Free', 'memory', 'on', 'device')
+    >>> _lead("{name} must be positive")
+    ()
+    """
+    words: list[str] = []
+    for m in _TOKEN.finditer(template):
+        if m.group().startswith("{"):
+            break
+        words.append(m.group())
+        if len(words) == 4:
+            return tuple(words)
+    return ()
+
+
+def follow_alone(
+    old: Sequence[Msg], new: Sequence[Msg], pairs: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Pair messages left over that moved to another file on their own and were reworded.
+
+    A function moved to a new module and its message edited on the way (a
+    typo fixed, a detail inserted) pairs with nothing else. An old message not
+    paired and a new one not paired qualify when they raise the same class
+    (last dotted part), open with the same four words and are at least
+    :data:`ALONE_THRESHOLD` similar; each pairs with its best, most similar first.
+
+    >>> old = [Msg("a", "x/old.py", 5, "ValueError", "Free memory on device ({f}/{t} GiB)")]
+    >>> new = [Msg("b", "y/new.py", 9, "ValueError", "Free memory on device {d} ({f}/{t} GiB)")]
+    >>> follow_alone(old, new, [])
+    [(0, 0)]
+    """
+    taken_old = {i for i, _ in pairs}
+    taken_new = {j for _, j in pairs}
+    free_new: defaultdict[tuple[str, tuple[str, ...]], list[int]] = defaultdict(list)
+    for j, msg in enumerate(new):
+        lead = _lead(msg.template)
+        if j not in taken_new and lead:
+            free_new[(_short(msg.error_class), lead)].append(j)
+    if not free_new:
+        return []
+    candidates: list[tuple[float, int, int]] = []
+    for i, o in enumerate(old):
+        lead = _lead(o.template)
+        if i in taken_old or not lead:
+            continue
+        for j in free_new.get((_short(o.error_class), lead), ()):
+            ratio = _similar(o.template, new[j].template, ALONE_THRESHOLD)
+            if ratio >= ALONE_THRESHOLD:
+                candidates.append((-ratio, i, j))
+    candidates.sort()
+    out: list[tuple[int, int]] = []
+    for _neg, i, j in candidates:
+        if i in taken_old or j in taken_new:
+            continue
+        taken_old.add(i)
+        taken_new.add(j)
+        out.append((i, j))
+    return out

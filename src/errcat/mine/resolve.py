@@ -32,6 +32,7 @@ from errcat.mine.facts import (
 )
 from errcat.mine.messages import _arg_message, _bind, _bind_arg, _builtin_message, _substitute
 from errcat.mine.templates import (
+    BASE_STR,
     _Alts,
     _dedupe,
     _Field,
@@ -190,7 +191,12 @@ class _Resolver:
         reason: str | None = None
         for attrs, base_call, unknown in self._states(name, call, call, 0):
             if str_owner is not None and str_owner.str_message is not None:
-                found.extend(_substitute(str_owner.str_message, {}, attrs))
+                shown = str_owner.str_message
+                if unknown is None and _uses_base_str(shown):
+                    given, why = _builtin_message(base, base_call)
+                    if why is None:
+                        shown = _with_base_str(shown, given)
+                found.extend(_substitute(shown, {}, attrs))
                 continue
             why = unknown
             if why is None and "args" in attrs:
@@ -233,6 +239,29 @@ class _Resolver:
             for parent_attrs, base_call, why in self._states(parent, inner, outer, depth + 1):
                 out.append(({**parent_attrs, **attrs}, base_call, why))
         return out
+
+
+def _uses_base_str(alts: _Alts) -> bool:
+    return any(isinstance(p, _Field) and p.ref == BASE_STR for t in alts for p in t)
+
+
+def _with_base_str(alts: _Alts, given: _Alts) -> _Alts:
+    """A ``__str__``'s templates with ``super().__str__()`` replaced by the message given.
+
+    A ``__str__`` that appends details to the base message (``f"{base} ({extras})"
+    if extras else base``) thus yields the message the raise passed, which is
+    what a paste starts with.
+    """
+    out: list[_Template] = []
+    for template in alts:
+        pieces: list[_Alts] = []
+        for part in template:
+            if isinstance(part, _Field) and part.ref == BASE_STR and not part.spec:
+                pieces.append(given)
+            else:
+                pieces.append(((part,),))
+        out.extend(_product(pieces))
+    return _dedupe(out)
 
 
 def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, str]], str | None]:

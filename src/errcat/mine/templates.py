@@ -45,6 +45,10 @@ class _Field:
     ref: str | None = None
 
 
+#: The ``ref`` of the placeholder ``super().__str__()`` makes in a class's ``__str__``:
+#: the message the exception was given, which the resolver fills in per call.
+BASE_STR = "<super().__str__()>"
+
 _Part = str | _Field
 _Template = tuple[_Part, ...]
 _Alts = tuple[_Template, ...]

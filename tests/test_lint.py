@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from errcat.errors import InvalidRecordError
@@ -237,3 +237,25 @@ def test_shadowing_asks_for_few_matches_but_sees_every_rival(
         assert all(rid != record.id for rid, _ in few)
         return
     assert [m for m in everything if m[1] >= own] == [m for m in few if m[1] >= own]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([" ", "  ", "\t", "", "a", "b c", ". ", " for ", "x-y"]),
+            st.text(alphabet="ab .,:-_\t", max_size=6),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_risks_of_simple_patterns_read_off_the_pieces_equal_the_parsers(
+    literals: list[str],
+) -> None:
+    from errcat.lint import _parsed_risks, _risks
+    from errcat.patterns import pattern_pieces
+
+    pattern = GROUP.join(escape_literal(text) for text in literals)
+    assume(pattern_pieces(pattern) is not None)
+    assert _risks(pattern) == _parsed_risks(pattern)

@@ -51,6 +51,7 @@ from errcat.errors import InvalidPatternError, InvalidRecordError
 from errcat.index import fold_whitespace
 from errcat.models import GENERATED_TAG, ErrorRecord
 from errcat.patterns import (
+    GROUP,
     _skip_class,
     _skip_group,
     compile_pattern,
@@ -693,6 +694,20 @@ def _parsed(pattern: str) -> tuple[tuple[_Node, ...], ...]:
 
 @lru_cache(maxsize=65536)
 def _risks(pattern: str) -> tuple[PatternRisk, ...]:
+    pieces = pattern_pieces(pattern)
+    if pieces is not None:
+        # Literal text and (.+?) groups: the only risk is two groups with nothing but
+        # whitespace between them, read off the pieces (what the parser finds, faster).
+        raws = pattern.split(GROUP)
+        return tuple(
+            PatternRisk("adjacent-quantifiers", GROUP + raw + GROUP, "warning")
+            for raw, piece in zip(raws[1:-1], pieces[1:-1], strict=True)
+            if not piece.strip()
+        )
+    return _parsed_risks(pattern)
+
+
+def _parsed_risks(pattern: str) -> tuple[PatternRisk, ...]:
     risks: list[PatternRisk] = []
     _walk(_parsed(pattern), risks)
     return tuple(risks)

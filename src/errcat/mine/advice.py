@@ -42,10 +42,11 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from errcat.mine.conditions import Reader, conjuncts, negate, parse_test
+from errcat.mine.bindings import settings_method
+from errcat.mine.conditions import Reader, Ref, conjuncts, negate, parse_test
 from errcat.mine.facts import _Def, _Guard
 from errcat.mine.options import OptionIndex
 from errcat.models import GENERATED_TAG
@@ -54,8 +55,6 @@ __all__ = ["message_advice", "with_message", "write_advice"]
 
 
 _MAX_SOLUTIONS = 6
-#: Classes whose ``self`` holds the settings (``ServerArgs``, ``ModelConfig``).
-_SETTINGS_CLASS = re.compile(r"(?:Args|Arguments|Config|Settings|Options)$")
 _MAX_CHOICES_SHOWN = 12
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _IMPERATIVE = re.compile(
@@ -119,14 +118,23 @@ def write_advice(
     options: OptionIndex,
     file_path: str,
     line: int,
+    bound: Mapping[str, Sequence[Ref]] | None = None,
 ) -> _Advice:
-    """The advice for one record, from its raise site's guard and the project's options."""
+    """The advice for one record, from its raise site's guard and the project's options.
+
+    ``bound`` gives the flags and variables the function's callers pass for
+    its parameters (:meth:`errcat.mine.bindings.CallIndex.bound`).
+    """
     defs: defaultdict[str, list[_Def]] = defaultdict(list)
     for d in guard.defs:
         defs[d.name].append(d)
-    owner = guard.function.split(".<locals>")[0].rsplit(".", 2)
-    self_is_config = len(owner) == 3 and bool(_SETTINGS_CLASS.search(owner[1]))
-    reader = Reader(options, params=guard.params, defs=defs, self_is_config=self_is_config)
+    reader = Reader(
+        options,
+        params=guard.params,
+        defs=defs,
+        self_is_config=settings_method(guard.function),
+        bound=bound or {},
+    )
     tests = _effective(guard)
     condition = _conjoin([n for n, _ in tests]) if tests else None
     described = reader.describe(condition) if condition is not None else ""

@@ -133,6 +133,25 @@ class _Guard:
 
 
 @dataclass(frozen=True, slots=True)
+class _Binding:
+    """What a call passes for one parameter of a function of the mined code.
+
+    ``callee`` is the called function's dotted name as the calling module sees
+    it; ``key`` the parameter's name (a keyword argument) or ``#i`` (the
+    ``i``-th positional argument, counted after ``self`` when ``method``);
+    ``expr`` the argument's source and ``defs`` the assignments of the
+    caller's locals it reads; ``caller`` the calling function's dotted name.
+    """
+
+    callee: str
+    key: str
+    expr: str
+    defs: tuple[_Def, ...] = ()
+    caller: str = ""
+    method: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class _Option:
     """A command-line flag, config field or settings variable the mined project defines.
 
@@ -213,5 +232,7 @@ class _FileScan:
     fields: tuple[tuple[str, tuple[_Option, ...]], ...] = ()  # dataclass -> its fields as flags
     parsed: tuple[str, ...] = ()  # classes handed to a parser generator here
     envs: tuple[str, ...] = ()  # environment variables read or registered here
+    bindings: tuple[_Binding, ...] = ()  # arguments that may read an option, by call
+    signatures: tuple[tuple[str, tuple[str, ...]], ...] = ()  # function -> positional params
     reraises: int = 0
     error: str | None = None

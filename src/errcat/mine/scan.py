@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import tokenize
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,22 +25,91 @@ from errcat.mine.facts import (
     IMPORTED,
     NO_MESSAGE,
     _Arg,
+    _Binding,
     _Call,
     _ClassRef,
     _FileScan,
     _RawSite,
 )
 from errcat.mine.files import _module_name
-from errcat.mine.guards import build_guard
+from errcat.mine.guards import build_guard, followed_defs
 from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
 from errcat.mine.records import SNIPPET_RADIUS
 from errcat.mine.templates import _Field
 from errcat.mine.walk import _Walker
 
+_MAX_ARG = 200  # longest argument source kept for a binding
+
+
+def _body_calls(body: Sequence[ast.stmt]) -> Iterator[ast.Call]:
+    """The calls in a function body, outside the functions, classes and lambdas it defines."""
+    todo: list[ast.AST] = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call):
+            yield node
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))  # in source order
+
 
 class _Scanner(_Walker):
     """Collect raise sites while walking a module (one visitor keeps the context)."""
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        super().__init__(module, is_package)
+        self.bindings: list[_Binding] = []
+        self.signatures: list[tuple[str, tuple[str, ...]]] = []
+
+    def _callee(self, func: ast.expr) -> tuple[str, bool] | None:
+        """The dotted name of a called function of the mined code, and whether it is a method."""
+        if isinstance(func, ast.Name):
+            if func.id in self.local_functions:
+                return self._qualify(func.id), False
+            if func.id in self.imports:
+                return self.imports[func.id], False
+            return None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            base = func.value.id
+            if base in ("self", "cls") and self._owner is not None:
+                return self._qualify(f"{self._owner}.{func.attr}"), True
+            if base in self.imports and base not in self._params:
+                return f"{self.imports[base]}.{func.attr}", False
+        return None
+
+    def _may_read_option(self, node: ast.expr) -> bool:
+        """Whether an argument may read a setting (an attribute, a call, a local with a value)."""
+        if isinstance(node, ast.Name):
+            return node.id in self._defs
+        return isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)) and any(
+            isinstance(n, ast.Attribute) for n in ast.walk(node)
+        )
+
+    def _calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Note the function's signature, and what its calls pass that may read a setting."""
+        caller = self._qualify(self._func_qual)
+        args = node.args
+        self.signatures.append((caller, tuple(a.arg for a in (*args.posonlyargs, *args.args))))
+        for call in _body_calls(node.body):
+            found = self._callee(call.func)
+            if found is None:
+                continue
+            callee, method = found
+            passed: list[tuple[str, ast.expr]] = []
+            for i, arg in enumerate(call.args):
+                if isinstance(arg, ast.Starred):
+                    break  # positions after a *args are unknown
+                passed.append((f"#{i}", arg))
+            passed.extend((k.arg, k.value) for k in call.keywords if k.arg)
+            for key, arg in passed:
+                if not self._may_read_option(arg):
+                    continue
+                source = ast.unparse(arg)
+                if len(source) > _MAX_ARG:
+                    continue
+                defs = tuple(followed_defs([arg], self._defs))
+                self.bindings.append(_Binding(callee, key, source, defs, caller, method))
 
     def _imported(self, node: ast.expr, env: _Env) -> str | None:
         """What a name read at module scope was imported as (``None``: not an import)."""
@@ -248,6 +318,8 @@ def scan_source(
         fields=tuple(found.fields),
         parsed=tuple(found.parsed),
         envs=found.envs,
+        bindings=tuple(scanner.bindings),
+        signatures=tuple(scanner.signatures),
         reraises=scanner.reraises,
     )
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from errcat.advice import Advice
 from errcat.mine import mine_paths, reanchor, run
 from errcat.mine.cli import add_arguments
-from errcat.mine.conditions import Reader, negate, parse_test
+from errcat.mine.conditions import Reader, Ref, negate, parse_test
 from errcat.mine.facts import _Def, _Option
 from errcat.mine.options import OptionIndex, collect_options
 from errcat.models import GENERATED_TAG, ErrorRecord
@@ -740,3 +740,56 @@ def test_call_site_bindings_name_only_defined_flags(
     r = _only(records, "that value")
     text = json.dumps(r.model_dump(mode="json", exclude={"source_code"}))
     assert (flag in text) is defined
+
+
+def test_a_helper_called_on_the_settings_names_the_flags_it_reads(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "options.py": OPTIONS,
+            "views.py": """
+                def draft_of(cfg):
+                    return cfg.draft_backend
+                def backends_of(cfg):
+                    view = resolved_view(cfg)
+                    return view.attention_backend, draft_of(view)
+                def head_dim_of(model):
+                    return model.tp_size
+            """,
+            "hook.py": """
+                from pkg.views import backends_of, head_dim_of
+                def check(server_args, model):
+                    if "trtllm" in backends_of(server_args):
+                        raise ValueError("trtllm is not supported here")
+                    if head_dim_of(model) > 2:
+                        raise ValueError("head too wide")
+            """,
+        },
+    )
+    r = _only(records, "trtllm is not supported")
+    assert "`backends_of(server_args)` (from --attention-backend, --draft-backend)" in (
+        r.documentation
+    )
+    # The helper's parameter is the settings only when a settings object is handed to it.
+    wide = _only(records, "head too wide")
+    assert "--tp-size" not in wide.documentation
+
+
+def test_a_helper_reading_many_settings_names_none() -> None:
+    many = [_Option(f"o{i}", f"--o{i}") for i in range(6)]
+    refs = [Ref("flag", o.flag) for o in many]
+
+    def reads(callee: str, key: str, method: bool) -> list[Ref]:
+        return refs if callee == "m.build" else refs[:2]
+
+    reader = Reader(
+        OptionIndex(many, []),
+        calls={"build": ("m.build", False), "mode_of": ("m.mode_of", False)},
+        reads=reads,
+    )
+    assert "--" not in reader.describe(parse_test("build(args).is_mla"))
+    assert (
+        reader.describe(parse_test("mode_of(args)")) == "`mode_of(args)` (from --o0, --o1) is true"
+    )
+    # What is handed over must be the settings: a model object is not.
+    assert "--" not in reader.describe(parse_test("mode_of(model)"))

@@ -42,11 +42,11 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from errcat.mine.bindings import settings_method
-from errcat.mine.conditions import Reader, Ref, conjuncts, negate, parse_test
+from errcat.mine.bindings import CallIndex, settings_method
+from errcat.mine.conditions import Reader, conjuncts, negate, parse_test
 from errcat.mine.facts import _Def, _Guard
 from errcat.mine.options import OptionIndex
 from errcat.models import GENERATED_TAG
@@ -118,12 +118,12 @@ def write_advice(
     options: OptionIndex,
     file_path: str,
     line: int,
-    bound: Mapping[str, Sequence[Ref]] | None = None,
+    calls: CallIndex | None = None,
 ) -> _Advice:
     """The advice for one record, from its raise site's guard and the project's options.
 
-    ``bound`` gives the flags and variables the function's callers pass for
-    its parameters (:meth:`errcat.mine.bindings.CallIndex.bound`).
+    ``calls`` tells what the function's callers pass for its parameters and
+    what the functions its tests call read (:class:`errcat.mine.bindings.CallIndex`).
     """
     defs: defaultdict[str, list[_Def]] = defaultdict(list)
     for d in guard.defs:
@@ -133,7 +133,9 @@ def write_advice(
         params=guard.params,
         defs=defs,
         self_is_config=settings_method(guard.function),
-        bound=bound or {},
+        bound=calls.bound(guard.function) if calls is not None else {},
+        calls={written: (name, method) for written, name, method in guard.calls},
+        reads=calls.reads if calls is not None else None,
     )
     tests = _effective(guard)
     condition = _conjoin([n for n, _ in tests]) if tests else None

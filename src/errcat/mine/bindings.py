@@ -30,13 +30,14 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from errcat.mine.conditions import Reader, Ref, parse_test
-from errcat.mine.facts import _Binding, _Def, _FileScan
+from errcat.mine.facts import _Binding, _Def, _FileScan, _Reads
 from errcat.mine.options import OptionIndex
 
 __all__ = ["CallIndex", "settings_method"]
 
 #: Classes whose ``self`` holds the settings (``ServerArgs``, ``ModelConfig``).
 _SETTINGS_CLASS = re.compile(r"(?:Args|Arguments|Config|Settings|Options)$")
+_MAX_HOPS = 2
 
 
 def settings_method(function: str) -> bool:
@@ -68,6 +69,49 @@ class CallIndex:
             for binding in scan.bindings:
                 self._calls[canonical(binding.callee)].append(binding)
         self._bound: dict[str, dict[str, tuple[Ref, ...]]] = {}
+        self._canonical = canonical
+        self._reads: dict[tuple[str, str], _Reads] = {}
+        for scan in scans:
+            for reads in scan.reads:
+                self._reads.setdefault((reads.function, reads.param), reads)
+        self._read_refs: dict[tuple[str, str], tuple[Ref, ...]] = {}
+
+    def reads(self, callee: str, key: str, method: bool = False) -> tuple[Ref, ...]:
+        """The flags and variables a function reads on the parameter a call passes ``key`` for.
+
+        ``callee`` is the function's dotted name as the calling module sees it;
+        ``key`` a parameter name or ``#i`` (see :class:`~errcat.mine.facts._Binding`).
+        What the function passes the parameter on to is followed, two calls deep.
+        """
+        function = self._canonical(callee)
+        name = self._param(key, method, self._signatures.get(function, ()))
+        if name is None:
+            return ()
+        return self._param_refs(function, name, _MAX_HOPS)
+
+    def _param_refs(self, function: str, param: str, hops: int) -> tuple[Ref, ...]:
+        cached = self._read_refs.get((function, param))
+        if cached is not None:
+            return cached
+        self._read_refs[(function, param)] = ()  # a recursive helper reads nothing more
+        reads = self._reads.get((function, param))
+        out: dict[str, Ref] = {}
+        if reads is not None:
+            for attr in reads.attrs:
+                option = self.options.option(attr)
+                if option is not None:
+                    kind = "env" if option.kind == "env" else "flag"
+                    ref = Ref(kind, option.flag, option.choices, option.is_bool, option.default)
+                    out.setdefault(f"{kind}:{ref.name}", ref)
+            for callee, key, method in reads.forwards if hops > 0 else ():
+                target = self._canonical(callee)
+                name = self._param(key, method, self._signatures.get(target, ()))
+                if name is not None:
+                    for ref in self._param_refs(target, name, hops - 1):
+                        out.setdefault(f"{ref.kind}:{ref.name}", ref)
+        found = tuple(out.values())
+        self._read_refs[(function, param)] = found
+        return found
 
     def bound(self, function: str) -> Mapping[str, tuple[Ref, ...]]:
         """Each parameter of a function that some caller passes a flag or variable for."""
@@ -80,7 +124,7 @@ class CallIndex:
         params = self._signatures.get(function, ())
         out: dict[str, dict[str, Ref]] = {}
         for binding in self._calls.get(function, ()):
-            name = self._param(binding, params)
+            name = self._param(binding.key, binding.method, params)
             if name is None:
                 continue
             ref = self._ref(binding)
@@ -89,10 +133,11 @@ class CallIndex:
         return {name: tuple(refs.values()) for name, refs in out.items()}
 
     @staticmethod
-    def _param(binding: _Binding, params: Sequence[str]) -> str | None:
-        if not binding.key.startswith("#"):
-            return binding.key
-        index = int(binding.key[1:]) + (1 if binding.method else 0)
+    def _param(key: str, method: bool, params: Sequence[str]) -> str | None:
+        """The parameter an argument is passed for (``#i``: by position, after ``self``)."""
+        if not key.startswith("#"):
+            return key
+        index = int(key[1:]) + (1 if method else 0)
         return params[index] if index < len(params) else None
 
     def _ref(self, binding: _Binding) -> Ref | None:

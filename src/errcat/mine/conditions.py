@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from errcat.mine.facts import _Def
@@ -174,6 +174,10 @@ class Reader:
     self_is_config: bool = False  # ``self`` is a settings object (a method of ServerArgs)
     #: What the callers pass for a parameter, when it is a flag or variable (see bindings).
     bound: Mapping[str, Sequence[Ref]] = field(default_factory=dict)
+    #: Functions of the mined code the tests call: as written -> (dotted name, is a method).
+    calls: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    #: What such a function reads on a parameter: (function, key, method) -> its flags.
+    reads: Callable[[str, str, bool], Sequence[Ref]] | None = None
 
     # -- terms -------------------------------------------------------------
 
@@ -361,8 +365,30 @@ class Reader:
             return
         for attribute in self._named_attributes(node):
             self._sources(attribute, depth + 1, out, seen)
+        for ref in self._helper_reads(node, depth):
+            out.setdefault(f"{ref.kind}:{ref.name}", ref)
         for child in ast.iter_child_nodes(node):
             self._sources(child, depth, out, seen)
+
+    def _helper_reads(self, node: ast.expr, depth: int) -> list[Ref]:
+        """What a function of the mined code reads on the settings object a call hands it.
+
+        Read two calls deep (see :meth:`errcat.mine.bindings.CallIndex.reads`).
+        """
+        if not isinstance(node, ast.Call) or self.reads is None:
+            return []
+        target = self.calls.get(ast.unparse(node.func))
+        if target is None:
+            return []
+        passed = [(f"#{i}", a) for i, a in enumerate(node.args) if not isinstance(a, ast.Starred)]
+        passed += [(k.arg, k.value) for k in node.keywords if k.arg]
+        out: dict[str, Ref] = {}
+        for key, arg in passed:
+            if self._is_config(arg, depth):
+                for ref in self.reads(target[0], key, target[1]):
+                    out.setdefault(f"{ref.kind}:{ref.name}", ref)
+        # A helper that reads many settings (a whole model config built from them) pinpoints none.
+        return list(out.values()) if len(out) <= _MAX_SOURCES_SHOWN else []
 
     def _named_attributes(self, node: ast.expr) -> list[ast.Attribute]:
         """``getattr(cfg, name)`` where ``name`` runs over literal names: each ``cfg.<name>``."""

@@ -230,7 +230,7 @@ def records_from_scans(
                             options=options,
                             file_path=scan.file_path,
                             line=site.line,
-                            bound=calls.bound(site.guard.function) if calls else None,
+                            calls=calls,
                         )
                     written = with_message(written_for[key], text)
                 entries.append(

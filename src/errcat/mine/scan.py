@@ -29,7 +29,9 @@ from errcat.mine.facts import (
     _Call,
     _ClassRef,
     _FileScan,
+    _Guard,
     _RawSite,
+    _Reads,
 )
 from errcat.mine.files import _module_name
 from errcat.mine.guards import build_guard, followed_defs
@@ -40,18 +42,26 @@ from errcat.mine.templates import _Field
 from errcat.mine.walk import _Walker
 
 _MAX_ARG = 200  # longest argument source kept for a binding
+_MAX_READS = 40  # attributes (and forwarding calls) noted per parameter
 
 
-def _body_calls(body: Sequence[ast.stmt]) -> Iterator[ast.Call]:
-    """The calls in a function body, outside the functions, classes and lambdas it defines."""
+def _body_nodes(body: Sequence[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of a function body in source order, outside what it defines in it.
+
+    Nested functions, classes and lambdas are scanned as functions of their own.
+    """
     todo: list[ast.AST] = list(reversed(body))
     while todo:
         node = todo.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        if isinstance(node, ast.Call):
-            yield node
-        todo.extend(reversed(list(ast.iter_child_nodes(node))))  # in source order
+        yield node
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _body_calls(body: Sequence[ast.stmt]) -> Iterator[ast.Call]:
+    """The calls of a function body (see :func:`_body_nodes`)."""
+    return (n for n in _body_nodes(body) if isinstance(n, ast.Call))
 
 
 class _Scanner(_Walker):
@@ -61,6 +71,7 @@ class _Scanner(_Walker):
         super().__init__(module, is_package)
         self.bindings: list[_Binding] = []
         self.signatures: list[tuple[str, tuple[str, ...]]] = []
+        self.reads: list[_Reads] = []
 
     def _callee(self, func: ast.expr) -> tuple[str, bool] | None:
         """The dotted name of a called function of the mined code, and whether it is a method."""
@@ -86,11 +97,68 @@ class _Scanner(_Walker):
             isinstance(n, ast.Attribute) for n in ast.walk(node)
         )
 
+    def _aliases(self, params: Sequence[str]) -> dict[str, str]:
+        """Locals that stand for a parameter: ``v = p`` or ``v = view_of(p)`` (assigned once)."""
+        out = {p: p for p in params}
+        for name, assigned in self._defs.items():
+            if len(assigned) != 1 or assigned[0][2] != "=" or name in out:
+                continue
+            value = assigned[0][0]
+            if isinstance(value, ast.Call) and value.args and not value.keywords:
+                value = value.args[0]
+            if isinstance(value, ast.Name) and value.id in params:
+                out[name] = value.id
+        return out
+
+    def _param_reads(
+        self,
+        caller: str,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        params: Sequence[str],
+        forwards: dict[str, list[tuple[str, str, bool]]],
+    ) -> None:
+        """Note the attributes the function reads on each parameter (see :class:`_Reads`)."""
+        aliases = self._aliases(params)
+        attrs: dict[str, dict[str, None]] = {}
+        for item in _body_nodes(node.body):
+            base: ast.expr | None = None
+            attr = ""
+            if isinstance(item, ast.Attribute) and isinstance(item.ctx, ast.Load):
+                base, attr = item.value, item.attr
+            elif (
+                isinstance(item, ast.Call)
+                and isinstance(item.func, ast.Name)
+                and item.func.id == "getattr"
+                and len(item.args) >= 2
+                and isinstance(item.args[1], ast.Constant)
+                and isinstance(item.args[1].value, str)
+            ):
+                base, attr = item.args[0], item.args[1].value
+            if isinstance(base, ast.Name) and base.id in aliases:
+                found = attrs.setdefault(aliases[base.id], {})
+                if len(found) < _MAX_READS:
+                    found[attr] = None
+        for param in dict.fromkeys([*attrs, *forwards]):
+            self.reads.append(
+                _Reads(
+                    caller,
+                    param,
+                    tuple(attrs.get(param, ())),
+                    tuple(dict.fromkeys(forwards.get(param, ())))[:_MAX_READS],
+                )
+            )
+
     def _calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        """Note the function's signature, and what its calls pass that may read a setting."""
+        """Note a function's signature, what it reads on its parameters, what its calls pass.
+
+        Only arguments that may read a setting are kept (see :class:`_Binding`).
+        """
         caller = self._qualify(self._func_qual)
         args = node.args
+        params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.signatures.append((caller, tuple(a.arg for a in (*args.posonlyargs, *args.args))))
+        aliases = self._aliases(params)
+        forwards: dict[str, list[tuple[str, str, bool]]] = {}
         for call in _body_calls(node.body):
             found = self._callee(call.func)
             if found is None:
@@ -103,6 +171,8 @@ class _Scanner(_Walker):
                 passed.append((f"#{i}", arg))
             passed.extend((k.arg, k.value) for k in call.keywords if k.arg)
             for key, arg in passed:
+                if isinstance(arg, ast.Name) and arg.id in aliases:
+                    forwards.setdefault(aliases[arg.id], []).append((callee, key, method))
                 if not self._may_read_option(arg):
                     continue
                 source = ast.unparse(arg)
@@ -110,6 +180,7 @@ class _Scanner(_Walker):
                     continue
                 defs = tuple(followed_defs([arg], self._defs))
                 self.bindings.append(_Binding(callee, key, source, defs, caller, method))
+        self._param_reads(caller, node, params, forwards)
 
     def _imported(self, node: ast.expr, env: _Env) -> str | None:
         """What a name read at module scope was imported as (``None``: not an import)."""
@@ -177,7 +248,7 @@ class _Scanner(_Walker):
             clauses = list(self._clauses)
             if isinstance(node, ast.Assert):
                 clauses.append((node.test, False))
-            kwargs["guard"] = build_guard(
+            guard = build_guard(
                 self._qualify(self._func_qual) if self._func_qual else self.module,
                 doc=self._doc,
                 params=sorted(self._params),
@@ -186,7 +257,26 @@ class _Scanner(_Walker):
                 handler=self._handler,
                 module_level=not self._func_qual,
             )
+            kwargs["guard"] = replace(guard, calls=self._guard_calls(guard, clauses))
         self.sites.append(_RawSite(node.lineno, self._func_qual, cls, **kwargs))
+
+    def _guard_calls(
+        self, guard: _Guard, clauses: Sequence[tuple[ast.expr, bool]]
+    ) -> tuple[tuple[str, str, bool], ...]:
+        """The functions of the mined code that a guard's tests and locals call."""
+        nodes: list[ast.AST] = [test for test, _ in clauses]
+        for d in guard.defs:
+            for value, _around, _kind in self._defs.get(d.name, ()):
+                nodes.append(value)
+        found: dict[str, tuple[str, str, bool]] = {}
+        for node in nodes:
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call):
+                    written = ast.unparse(call.func)
+                    callee = None if written in found else self._callee(call.func)
+                    if callee is not None:
+                        found[written] = (written, *callee)
+        return tuple(found.values())
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:
         exc = node.exc
@@ -320,6 +410,7 @@ def scan_source(
         envs=found.envs,
         bindings=tuple(scanner.bindings),
         signatures=tuple(scanner.signatures),
+        reads=tuple(scanner.reads),
         reraises=scanner.reraises,
     )
 

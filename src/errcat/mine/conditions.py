@@ -5,7 +5,11 @@ A guard's tests are Python expressions. :class:`Reader` renders one readably
 attribute by its flag (``cfg.moe_a2a_backend`` -> ``--moe-a2a-backend``), an
 environment variable read or declared by the project by its name, and a
 parameter of the function as an argument; a local assigned once is followed
-back to what it was assigned from. :func:`negate` turns a test into its
+back to what it was assigned from. A term that is none of these names the
+flags it is computed from: through locals (also unpacked ones), ``getattr``
+over literal field names, the flags callers pass for a parameter and the
+flags a helper reads on the settings object it is handed
+(:mod:`errcat.mine.bindings`). :func:`negate` turns a test into its
 negation (De Morgan, inverted comparisons), and :meth:`Reader.ways_out` gives
 one action per way of making a test false.
 

@@ -25,6 +25,7 @@ assignments of the locals the tests read into a picklable :class:`_Guard`.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -64,8 +65,10 @@ def first_sentence(doc: str | None) -> str | None:
     return _SENTENCE.split(paragraph, maxsplit=1)[0]
 
 
-def _names(node: ast.AST) -> list[str]:
-    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+@functools.lru_cache(maxsize=4096)
+def _names(node: ast.AST) -> tuple[str, ...]:
+    """The names an expression reads (cached: a local's value is followed from many sites)."""
+    return tuple(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
 
 
 def followed_defs(nodes: Sequence[ast.AST], defs: Mapping[str, Sequence[Assignment]]) -> list[_Def]:

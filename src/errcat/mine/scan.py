@@ -43,6 +43,11 @@ from errcat.mine.walk import _Walker
 
 _MAX_ARG = 200  # longest argument source kept for a binding
 _MAX_READS = 40  # attributes (and forwarding calls) noted per parameter
+#: Calls through which the reader of conditions sees the setting they read.
+_READ_THROUGH = frozenset(
+    {"getattr", "getenv", "get", "value", "get_value", "int", "float", "str", "bool", "lower"}
+    | {"upper", "strip", "from_string", "from_str", "Path"}
+)
 
 
 def _body_nodes(body: Sequence[ast.stmt]) -> Iterator[ast.AST]:
@@ -59,11 +64,6 @@ def _body_nodes(body: Sequence[ast.stmt]) -> Iterator[ast.AST]:
         todo.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
-def _body_calls(body: Sequence[ast.stmt]) -> Iterator[ast.Call]:
-    """The calls of a function body (see :func:`_body_nodes`)."""
-    return (n for n in _body_nodes(body) if isinstance(n, ast.Call))
-
-
 class _Scanner(_Walker):
     """Collect raise sites while walking a module (one visitor keeps the context)."""
 
@@ -78,24 +78,32 @@ class _Scanner(_Walker):
         if isinstance(func, ast.Name):
             if func.id in self.local_functions:
                 return self._qualify(func.id), False
-            if func.id in self.imports:
-                return self.imports[func.id], False
-            return None
+            target = self.imports.get(func.id)
+            return (target, False) if target and self._in_project(target) else None
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             base = func.value.id
             if base in ("self", "cls") and self._owner is not None:
                 return self._qualify(f"{self._owner}.{func.attr}"), True
-            if base in self.imports and base not in self._params:
-                return f"{self.imports[base]}.{func.attr}", False
+            target = self.imports.get(base)
+            if target and base not in self._params and self._in_project(target):
+                return f"{target}.{func.attr}", False
         return None
 
+    def _in_project(self, dotted: str) -> bool:
+        """Whether an imported name belongs to the mined project (its top package)."""
+        return dotted.partition(".")[0] == self.module.partition(".")[0]
+
     def _may_read_option(self, node: ast.expr) -> bool:
-        """Whether an argument may read a setting (an attribute, a call, a local with a value)."""
+        """Whether an argument may read a setting (an attribute, a read call, a local)."""
         if isinstance(node, ast.Name):
             return node.id in self._defs
-        return isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)) and any(
-            isinstance(n, ast.Attribute) for n in ast.walk(node)
-        )
+        if isinstance(node, ast.Attribute):
+            return True
+        if isinstance(node, ast.Call):  # the calls the reader sees through: getattr, .get(), int()
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            return name in _READ_THROUGH
+        return False
 
     def _aliases(self, params: Sequence[str]) -> dict[str, str]:
         """Locals that stand for a parameter: ``v = p`` or ``v = view_of(p)`` (assigned once)."""
@@ -110,77 +118,72 @@ class _Scanner(_Walker):
                 out[name] = value.id
         return out
 
-    def _param_reads(
-        self,
-        caller: str,
-        node: ast.FunctionDef | ast.AsyncFunctionDef,
-        params: Sequence[str],
-        forwards: dict[str, list[tuple[str, str, bool]]],
-    ) -> None:
-        """Note the attributes the function reads on each parameter (see :class:`_Reads`)."""
-        aliases = self._aliases(params)
-        attrs: dict[str, dict[str, None]] = {}
-        for item in _body_nodes(node.body):
-            base: ast.expr | None = None
-            attr = ""
-            if isinstance(item, ast.Attribute) and isinstance(item.ctx, ast.Load):
-                base, attr = item.value, item.attr
-            elif (
-                isinstance(item, ast.Call)
-                and isinstance(item.func, ast.Name)
-                and item.func.id == "getattr"
-                and len(item.args) >= 2
-                and isinstance(item.args[1], ast.Constant)
-                and isinstance(item.args[1].value, str)
-            ):
-                base, attr = item.args[0], item.args[1].value
-            if isinstance(base, ast.Name) and base.id in aliases:
-                found = attrs.setdefault(aliases[base.id], {})
-                if len(found) < _MAX_READS:
-                    found[attr] = None
-        for param in dict.fromkeys([*attrs, *forwards]):
-            self.reads.append(
-                _Reads(
-                    caller,
-                    param,
-                    tuple(attrs.get(param, ())),
-                    tuple(dict.fromkeys(forwards.get(param, ())))[:_MAX_READS],
-                )
-            )
-
     def _calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Note a function's signature, what it reads on its parameters, what its calls pass.
 
-        Only arguments that may read a setting are kept (see :class:`_Binding`).
+        One pass over the body. Only calls of the mined project's functions
+        count, and only arguments that may read a setting (see :class:`_Binding`).
         """
         caller = self._qualify(self._func_qual)
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.signatures.append((caller, tuple(a.arg for a in (*args.posonlyargs, *args.args))))
         aliases = self._aliases(params)
-        forwards: dict[str, list[tuple[str, str, bool]]] = {}
-        for call in _body_calls(node.body):
-            found = self._callee(call.func)
-            if found is None:
+        attrs: dict[str, dict[str, None]] = {}
+        forwards: dict[str, dict[tuple[str, str, bool], None]] = {}
+        for item in _body_nodes(node.body):
+            base: ast.expr | None = None
+            attr = ""
+            if isinstance(item, ast.Attribute):
+                if isinstance(item.ctx, ast.Load):
+                    base, attr = item.value, item.attr
+            elif isinstance(item, ast.Call):
+                func = item.func
+                if (
+                    isinstance(func, ast.Name)
+                    and func.id == "getattr"
+                    and len(item.args) >= 2
+                    and isinstance(item.args[1], ast.Constant)
+                    and isinstance(item.args[1].value, str)
+                ):
+                    base, attr = item.args[0], item.args[1].value
+                else:
+                    self._note_call(item, caller, aliases, forwards)
+            if isinstance(base, ast.Name) and base.id in aliases:
+                found = attrs.setdefault(aliases[base.id], {})
+                if len(found) < _MAX_READS:
+                    found[attr] = None
+        for param in dict.fromkeys([*attrs, *forwards]):
+            passed_on = tuple(forwards.get(param, ()))[:_MAX_READS]
+            self.reads.append(_Reads(caller, param, tuple(attrs.get(param, ())), passed_on))
+
+    def _note_call(
+        self,
+        call: ast.Call,
+        caller: str,
+        aliases: dict[str, str],
+        forwards: dict[str, dict[tuple[str, str, bool], None]],
+    ) -> None:
+        """Note what one call of a function of the mined code passes (see :meth:`_calls`)."""
+        found = self._callee(call.func)
+        if found is None:
+            return
+        callee, method = found
+        passed: list[tuple[str, ast.expr]] = []
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break  # positions after a *args are unknown
+            passed.append((f"#{i}", arg))
+        passed.extend((k.arg, k.value) for k in call.keywords if k.arg)
+        for key, arg in passed:
+            if isinstance(arg, ast.Name) and arg.id in aliases:
+                forwards.setdefault(aliases[arg.id], {})[(callee, key, method)] = None
+            if not self._may_read_option(arg):
                 continue
-            callee, method = found
-            passed: list[tuple[str, ast.expr]] = []
-            for i, arg in enumerate(call.args):
-                if isinstance(arg, ast.Starred):
-                    break  # positions after a *args are unknown
-                passed.append((f"#{i}", arg))
-            passed.extend((k.arg, k.value) for k in call.keywords if k.arg)
-            for key, arg in passed:
-                if isinstance(arg, ast.Name) and arg.id in aliases:
-                    forwards.setdefault(aliases[arg.id], []).append((callee, key, method))
-                if not self._may_read_option(arg):
-                    continue
-                source = ast.unparse(arg)
-                if len(source) > _MAX_ARG:
-                    continue
+            source = ast.unparse(arg)
+            if len(source) <= _MAX_ARG:
                 defs = tuple(followed_defs([arg], self._defs))
                 self.bindings.append(_Binding(callee, key, source, defs, caller, method))
-        self._param_reads(caller, node, params, forwards)
 
     def _imported(self, node: ast.expr, env: _Env) -> str | None:
         """What a name read at module scope was imported as (``None``: not an import)."""
@@ -265,17 +268,16 @@ class _Scanner(_Walker):
     ) -> tuple[tuple[str, str, bool], ...]:
         """The functions of the mined code that a guard's tests and locals call."""
         nodes: list[ast.AST] = [test for test, _ in clauses]
-        for d in guard.defs:
-            for value, _around, _kind in self._defs.get(d.name, ()):
-                nodes.append(value)
+        for name in dict.fromkeys(d.name for d in guard.defs):
+            nodes.extend(value for value, _around, _kind in self._defs.get(name, ()))
         found: dict[str, tuple[str, str, bool]] = {}
         for node in nodes:
             for call in ast.walk(node):
                 if isinstance(call, ast.Call):
-                    written = ast.unparse(call.func)
-                    callee = None if written in found else self._callee(call.func)
+                    callee = self._callee(call.func)
                     if callee is not None:
-                        found[written] = (written, *callee)
+                        written = ast.unparse(call.func)
+                        found.setdefault(written, (written, *callee))
         return tuple(found.values())
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from errcat.advice import Advice
 from errcat.mine import mine_paths, reanchor, run
 from errcat.mine.cli import add_arguments
-from errcat.mine.conditions import Reader, negate, parse_test
+from errcat.mine.conditions import Reader, Ref, negate, parse_test
 from errcat.mine.facts import _Def, _Option
 from errcat.mine.options import OptionIndex, collect_options
 from errcat.models import GENERATED_TAG, ErrorRecord
@@ -528,3 +528,268 @@ def test_only_settings_objects_are_read_as_flags() -> None:
     assert view.describe(parse_test("v.dtype == 'half'")) == "--dtype is half"
     assert Reader(index).describe(parse_test("self.dtype == 'half'")) == "`self.dtype` is half"
     assert Reader(index, self_is_config=True).describe(parse_test("self.dtype")) == "--dtype is set"
+
+
+# --- flags reaching a guard through parameters, locals and helpers ---------------------
+
+OPTIONS = """
+import argparse
+p = argparse.ArgumentParser()
+p.add_argument("--prompt-buckets")
+p.add_argument("--decode-buckets")
+p.add_argument("--tp-size", type=int)
+p.add_argument("--dcp-size", type=int)
+p.add_argument("--attention-backend")
+p.add_argument("--draft-backend")
+p.add_argument("--model-config")
+"""
+
+
+def test_a_parameter_names_the_flags_its_callers_pass(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "options.py": OPTIONS,
+            "rules.py": """
+                def check_buckets(name, rule):
+                    if rule[0] not in ("tse", "default"):
+                        raise ValueError(f"{name}: unknown buckets rule")
+            """,
+            "hook.py": """
+                from pkg.rules import check_buckets
+                def validate(server_args):
+                    cfg = resolving_view(server_args)
+                    check_buckets("--prompt-buckets", cfg.prompt_buckets)
+                    check_buckets(name="--decode-buckets", rule=cfg.decode_buckets)
+            """,
+        },
+    )
+    r = _only(records, "{name}: unknown buckets rule")
+    assert "`rule[0]` (from --prompt-buckets, --decode-buckets) is not one of" in r.documentation
+    assert "Command-line flags involved" not in r.trigger_scenarios
+
+
+def test_a_method_of_the_settings_class_passes_its_own_fields(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "options.py": OPTIONS,
+            "server_args.py": """
+                class ServerArgs:
+                    def _check_size(self, size):
+                        if size < 1:
+                            raise ValueError("size must be positive")
+                    def post_init(self):
+                        tp = self.tp_size
+                        self._check_size(tp)
+            """,
+        },
+    )
+    r = _only(records, "size must be positive")
+    assert "`size` (--tp-size) is less than 1" in r.documentation
+    assert "Pass a value at least 1 for `size` (--tp-size)" in r.solutions
+
+
+def test_a_parameter_passed_on_from_the_caller_is_not_followed(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "options.py": OPTIONS,
+            "m.py": """
+                def inner(size):
+                    if size < 1:
+                        raise ValueError("size must be positive")
+                def outer(size):
+                    inner(size)
+            """,
+        },
+    )
+    r = _only(records, "size must be positive")
+    assert "--" not in r.documentation
+
+
+def test_a_term_computed_from_flags_names_them(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "options.py": OPTIONS,
+            "m.py": """
+                def check(server_args, model_config):
+                    view = resolved_view(server_args)
+                    tp, dcp = view.tp_size, view.dcp_size
+                    if tp % dcp != 0:
+                        raise ValueError("dcp must divide tp")
+                    if model_config.head_dim > 256:
+                        raise ValueError("head too wide")
+            """,
+        },
+    )
+    r = _only(records, "dcp must divide tp")
+    assert "`tp % dcp` (from --tp-size, --dcp-size) is not 0" in r.documentation
+    assert "Make sure `tp % dcp` (from --tp-size, --dcp-size) is 0" in r.solutions
+    # A parameter merely named like a flag is not said to come from it.
+    wide = _only(records, "head too wide")
+    assert "`model_config.head_dim` is greater than 256" in wide.documentation
+    assert "--model-config" not in wide.documentation
+
+
+def test_getattr_over_literal_field_names_reads_those_flags(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "options.py": OPTIONS,
+            "m.py": """
+                def check(cfg):
+                    for field in ("attention_backend", "draft_backend"):
+                        value = getattr(cfg, field, None)
+                        name = getattr(value, "value", value)
+                        if name not in {None, "torch"}:
+                            raise ValueError("only torch attention here")
+            """,
+        },
+    )
+    r = _only(records, "only torch attention")
+    assert "(from --attention-backend, --draft-backend)" in r.documentation
+
+
+def test_an_unpacked_call_result_is_indexed() -> None:
+    from errcat.mine.scan import scan_source
+
+    scan = scan_source(
+        "def f(cfg):\n    a, _, c = g(cfg)\n    if a and c:\n        raise ValueError('both')\n",
+        module="m",
+    )
+    [site] = scan.sites
+    assert site.guard is not None
+    assert [(d.name, d.expr) for d in site.guard.defs] == [("a", "g(cfg)[0]"), ("c", "g(cfg)[2]")]
+
+
+def test_enum_values_and_optional_conversions_read_through() -> None:
+    index = OptionIndex([_Option("sampling_backend", "--sampling-backend")], [])
+    reader = Reader(index)
+    for source in (
+        "getattr(cfg.sampling_backend, 'value', cfg.sampling_backend) == 'x'",
+        "(None if cfg.sampling_backend is None else str(cfg.sampling_backend).lower()) == 'x'",
+    ):
+        assert reader.describe(parse_test(source)) == "--sampling-backend is x"
+    # getattr of another attribute than ``value`` is not the object itself
+    assert "--" not in reader.describe(parse_test("getattr(x, 'name', x) == 'x'"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    names=st.lists(_NAMES, min_size=2, max_size=5, unique=True),
+    defined=st.lists(st.booleans(), min_size=5, max_size=5),
+)
+def test_unpacked_locals_name_the_flags_in_their_positions(
+    names: list[str], defined: list[bool]
+) -> None:
+    from errcat.mine.scan import scan_source
+
+    locals_ = [f"v{i}" for i in range(len(names))]
+    source = (
+        "def f(cfg):\n"
+        f"    {', '.join(locals_)} = {', '.join(f'cfg.{n}' for n in names)}\n"
+        f"    if {' + '.join(locals_)} > 3:\n"
+        "        raise ValueError('too much')\n"
+    )
+    [site] = scan_source(source, module="m").sites
+    assert site.guard is not None
+    kept = [n for n, d in zip(names, defined[: len(names)], strict=True) if d]
+    options = [_Option(n, "--" + n.replace("_", "-")) for n in kept]
+    defs: dict[str, list[_Def]] = {}
+    for d in site.guard.defs:
+        defs.setdefault(d.name, []).append(d)
+    reader = Reader(OptionIndex(options, []), defs=defs)
+    text = reader.describe(parse_test(site.guard.clauses[0][0]))
+    named = set(re.findall(r"--[a-z0-9-]+", text))
+    flags = {o.flag for o in options}
+    assert named <= flags
+    if len(flags) <= 4:  # more are cut short, and the text says so
+        assert named == flags
+    else:
+        assert len(named) == 4 and "and others" in text
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(defined=st.booleans(), name=_NAMES, keyword_arg=st.booleans())
+def test_call_site_bindings_name_only_defined_flags(
+    tmp_path_factory: pytest.TempPathFactory, defined: bool, name: str, keyword_arg: bool
+) -> None:
+    assume(name not in ("value", "cfg", "args"))
+    flag = "--" + name.replace("_", "-")
+    config = (
+        f"import argparse\np = argparse.ArgumentParser()\np.add_argument({flag!r})\n"
+        if defined
+        else ""
+    )
+    passed = f"value=args.{name}" if keyword_arg else f"args.{name}"
+    records = _mine(
+        tmp_path_factory.mktemp("bound"),
+        {
+            "config.py": config,
+            "m.py": (
+                "def check(value):\n    if value < 0:\n"
+                "        raise ValueError('that value is refused')\n"
+                f"def run(args):\n    check({passed})\n"
+            ),
+        },
+    )
+    r = _only(records, "that value")
+    text = json.dumps(r.model_dump(mode="json", exclude={"source_code"}))
+    assert (flag in text) is defined
+
+
+def test_a_helper_called_on_the_settings_names_the_flags_it_reads(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "options.py": OPTIONS,
+            "views.py": """
+                def draft_of(cfg):
+                    return cfg.draft_backend
+                def backends_of(cfg):
+                    view = resolved_view(cfg)
+                    return view.attention_backend, draft_of(view)
+                def head_dim_of(model):
+                    return model.tp_size
+            """,
+            "hook.py": """
+                from pkg.views import backends_of, head_dim_of
+                def check(server_args, model):
+                    if "trtllm" in backends_of(server_args):
+                        raise ValueError("trtllm is not supported here")
+                    if head_dim_of(model) > 2:
+                        raise ValueError("head too wide")
+            """,
+        },
+    )
+    r = _only(records, "trtllm is not supported")
+    assert "`backends_of(server_args)` (from --attention-backend, --draft-backend)" in (
+        r.documentation
+    )
+    # The helper's parameter is the settings only when a settings object is handed to it.
+    wide = _only(records, "head too wide")
+    assert "--tp-size" not in wide.documentation
+
+
+def test_a_helper_reading_many_settings_names_none() -> None:
+    many = [_Option(f"o{i}", f"--o{i}") for i in range(6)]
+    refs = [Ref("flag", o.flag) for o in many]
+
+    def reads(callee: str, key: str, method: bool) -> list[Ref]:
+        return refs if callee == "m.build" else refs[:2]
+
+    reader = Reader(
+        OptionIndex(many, []),
+        calls={"build": ("m.build", False), "mode_of": ("m.mode_of", False)},
+        reads=reads,
+    )
+    assert "--" not in reader.describe(parse_test("build(args).is_mla"))
+    assert (
+        reader.describe(parse_test("mode_of(args)")) == "`mode_of(args)` (from --o0, --o1) is true"
+    )
+    # What is handed over must be the settings: a model object is not.
+    assert "--" not in reader.describe(parse_test("mode_of(model)"))

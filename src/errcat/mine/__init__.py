@@ -97,8 +97,9 @@ the guards of :mod:`~errcat.mine.guards` and the class facts of
 flags and environment variables; :func:`errcat.mine.scan.scan_source` turns
 one file's text into a picklable :class:`~errcat.mine.facts._FileScan`),
 :mod:`~errcat.mine.resolve` and :mod:`~errcat.mine.messages` (across files:
-class names, messages), :mod:`~errcat.mine.conditions` and
-:mod:`~errcat.mine.advice` (advice written from each site's guard),
+class names, messages), :mod:`~errcat.mine.bindings` (across files: what
+callers pass for parameters, what helpers read), :mod:`~errcat.mine.conditions`
+and :mod:`~errcat.mine.advice` (advice written from each site's guard),
 :mod:`~errcat.mine.records` (ids, drafts), :mod:`~errcat.mine.core`
 (:func:`mine_paths`; :func:`errcat.mine.core.records_from_scans` is the
 cross-file step), :mod:`~errcat.mine.reanchor` and :mod:`~errcat.mine.cli`.

@@ -45,6 +45,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from errcat.mine.bindings import CallIndex, settings_method
 from errcat.mine.conditions import Reader, conjuncts, negate, parse_test
 from errcat.mine.facts import _Def, _Guard
 from errcat.mine.options import OptionIndex
@@ -54,8 +55,6 @@ __all__ = ["message_advice", "with_message", "write_advice"]
 
 
 _MAX_SOLUTIONS = 6
-#: Classes whose ``self`` holds the settings (``ServerArgs``, ``ModelConfig``).
-_SETTINGS_CLASS = re.compile(r"(?:Args|Arguments|Config|Settings|Options)$")
 _MAX_CHOICES_SHOWN = 12
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _IMPERATIVE = re.compile(
@@ -119,14 +118,25 @@ def write_advice(
     options: OptionIndex,
     file_path: str,
     line: int,
+    calls: CallIndex | None = None,
 ) -> _Advice:
-    """The advice for one record, from its raise site's guard and the project's options."""
+    """The advice for one record, from its raise site's guard and the project's options.
+
+    ``calls`` tells what the function's callers pass for its parameters and
+    what the functions its tests call read (:class:`errcat.mine.bindings.CallIndex`).
+    """
     defs: defaultdict[str, list[_Def]] = defaultdict(list)
     for d in guard.defs:
         defs[d.name].append(d)
-    owner = guard.function.split(".<locals>")[0].rsplit(".", 2)
-    self_is_config = len(owner) == 3 and bool(_SETTINGS_CLASS.search(owner[1]))
-    reader = Reader(options, params=guard.params, defs=defs, self_is_config=self_is_config)
+    reader = Reader(
+        options,
+        params=guard.params,
+        defs=defs,
+        self_is_config=settings_method(guard.function),
+        bound=calls.bound(guard.function) if calls is not None else {},
+        calls={written: (name, method) for written, name, method in guard.calls},
+        reads=calls.reads if calls is not None else None,
+    )
     tests = _effective(guard)
     condition = _conjoin([n for n, _ in tests]) if tests else None
     described = reader.describe(condition) if condition is not None else ""

@@ -5,7 +5,11 @@ A guard's tests are Python expressions. :class:`Reader` renders one readably
 attribute by its flag (``cfg.moe_a2a_backend`` -> ``--moe-a2a-backend``), an
 environment variable read or declared by the project by its name, and a
 parameter of the function as an argument; a local assigned once is followed
-back to what it was assigned from. :func:`negate` turns a test into its
+back to what it was assigned from. A term that is none of these names the
+flags it is computed from: through locals (also unpacked ones), ``getattr``
+over literal field names, the flags callers pass for a parameter and the
+flags a helper reads on the settings object it is handed
+(:mod:`errcat.mine.bindings`). :func:`negate` turns a test into its
 negation (De Morgan, inverted comparisons), and :meth:`Reader.ways_out` gives
 one action per way of making a test false.
 
@@ -27,7 +31,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from errcat.mine.facts import _Def
@@ -63,6 +67,7 @@ _CONVERSIONS = frozenset(
     {"from_string", "from_str", "int", "float", "str", "bool", "Path", "lower", "upper", "strip"}
 )
 _MAX_DEPTH = 4
+_MAX_SOURCES_SHOWN = 4
 
 
 @functools.lru_cache(maxsize=8192)
@@ -171,6 +176,12 @@ class Reader:
     named: dict[str, Ref] = field(default_factory=dict)
     nested: bool = False  # inside the tests of an assignment (not followed further)
     self_is_config: bool = False  # ``self`` is a settings object (a method of ServerArgs)
+    #: What the callers pass for a parameter, when it is a flag or variable (see bindings).
+    bound: Mapping[str, Sequence[Ref]] = field(default_factory=dict)
+    #: Functions of the mined code the tests call: as written -> (dotted name, is a method).
+    calls: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    #: What such a function reads on a parameter: (function, key, method) -> its flags.
+    reads: Callable[[str, str, bool], Sequence[Ref]] | None = None
 
     # -- terms -------------------------------------------------------------
 
@@ -213,7 +224,19 @@ class Reader:
             and isinstance(node.args[1], ast.Constant)
             and isinstance(node.args[1].value, str)
         ):  # getattr(cfg, "tp_size", 1) reads cfg.tp_size
+            if (
+                node.args[1].value == "value"
+                and len(node.args) == 3
+                and ast.dump(node.args[2]) == ast.dump(node.args[0])
+            ):  # getattr(x, "value", x): an enum member's value, or x itself
+                return self.ref(node.args[0], depth)
             return self.ref(ast.Attribute(value=node.args[0], attr=node.args[1].value), depth)
+        if isinstance(node, ast.IfExp) and depth < _MAX_DEPTH:  # None if x is None else str(x)
+            if _is_none(node.body):
+                return self.ref(node.orelse, depth + 1)
+            if _is_none(node.orelse):
+                return self.ref(node.body, depth + 1)
+            return None
         if isinstance(node, ast.Attribute):
             if node.attr in ("value",) and isinstance(node.value, ast.Attribute):
                 return self.ref(node.value, depth)
@@ -227,6 +250,8 @@ class Reader:
                 )
             return None
         if isinstance(node, ast.Name):
+            if node.id in self.params and self.bound.get(node.id):
+                return self._note(_bound_ref(node.id, self.bound[node.id]))
             if node.id in self.params:
                 option = self.options.option(node.id)
                 if option is not None and option.kind == "flag":
@@ -284,7 +309,12 @@ class Reader:
         return found if len(found) > 1 else []
 
     def term(self, node: ast.expr, depth: int = 0) -> str:
-        """A term as the text shows it."""
+        """A term as the text shows it.
+
+        A term that is not itself a flag, variable or argument names the flags
+        and variables it is computed from, if any (``tp % dcp`` with
+        ``tp, dcp = cfg.tp_size, cfg.dcp_size``: "(from --tp-size, --dcp-size)").
+        """
         ref = self.ref(node)
         if ref is not None:
             return ref.shown()
@@ -294,7 +324,99 @@ class Reader:
             single = self._single_def(node.id)
             if single is not None and len(ast.unparse(single)) <= _MAX_TERM:
                 return self.term(single, depth + 1)
-        return f"`{ast.unparse(node)}`"
+        text = f"`{ast.unparse(node)}`"
+        if isinstance(node, ast.Name) and self.origins(node.id):
+            return text  # a local with several values: the documentation lists them
+        found = [r.shown() for r in self.sources(node)]
+        if found:
+            more = " and others" if len(found) > _MAX_SOURCES_SHOWN else ""
+            text += f" (from {', '.join(found[:_MAX_SOURCES_SHOWN])}{more})"
+        return text
+
+    def sources(self, node: ast.expr) -> list[Ref]:
+        """The flags and variables an expression is computed from (its locals followed back).
+
+        Arguments count when their callers pass a flag or variable for them.
+        """
+        out: dict[str, Ref] = {}
+        self._sources(node, 0, out, set())
+        return list(out.values())
+
+    def _sources(self, node: ast.AST, depth: int, out: dict[str, Ref], seen: set[str]) -> None:
+        if len(out) > _MAX_SOURCES_SHOWN or depth > _MAX_DEPTH or not isinstance(node, ast.expr):
+            if not isinstance(node, ast.expr):  # comprehension parts, keywords
+                for child in ast.iter_child_nodes(node):
+                    self._sources(child, depth, out, seen)
+            return
+        if isinstance(node, ast.Name) and node.id in self.params:
+            # Only what callers pass: a parameter merely named like a flag may be something else.
+            for bound in self.bound.get(node.id, ()):
+                out.setdefault(f"{bound.kind}:{bound.name}", bound)
+            return
+        ref = self.ref(node, depth)
+        if ref is not None:
+            if ref.kind != "arg":
+                out.setdefault(f"{ref.kind}:{ref.name}", ref)
+            return
+        if isinstance(node, ast.Name):
+            if node.id not in seen and node.id not in self.params:
+                seen.add(node.id)
+                for d in self.defs.get(node.id, ()):
+                    try:
+                        self._sources(parse_test(d.expr), depth + 1, out, seen)
+                    except SyntaxError:  # pragma: no cover - stored from ast.unparse
+                        continue
+            return
+        for attribute in self._named_attributes(node):
+            self._sources(attribute, depth + 1, out, seen)
+        for ref in self._helper_reads(node, depth):
+            out.setdefault(f"{ref.kind}:{ref.name}", ref)
+        for child in ast.iter_child_nodes(node):
+            self._sources(child, depth, out, seen)
+
+    def _helper_reads(self, node: ast.expr, depth: int) -> list[Ref]:
+        """What a function of the mined code reads on the settings object a call hands it.
+
+        Read two calls deep (see :meth:`errcat.mine.bindings.CallIndex.reads`).
+        """
+        if not isinstance(node, ast.Call) or self.reads is None:
+            return []
+        target = self.calls.get(ast.unparse(node.func))
+        if target is None:
+            return []
+        passed = [(f"#{i}", a) for i, a in enumerate(node.args) if not isinstance(a, ast.Starred)]
+        passed += [(k.arg, k.value) for k in node.keywords if k.arg]
+        out: dict[str, Ref] = {}
+        for key, arg in passed:
+            if self._is_config(arg, depth):
+                for ref in self.reads(target[0], key, target[1]):
+                    out.setdefault(f"{ref.kind}:{ref.name}", ref)
+        # A helper that reads many settings (a whole model config built from them) pinpoints none.
+        return list(out.values()) if len(out) <= _MAX_SOURCES_SHOWN else []
+
+    def _named_attributes(self, node: ast.expr) -> list[ast.Attribute]:
+        """``getattr(cfg, name)`` where ``name`` runs over literal names: each ``cfg.<name>``."""
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Name)
+        ):
+            return []
+        names: list[str] = []
+        for d in self.defs.get(node.args[1].id, ()):
+            try:
+                value = parse_test(d.expr)
+            except SyntaxError:  # pragma: no cover - stored from ast.unparse
+                return []
+            listed = d.kind == "for" and isinstance(value, (ast.Tuple, ast.List))
+            items = value.elts if isinstance(value, (ast.Tuple, ast.List)) and listed else [value]
+            texts = [i.value for i in items if isinstance(i, ast.Constant)]
+            if len(texts) != len(items) or not all(isinstance(t, str) for t in texts):
+                return []
+            names.extend(str(t) for t in texts)
+        return [ast.Attribute(value=node.args[0], attr=n, ctx=ast.Load()) for n in names]
 
     def value(self, node: ast.expr) -> str:
         """A value compared against, as text (bare words unquoted)."""
@@ -519,6 +641,21 @@ class Reader:
         """The terms named so far, of the given kinds, in order."""
         wanted = set(kinds)
         return [r for r in self.named.values() if r.kind in wanted]
+
+
+def _bound_ref(name: str, refs: Sequence[Ref]) -> Ref:
+    """A parameter as an argument whose callers pass these flags or variables."""
+    shown = [r.shown() for r in refs]
+    text = _or(shown[:3]) if len(shown) <= 3 else ", ".join(shown[:3]) + " or others"
+    one = refs[0] if len(refs) == 1 else None
+    return Ref(
+        "arg",
+        name,
+        one.choices if one else (),
+        bool(one and one.is_bool),
+        one.default if one else None,
+        flag=text,
+    )
 
 
 def _callee(node: ast.Call) -> str:

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from errcat.mine.advice import _Advice, with_message, write_advice
+from errcat.mine.bindings import CallIndex
 from errcat.mine.facts import _FileScan, _Guard
 from errcat.mine.files import _discover, _join_prefix
 from errcat.mine.options import OptionIndex
@@ -198,6 +199,7 @@ def records_from_scans(
     """
     resolver = _Resolver(scans)
     options = OptionIndex.of(scans, resolver.canonical) if advice else None
+    calls = CallIndex(scans, options, resolver.canonical) if options is not None else None
     written_for: dict[tuple[_Guard, str, str, int], _Advice] = {}
     skipped: Counter[str] = Counter()
     parse_errors: list[tuple[str, str]] = []
@@ -228,6 +230,7 @@ def records_from_scans(
                             options=options,
                             file_path=scan.file_path,
                             line=site.line,
+                            calls=calls,
                         )
                     written = with_message(written_for[key], text)
                 entries.append(

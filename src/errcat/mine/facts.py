@@ -130,6 +130,43 @@ class _Guard:
     defs: tuple[_Def, ...] = ()
     handler: str | None = None  # the ``except`` clause the raise is in ("" for a bare one)
     module_level: bool = False  # raised by the module's own code (``function`` is the module)
+    #: Functions of the mined code its tests call: (callee as written, dotted name, is a method).
+    calls: tuple[tuple[str, str, bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Binding:
+    """What a call passes for one parameter of a function of the mined code.
+
+    ``callee`` is the called function's dotted name as the calling module sees
+    it; ``key`` the parameter's name (a keyword argument) or ``#i`` (the
+    ``i``-th positional argument, counted after ``self`` when ``method``);
+    ``expr`` the argument's source and ``defs`` the assignments of the
+    caller's locals it reads; ``caller`` the calling function's dotted name.
+    """
+
+    callee: str
+    key: str
+    expr: str
+    defs: tuple[_Def, ...] = ()
+    caller: str = ""
+    method: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Reads:
+    """The attributes a function reads on one of its parameters, and where it passes it on.
+
+    ``attrs`` are read as ``param.attr`` or ``getattr(param, "attr")``, also
+    through a local assigned from the parameter or from a call on it
+    (``cfg = resolving_view(server_args)``); ``forwards`` are the calls that
+    pass the parameter on, as ``(callee, key, method)`` (see :class:`_Binding`).
+    """
+
+    function: str
+    param: str
+    attrs: tuple[str, ...] = ()
+    forwards: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,5 +250,8 @@ class _FileScan:
     fields: tuple[tuple[str, tuple[_Option, ...]], ...] = ()  # dataclass -> its fields as flags
     parsed: tuple[str, ...] = ()  # classes handed to a parser generator here
     envs: tuple[str, ...] = ()  # environment variables read or registered here
+    bindings: tuple[_Binding, ...] = ()  # arguments that may read an option, by call
+    signatures: tuple[tuple[str, tuple[str, ...]], ...] = ()  # function -> positional params
+    reads: tuple[_Reads, ...] = ()  # what functions read on their parameters
     reraises: int = 0
     error: str | None = None

@@ -25,6 +25,7 @@ assignments of the locals the tests read into a picklable :class:`_Guard`.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -64,25 +65,22 @@ def first_sentence(doc: str | None) -> str | None:
     return _SENTENCE.split(paragraph, maxsplit=1)[0]
 
 
-def _names(node: ast.AST) -> list[str]:
-    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+@functools.lru_cache(maxsize=4096)
+def _names(node: ast.AST) -> tuple[str, ...]:
+    """The names an expression reads (cached: a local's value is followed from many sites)."""
+    return tuple(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
 
 
-def build_guard(
-    function: str,
-    *,
-    doc: str | None,
-    params: Sequence[str],
-    clauses: Sequence[Clause],
-    defs: Mapping[str, Sequence[Assignment]],
-    handler: str | None,
-    module_level: bool = False,
-) -> _Guard:
-    """The guard of a site from the scanner's state at it (see the module docstring)."""
-    texts = tuple((ast.unparse(test), holds) for test, holds in clauses)
+def followed_defs(nodes: Sequence[ast.AST], defs: Mapping[str, Sequence[Assignment]]) -> list[_Def]:
+    """The assignments of the locals some expressions read, followed back a few steps.
+
+    >>> value = ast.parse("cfg.tp_size", mode="eval").body
+    >>> [(d.name, d.expr) for d in followed_defs([ast.Name("tp")], {"tp": [(value, (), "=")]})]
+    [('tp', 'cfg.tp_size')]
+    """
     found: list[_Def] = []
     seen: set[str] = set()
-    todo = [name for test, _ in clauses for name in _names(test)] if defs else []
+    todo = [name for node in nodes for name in _names(node)] if defs else []
     for _depth in range(_MAX_DEPTH):
         following: list[str] = []
         for name in todo:
@@ -97,6 +95,22 @@ def build_guard(
                 following.extend(_names(value))
                 following.extend(n for t, _ in around for n in _names(t))
         todo = following
+    return found
+
+
+def build_guard(
+    function: str,
+    *,
+    doc: str | None,
+    params: Sequence[str],
+    clauses: Sequence[Clause],
+    defs: Mapping[str, Sequence[Assignment]],
+    handler: str | None,
+    module_level: bool = False,
+) -> _Guard:
+    """The guard of a site from the scanner's state at it (see the module docstring)."""
+    texts = tuple((ast.unparse(test), holds) for test, holds in clauses)
+    found = followed_defs([test for test, _ in clauses], defs)
     return _Guard(
         function=function,
         doc=first_sentence(doc),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import tokenize
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,22 +25,165 @@ from errcat.mine.facts import (
     IMPORTED,
     NO_MESSAGE,
     _Arg,
+    _Binding,
     _Call,
     _ClassRef,
     _FileScan,
+    _Guard,
     _RawSite,
+    _Reads,
 )
 from errcat.mine.files import _module_name
-from errcat.mine.guards import build_guard
+from errcat.mine.guards import build_guard, followed_defs
 from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
 from errcat.mine.records import SNIPPET_RADIUS
 from errcat.mine.templates import _Field
 from errcat.mine.walk import _Walker
 
+_MAX_ARG = 200  # longest argument source kept for a binding
+_MAX_READS = 40  # attributes (and forwarding calls) noted per parameter
+#: Calls through which the reader of conditions sees the setting they read.
+_READ_THROUGH = frozenset(
+    {"getattr", "getenv", "get", "value", "get_value", "int", "float", "str", "bool", "lower"}
+    | {"upper", "strip", "from_string", "from_str", "Path"}
+)
+
+
+def _body_nodes(body: Sequence[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of a function body in source order, outside what it defines in it.
+
+    Nested functions, classes and lambdas are scanned as functions of their own.
+    """
+    todo: list[ast.AST] = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))
+
 
 class _Scanner(_Walker):
     """Collect raise sites while walking a module (one visitor keeps the context)."""
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        super().__init__(module, is_package)
+        self.bindings: list[_Binding] = []
+        self.signatures: list[tuple[str, tuple[str, ...]]] = []
+        self.reads: list[_Reads] = []
+
+    def _callee(self, func: ast.expr) -> tuple[str, bool] | None:
+        """The dotted name of a called function of the mined code, and whether it is a method."""
+        if isinstance(func, ast.Name):
+            if func.id in self.local_functions:
+                return self._qualify(func.id), False
+            target = self.imports.get(func.id)
+            return (target, False) if target and self._in_project(target) else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            base = func.value.id
+            if base in ("self", "cls") and self._owner is not None:
+                return self._qualify(f"{self._owner}.{func.attr}"), True
+            target = self.imports.get(base)
+            if target and base not in self._params and self._in_project(target):
+                return f"{target}.{func.attr}", False
+        return None
+
+    def _in_project(self, dotted: str) -> bool:
+        """Whether an imported name belongs to the mined project (its top package)."""
+        return dotted.partition(".")[0] == self.module.partition(".")[0]
+
+    def _may_read_option(self, node: ast.expr) -> bool:
+        """Whether an argument may read a setting (an attribute, a read call, a local)."""
+        if isinstance(node, ast.Name):
+            return node.id in self._defs
+        if isinstance(node, ast.Attribute):
+            return True
+        if isinstance(node, ast.Call):  # the calls the reader sees through: getattr, .get(), int()
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            return name in _READ_THROUGH
+        return False
+
+    def _aliases(self, params: Sequence[str]) -> dict[str, str]:
+        """Locals that stand for a parameter: ``v = p`` or ``v = view_of(p)`` (assigned once)."""
+        out = {p: p for p in params}
+        for name, assigned in self._defs.items():
+            if len(assigned) != 1 or assigned[0][2] != "=" or name in out:
+                continue
+            value = assigned[0][0]
+            if isinstance(value, ast.Call) and value.args and not value.keywords:
+                value = value.args[0]
+            if isinstance(value, ast.Name) and value.id in params:
+                out[name] = value.id
+        return out
+
+    def _calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Note a function's signature, what it reads on its parameters, what its calls pass.
+
+        One pass over the body. Only calls of the mined project's functions
+        count, and only arguments that may read a setting (see :class:`_Binding`).
+        """
+        caller = self._qualify(self._func_qual)
+        args = node.args
+        params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+        self.signatures.append((caller, tuple(a.arg for a in (*args.posonlyargs, *args.args))))
+        aliases = self._aliases(params)
+        attrs: dict[str, dict[str, None]] = {}
+        forwards: dict[str, dict[tuple[str, str, bool], None]] = {}
+        for item in _body_nodes(node.body):
+            base: ast.expr | None = None
+            attr = ""
+            if isinstance(item, ast.Attribute):
+                if isinstance(item.ctx, ast.Load):
+                    base, attr = item.value, item.attr
+            elif isinstance(item, ast.Call):
+                func = item.func
+                if (
+                    isinstance(func, ast.Name)
+                    and func.id == "getattr"
+                    and len(item.args) >= 2
+                    and isinstance(item.args[1], ast.Constant)
+                    and isinstance(item.args[1].value, str)
+                ):
+                    base, attr = item.args[0], item.args[1].value
+                else:
+                    self._note_call(item, caller, aliases, forwards)
+            if isinstance(base, ast.Name) and base.id in aliases:
+                found = attrs.setdefault(aliases[base.id], {})
+                if len(found) < _MAX_READS:
+                    found[attr] = None
+        for param in dict.fromkeys([*attrs, *forwards]):
+            passed_on = tuple(forwards.get(param, ()))[:_MAX_READS]
+            self.reads.append(_Reads(caller, param, tuple(attrs.get(param, ())), passed_on))
+
+    def _note_call(
+        self,
+        call: ast.Call,
+        caller: str,
+        aliases: dict[str, str],
+        forwards: dict[str, dict[tuple[str, str, bool], None]],
+    ) -> None:
+        """Note what one call of a function of the mined code passes (see :meth:`_calls`)."""
+        found = self._callee(call.func)
+        if found is None:
+            return
+        callee, method = found
+        passed: list[tuple[str, ast.expr]] = []
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break  # positions after a *args are unknown
+            passed.append((f"#{i}", arg))
+        passed.extend((k.arg, k.value) for k in call.keywords if k.arg)
+        for key, arg in passed:
+            if isinstance(arg, ast.Name) and arg.id in aliases:
+                forwards.setdefault(aliases[arg.id], {})[(callee, key, method)] = None
+            if not self._may_read_option(arg):
+                continue
+            source = ast.unparse(arg)
+            if len(source) <= _MAX_ARG:
+                defs = tuple(followed_defs([arg], self._defs))
+                self.bindings.append(_Binding(callee, key, source, defs, caller, method))
 
     def _imported(self, node: ast.expr, env: _Env) -> str | None:
         """What a name read at module scope was imported as (``None``: not an import)."""
@@ -107,7 +251,7 @@ class _Scanner(_Walker):
             clauses = list(self._clauses)
             if isinstance(node, ast.Assert):
                 clauses.append((node.test, False))
-            kwargs["guard"] = build_guard(
+            guard = build_guard(
                 self._qualify(self._func_qual) if self._func_qual else self.module,
                 doc=self._doc,
                 params=sorted(self._params),
@@ -116,7 +260,25 @@ class _Scanner(_Walker):
                 handler=self._handler,
                 module_level=not self._func_qual,
             )
+            kwargs["guard"] = replace(guard, calls=self._guard_calls(guard, clauses))
         self.sites.append(_RawSite(node.lineno, self._func_qual, cls, **kwargs))
+
+    def _guard_calls(
+        self, guard: _Guard, clauses: Sequence[tuple[ast.expr, bool]]
+    ) -> tuple[tuple[str, str, bool], ...]:
+        """The functions of the mined code that a guard's tests and locals call."""
+        nodes: list[ast.AST] = [test for test, _ in clauses]
+        for name in dict.fromkeys(d.name for d in guard.defs):
+            nodes.extend(value for value, _around, _kind in self._defs.get(name, ()))
+        found: dict[str, tuple[str, str, bool]] = {}
+        for node in nodes:
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call):
+                    callee = self._callee(call.func)
+                    if callee is not None:
+                        written = ast.unparse(call.func)
+                        found.setdefault(written, (written, *callee))
+        return tuple(found.values())
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:
         exc = node.exc
@@ -248,6 +410,9 @@ def scan_source(
         fields=tuple(found.fields),
         parsed=tuple(found.parsed),
         envs=found.envs,
+        bindings=tuple(scanner.bindings),
+        signatures=tuple(scanner.signatures),
+        reads=tuple(scanner.reads),
         reraises=scanner.reraises,
     )
 

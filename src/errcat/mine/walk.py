@@ -219,6 +219,8 @@ class _Walker(_ModuleNames):
         for target in targets:
             if isinstance(target, ast.Name) and self._in_function:
                 self._defs.setdefault(target.id, []).append((value, tuple(self._clauses), "="))
+            elif isinstance(target, (ast.Tuple, ast.List)) and self._in_function:
+                self._unpack(target, value)
             if isinstance(target, ast.Name):
                 env.strs[target.id] = alts
                 env.excs[target.id] = value if is_exc and isinstance(value, ast.Call) else None
@@ -233,6 +235,31 @@ class _Walker(_ModuleNames):
             else:
                 for name in _names_in_target(target):
                     env.forget(name)
+
+    def _unpack(self, target: ast.Tuple | ast.List, value: ast.expr) -> None:
+        """Note ``a, b = x, y`` as ``a = x`` and ``b = y``; ``a, b = f()`` as ``a = f()[0]``."""
+        names = target.elts
+        if not all(isinstance(n, ast.Name) for n in names):
+            return  # a starred or nested target: positions are unknown
+        same = (
+            isinstance(value, (ast.Tuple, ast.List))
+            and len(value.elts) == len(names)
+            and not any(isinstance(e, ast.Starred) for e in value.elts)
+        )
+        for i, name in enumerate(names):
+            assert isinstance(name, ast.Name)
+            if name.id == "_":
+                continue
+            part: ast.expr
+            if same:
+                assert isinstance(value, (ast.Tuple, ast.List))
+                part = value.elts[i]
+            else:
+                part = ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load())
+            self._defs.setdefault(name.id, []).append((part, tuple(self._clauses), "="))
+
+    def _calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Note what the calls of a function body pass (see the subclass)."""
 
     def _augassign(self, node: ast.AugAssign, env: _Env) -> None:
         if not isinstance(node.target, ast.Name):
@@ -295,6 +322,7 @@ class _Walker(_ModuleNames):
         self._owner = method_of or self._owner
         try:
             self._block(node.body, inner)
+            self._calls(node)
         finally:
             (
                 self._scope,

@@ -746,24 +746,30 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
         lines.setdefault(file_tail(frame.path), []).append(frame.line)
     for part, store in enumerate(collector.catalog.parts):
         collector.part = part
-        # Only records raised within a few lines of a frame of a file of that name.
-        in_files = frozenset(
-            p for p in collector.in_frame_files(report) if _near_a_frame(store.summary(p), lines)
-        )
+        in_files = collector.in_frame_files(report)
         if not in_files:
             continue
-        for shared, total, entry in store.index.near(
-            text, limit=_DRIFT_CANDIDATES, within=in_files
-        ):
+        # Only records raised within a few lines of a frame of a file of that name count.
+        # A common file name (__init__.py, utils.py) holds thousands of records, so
+        # that is checked only for the records of the patterns the words propose.
+        taken = 0
+        for shared, total, entry in store.index.near(text, limit=len(in_files), within=in_files):
+            only = [
+                p
+                for p in sorted(in_files.intersection(entry.record_set))
+                if _near_a_frame(store.summary(p), lines)
+            ]
+            if not only:
+                continue
+            taken += 1
+            if taken > _DRIFT_CANDIDATES:
+                break
             recall = shared / total
             precision = shared / message_words
             if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
                 continue
             if (order, entry.pattern) in collector.exact:
                 continue  # the pattern matched; its exact match is the evidence
-            only = sorted(in_files.intersection(entry.record_set))
-            if not only:
-                continue
             collector.add(
                 entry=entry,
                 report=report,

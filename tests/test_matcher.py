@@ -448,3 +448,15 @@ def test_a_wrapper_without_a_record_defers_to_the_nearest_cause(phrase: str) -> 
     m = match_error(text, catalog=cat)
     assert m is not None and m.params == {"n": "3"}
     assert m.related == ()
+
+
+def test_a_project_class_lifts_the_generic_text_cap_a_builtin_class_does_not() -> None:
+    cap = "bits of evidence"
+    builtin = catalog_of("Invalid file")
+    [plain] = match_all("ValueError: Invalid file", catalog=builtin)
+    assert any(cap in reason for reason in plain.reasons)
+    assert plain.confidence < CONFIDENCE_THRESHOLD
+    custom = catalog_of("Invalid file", cls="plistlib.InvalidFileException")
+    [own] = match_all("plistlib.InvalidFileException: Invalid file", catalog=custom)
+    assert not any(cap in reason for reason in own.reasons)
+    assert "exception class InvalidFileException agrees" in own.reasons

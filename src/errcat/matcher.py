@@ -45,6 +45,8 @@ True
 
 from __future__ import annotations
 
+import builtins
+import functools
 import heapq
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -307,11 +309,29 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     want = record.error_class
     if _short_class(got) != _short_class(want):
         return "disagree"
-    if got == want or "." not in got or "." not in want:
-        return "agree"
-    if got.endswith("." + want) or want.endswith("." + got):
-        return "agree"
+    if (
+        got == want
+        or "." not in got
+        or "." not in want
+        or got.endswith("." + want)
+        or want.endswith("." + got)
+    ):
+        return "agree" if _is_builtin_class(got) else "custom"
     return "unknown"
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_builtin_class(name: str) -> bool:
+    """Whether a class name is a builtin exception (``ValueError``, ``builtins.OSError``).
+
+    >>> _is_builtin_class("ValueError"), _is_builtin_class("attr.exceptions.NotCallableError")
+    (True, False)
+    """
+    module, _, short = name.rpartition(".")
+    if module not in ("", "builtins", "exceptions"):
+        return False
+    found = getattr(builtins, short, None)
+    return isinstance(found, type) and issubclass(found, BaseException)
 
 
 def _text_evidence(
@@ -368,7 +388,7 @@ _MODE_REASON = {
 
 def _outside_cannot_qualify(best_outside_logit: float, floor: float) -> bool:
     """Whether records raised outside the traceback's files all fall below ``floor``."""
-    return probability(best_outside_logit) < floor
+    return probability(best_outside_logit, bare=False) < floor
 
 
 def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
@@ -394,7 +414,7 @@ def _score(
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record."""
     reasons = list(reasons)
     state = _class_state(report, record)
-    if state == "agree":
+    if state in ("agree", "custom"):
         reasons.append(f"exception class {_short_class(report.error_class)} agrees")
     elif state == "disagree" or report.error_class not in (None, record.error_class):
         reasons.append(
@@ -416,10 +436,16 @@ def _score(
         else None
     )
     gain = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
-    confidence = probability(logit)
-    if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
+    confidence = probability(logit, bare=text.bare)
+    if (
+        evidence.kind != "site"
+        and state != "custom"
+        and text.information < _MIN_BITS
+        and confidence > _GENERIC_CAP
+    ):
         # "invalid {what}": too little specific text to answer from; a frame at the raise
-        # line would be evidence enough, the words alone are not.
+        # line would be evidence enough, the words alone are not (nor is a builtin class;
+        # a project's own exception class is).
         confidence = _GENERIC_CAP
         reasons.append(
             f"its literal text carries {text.information:.0f} bits of evidence "
@@ -567,9 +593,16 @@ class _Collector:
         class_known = report.error_class is not None and report.kind != "text"
         floor = self.floor(order)
         kinds = _frame_kinds(report, in_files=True)
-        best = probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds))
-        if evidence.information < _MIN_BITS and not report.frames:
-            best = min(best, _GENERIC_CAP)  # no frame can lift the cap on generic text
+        bare = not report.frames
+        best = probability(
+            text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
+        )
+        if (
+            evidence.information < _MIN_BITS
+            and bare
+            and (report.error_class is None or _is_builtin_class(report.error_class))
+        ):
+            best = min(best, _GENERIC_CAP)  # no frame nor class can lift the cap on generic text
         if best < floor:
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]
@@ -587,7 +620,9 @@ class _Collector:
                 records = [p for p in records if p in in_files]
         if (
             floor < THRESHOLD
-            and probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds))
+            and probability(
+                text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
+            )
             < THRESHOLD
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.

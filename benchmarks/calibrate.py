@@ -376,10 +376,10 @@ _RISE = 0.002
 
 
 def capped(features: dict[str, float], confidence: float) -> float:
-    """The matcher's cap on generic text: few bits, no frame at the site, no project class."""
+    """The matcher's cap on generic text: few bits and no frame at the site."""
     bits = max(features["information"], features.get("bare_information", 0.0)) * 10.0
     generic = bits < 12.0
-    if generic and not features["frame_site"] and not features.get("class_custom"):
+    if generic and not features["frame_site"]:
         return min(confidence, 0.45)
     return confidence
 

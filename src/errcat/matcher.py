@@ -437,15 +437,10 @@ def _score(
     )
     gain = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}.get(evidence.kind, 0.0)
     confidence = probability(logit, bare=text.bare)
-    if (
-        evidence.kind != "site"
-        and state != "custom"
-        and text.information < _MIN_BITS
-        and confidence > _GENERIC_CAP
-    ):
+    if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
         # "invalid {what}": too little specific text to answer from; a frame at the raise
-        # line would be evidence enough, the words alone are not (nor is a builtin class;
-        # a project's own exception class is).
+        # line would be evidence enough, the words alone are not (nor the class: a
+        # project raising "{label}: {err!r}" as its own error class raises it everywhere).
         confidence = _GENERIC_CAP
         reasons.append(
             f"its literal text carries {text.information:.0f} bits of evidence "
@@ -597,12 +592,8 @@ class _Collector:
         best = probability(
             text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
         )
-        if (
-            evidence.information < _MIN_BITS
-            and bare
-            and (report.error_class is None or _is_builtin_class(report.error_class))
-        ):
-            best = min(best, _GENERIC_CAP)  # no frame nor class can lift the cap on generic text
+        if evidence.information < _MIN_BITS and bare:
+            best = min(best, _GENERIC_CAP)  # no frame can lift the cap on generic text
         if best < floor:
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]

@@ -15,7 +15,9 @@ line. For the bare-line and log-line forms, which carry no frames, a record
 elsewhere with the same class (last dotted part) and ``messagePattern`` as a
 record at the site is right too: the text cannot tell such copies apart
 (``Invalid isoformat string: {date_string!r}`` and ``{time_string!r}`` in
-two functions of one file, or vendored code). A case is *held* when the catalog
+two functions of one file, or vendored code). Patterns are compared with the
+quotes around a placeholder dropped: ``{name!r}`` and ``'{name}'`` print a
+string the same way (``Mock object has no attribute 'x'`` is either). A case is *held* when the catalog
 has a record at its raise site whose pattern matches its message: only those
 can be answered right; their *literal characters* are those of that record's
 template (the issue's goals count messages with at least 12).
@@ -161,10 +163,23 @@ def message_variants(error_class: str, message: str) -> list[str]:
             args = None
         if isinstance(args, tuple) and args and isinstance(args[0], str):
             out.append(args[0])
+        elif args is None:
+            # Arguments that are not all literals: ('bad (%r)', <class 'int'>).
+            first = _FIRST_STRING_ARG.match(stripped)
+            if first:
+                try:
+                    value = ast.literal_eval(first.group(1))
+                except (ValueError, SyntaxError, MemoryError, RecursionError):
+                    value = None
+                if isinstance(value, str):
+                    out.append(value)
     errno = re.match(r"^\[(?:Errno|WinError) -?\d+\] ", stripped)
     if errno:
         out.append(stripped[errno.end() :])
     return out
+
+
+_FIRST_STRING_ARG = re.compile(r"""\(('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"),""")
 
 
 def _same_path(a: str, b: str) -> bool:
@@ -204,7 +219,9 @@ class Sites:
             if record.file_path not in self.by_file:
                 self.by_name[record.file_path.rsplit("/", 1)[-1]].append(record.file_path)
             self.by_file[record.file_path][record.line_number].append(site)
-            self.by_pattern[(_short(record.error_class), record.message_pattern)].add(record.id)
+            self.by_pattern[(_short(record.error_class), _unquoted(record.message_pattern))].add(
+                record.id
+            )
 
     def files(self, raise_path: str) -> list[str]:
         """Catalog file paths that are the same file as ``raise_path``."""
@@ -216,18 +233,27 @@ class Sites:
         return [r for path in self.files(raise_path) for r in self.by_file[path].get(line, ())]
 
     def held(self, case: Case) -> SiteRecord | None:
-        """The record at the case's raise site whose pattern matches its message, if any."""
+        """The record at the case's raise site whose pattern matches its message, if any.
+
+        A placeholder may stand for an empty value (``found ''``), and the
+        message is tried as raised and with its ends stripped (a value may be
+        whitespace, as in ``digit found: \\x0c``).
+        """
+        import regex
+
         from errcat.patterns import compile_pattern
 
         variants = message_variants(case.error_class, case.message)
+        texts = list(dict.fromkeys(t for v in variants for t in (v, v.strip())))
         for record in self.at(case.raise_path, case.raise_line):
             try:
-                compiled = compile_pattern(record.pattern)
-            except ValueError:
+                strict = compile_pattern(record.pattern).full
+                full = regex.compile(strict.pattern.replace("(.+?)", "(.*?)"), strict.flags)
+            except (ValueError, regex.error):
                 continue
-            for text in variants:
+            for text in texts:
                 try:
-                    if compiled.full.fullmatch(text.strip(), timeout=0.2):
+                    if full.fullmatch(text, timeout=0.2):
                         return record
                 except TimeoutError:
                     continue
@@ -245,12 +271,27 @@ class Sites:
         ids = {r.id for r in at_site}
         if not frames:
             for r in at_site:
-                ids.update(self.by_pattern.get((_short(r.error_class), r.pattern), ()))
+                ids.update(self.by_pattern.get((_short(r.error_class), _unquoted(r.pattern)), ()))
         return frozenset(ids)
 
 
 def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
+
+
+_QUOTED_GROUP = re.compile(r"""(['"])(\(\.\+\?\))\1""")
+
+
+def _unquoted(pattern: str) -> str:
+    """A message pattern with the quotes around its placeholders dropped.
+
+    A ``{name!r}`` placeholder prints a string with its quotes, so its pattern
+    and that of ``'{name}'`` match the same messages of that kind.
+
+    >>> _unquoted("Mock object has no attribute '(.+?)'")
+    'Mock object has no attribute (.+?)'
+    """
+    return _QUOTED_GROUP.sub(r"\2", pattern)
 
 
 @dataclass(frozen=True)

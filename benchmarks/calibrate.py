@@ -13,18 +13,29 @@ raised outside any mined source are matched against both. Each candidate of
 the true raise site.
 
 A logistic regression (L2, Newton's method, numpy) is fitted on the ``fit``
-half of the corpus, and its reliability is printed on the ``test`` half: for
-each decile of confidence, how many top answers fall there and how many are
-right. With ``--write`` the weights go to ``src/errcat/_calibration.py``
-together with the threshold: the lowest confidence at which answers on the
-test half are right at least 90% of the time, and at which at most 0.3% of
-queries whose record is not in the catalog get a confident answer.
+half of the corpus, with the signs of the weights constrained to the direction
+their evidence points. Reports without traceback frames (bare and log lines)
+have text weights of their own (``bare_*``): their text is all the evidence
+there is. The logit goes through a monotone map (isotonic regression on the
+fit half's top answers, one map for reports with frames and one for bare
+ones; answers the generic-text cap holds down are left out of it). Its
+reliability is printed on both halves: for each decile of confidence, how many
+top answers fall there and how many are right. With ``--write`` the weights
+and maps go to ``src/errcat/_calibration.py`` together with the threshold,
+chosen on the fit half (the test half only reports): the lowest confidence
+from which every band of answers is right at least half the time.
+
+``--cache FILE`` keeps the gathered candidates (a pickle; minutes to gather on
+two busy cores) so that refits start at once; ``--workers`` gathers in
+parallel.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import pickle
 import random
 import re
 import sys
@@ -149,7 +160,7 @@ def read_rows(path: Path) -> list[dict[str, object]]:
 
 
 def samples(
-    corpus: Path, limit: int | None, seed: int
+    corpus: Path, limit: int | None, seed: int, workers: int = 1
 ) -> tuple[list[tuple[Query, list[tuple[dict[str, float], bool, float]]]], dict[str, int]]:
     catalogs = {
         "stdlib": Catalog.from_path(corpus / "catalog-stdlib.jsonl"),
@@ -205,40 +216,53 @@ def samples(
                 jobs.append((q, catalog))
     out = []
     began = time.perf_counter()
-    for n, (query, catalog) in enumerate(jobs, 1):
-        found = candidates(query.text, catalog, limit=10)
-        out.append(
-            (
-                query,
-                [
-                    (
-                        dict(m.features or {}),
-                        (query.answerable or bool(query.causes))
-                        and any(
-                            right(r.file_path, r.line_number, query)
-                            for r in (m.summary, *m.alternatives)
-                        ),
-                        m.confidence,
-                    )
-                    for m in found
-                    if m.features is not None
-                    and (query.answerable or m.summary.error_message not in query.own_templates)
-                ],
-            )
-        )
-        if sys.stderr.isatty() and n % 200 == 0:
-            print(
-                f"\r  matched {n}/{len(jobs)} ({time.perf_counter() - began:.0f} s)",
-                end="",
-                file=sys.stderr,
-            )
+    _JOBS[:] = jobs
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for n, found in enumerate(pool.imap(_gather, range(len(jobs)), chunksize=32), 1):
+            out.append((jobs[n - 1][0], found))
+            if sys.stderr.isatty() and n % 200 == 0:
+                print(
+                    f"\r  matched {n}/{len(jobs)} ({time.perf_counter() - began:.0f} s)",
+                    end="",
+                    file=sys.stderr,
+                )
     counts = {"queries": len(jobs), "rows": len(rows), "outside": len(outside)}
     return out, counts
 
 
+#: Filled before the workers fork: (query, catalog) per job.
+_JOBS: list[tuple[Query, Catalog]] = []
+
+
+def _gather(index: int) -> list[tuple[dict[str, float], bool, float]]:
+    """The scored candidates of one job: (features, right, confidence).
+
+    Without frames, a record raising the same template as a record at the true
+    site is right too: the text cannot tell such copies apart (as
+    ``accuracy.py`` counts them).
+    """
+    query, catalog = _JOBS[index]
+    bare = query.form not in FRAMED
+    return [
+        (
+            dict(m.features or {}),
+            (query.answerable or bool(query.causes))
+            and any(
+                right(r.file_path, r.line_number, query)
+                or (bare and query.answerable and r.error_message in query.own_templates)
+                for r in (m.summary, *m.alternatives)
+            ),
+            m.confidence,
+        )
+        for m in candidates(query.text, catalog, limit=10)
+        if m.features is not None
+        and (query.answerable or m.summary.error_message not in query.own_templates)
+    ]
+
+
 #: Signs the weights must have: evidence that can only make an answer more (+1) or
 #: less (-1) likely. A weight that fits the wrong sign is held at 0 (active set).
-SIGNS = {
+SIGNS: dict[str, int] = {
     "log_literal": 1,
     "explained": 1,
     "information": 1,
@@ -246,7 +270,7 @@ SIGNS = {
     "frame_site": 1,
     "frame_raise_file": 1,
     "repo_named": 1,
-    "bare_explained": 1,
+    "class_custom": 1,
     "mode_prefix": -1,
     "mode_inner": -1,
     "mode_truncated": -1,
@@ -258,6 +282,10 @@ SIGNS = {
     "class_disagree": -1,
     "frame_elsewhere": -1,
 }
+# A bare report's own text weights keep the same signs.
+SIGNS.update(
+    {f"bare_{name}": sign for name, sign in list(SIGNS.items()) if f"bare_{name}" in FEATURES}
+)
 
 
 def fit_unconstrained(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
@@ -294,66 +322,109 @@ def fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 1.0) -> n
         held.add(max(wrong, key=lambda i: abs(w[i])))
 
 
-def isotonic(points: list[tuple[float, bool]], knots: int = 40) -> list[tuple[float, float]]:
+def isotonic(points: list[tuple[float, bool]], min_count: int = 150) -> list[tuple[float, float]]:
     """A monotone map from logit to the share right (pool adjacent violators), as knots.
 
-    The knots are the means of equal-count bins of the pooled blocks, so the
+    Adjacent pooled blocks are merged until each holds ``min_count`` points, and
+    each gives two knots (its first and last logit, at its share right), so the
     map ships as a short table that :func:`errcat.confidence.probability`
-    interpolates.
+    interpolates, with knots where the points are (not only where most of them
+    are: near zero), and each block's answers are right as often as it says.
     """
     points = sorted(points)
-    blocks: list[list[float]] = []  # [sum_x, sum_y, count]
+    blocks: list[list[float]] = []  # [sum_y, count, first x, last x]
     for x, y in points:
-        blocks.append([x, float(y), 1.0])
-        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
+        if blocks and blocks[-1][3] == x:
+            # Equal logits get one confidence: they start as one block.
+            blocks[-1][0] += float(y)
+            blocks[-1][1] += 1.0
+        else:
+            blocks.append([float(y), 1.0, x, x])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
             last = blocks.pop()
-            for i in range(3):
-                blocks[-1][i] += last[i]
-    # Expand to per-point fitted values, then take equal-count bins.
-    fitted: list[tuple[float, float]] = []
-    at = 0
-    for _, sum_y, count in blocks:
-        for _ in range(int(count)):
-            fitted.append((points[at][0], sum_y / count))
-            at += 1
-    size = max(1, len(fitted) // knots)
+            blocks[-1] = [blocks[-1][0] + last[0], blocks[-1][1] + last[1], blocks[-1][2], last[3]]
+    merged: list[list[float]] = []
+    for block in blocks:
+        if merged and merged[-1][1] < min_count:
+            last = merged[-1]
+            merged[-1] = [last[0] + block[0], last[1] + block[1], last[2], block[3]]
+        else:
+            merged.append(list(block))
+    if len(merged) > 1 and merged[-1][1] < min_count:
+        last = merged.pop()
+        merged[-1] = [merged[-1][0] + last[0], merged[-1][1] + last[1], merged[-1][2], last[3]]
+    # A knot at each end of each block: the map is all but flat across a block (every
+    # logit in it gets about the block's share right, rising by _RISE so that a higher
+    # logit still ranks higher) and steep between blocks.
     out: list[tuple[float, float]] = []
-    for start in range(0, len(fitted), size):
-        chunk = fitted[start : start + size]
-        mean_x = sum(p[0] for p in chunk) / len(chunk)
-        mean_y = sum(p[1] for p in chunk) / len(chunk)
-        clamped = round(min(max(mean_y, 0.0005), 0.9995), 4)
-        if not out or (mean_x > out[-1][0] and clamped >= out[-1][1]):
-            out.append((round(mean_x, 4), clamped))
+    for sum_y, count, first, last_x in merged:
+        share = min(max(sum_y / count, 0.0005), 0.9995)
+        floor = out[-1][1] if out else 0.0
+        ends = ((first, max(floor, share - _RISE)), (last_x, max(floor, share + _RISE)))
+        for edge, value in ends if first < last_x else ((first, max(floor, share)),):
+            at, level = round(edge, 6), round(min(value, 0.9995), 4)
+            if out and at <= out[-1][0]:
+                if level == out[-1][1]:
+                    continue
+                at = round(out[-1][0] + 1e-6, 6)  # a block one logit wide: a steep step
+            out.append((at, level))
     return out
+
+
+#: How much the map rises across one block of the isotonic fit (keeps the logit's order).
+_RISE = 0.002
+
+
+def capped(features: dict[str, float], confidence: float) -> float:
+    """The matcher's cap on generic text: few bits and no frame at the site."""
+    bits = max(features["information"], features.get("bare_information", 0.0)) * 10.0
+    generic = bits < 12.0
+    if generic and not features["frame_site"]:
+        return min(confidence, 0.45)
+    return confidence
 
 
 def top_answers(
     data: list[tuple[Query, list[tuple[dict[str, float], bool, float]]]],
     w: np.ndarray,
     split: str,
-    knots: list[tuple[float, float]] | None = None,
+    knots: dict[bool, list[tuple[float, float]]] | None = None,
+    bare: bool | None = None,
 ) -> list[tuple[Query, float, bool]]:
     """The top answer of each query of a half: (query, confidence, right).
 
-    Without ``knots`` the confidence is the raw logit (for fitting the map).
+    Without ``knots`` the confidence is the raw logit (for fitting the map, so
+    answers the generic-text cap holds down are left out); with
+    ``bare`` only the queries with (False) or without (True) traceback frames.
     """
     out = []
     for query, cands in data:
         if query.split != split:
             continue
-        best: tuple[float, bool] | None = None
+        best: tuple[float, bool, dict[str, float]] | None = None
         for features, ok, _ in cands:
-            logit = sum(w[i] * features[f] for i, f in enumerate(FEATURES))
+            logit = sum(w[i] * features.get(f, 0.0) for i, f in enumerate(FEATURES))
             if best is None or logit > best[0]:
-                best = (logit, ok)
+                best = (logit, ok, features)
         if best is None:
-            out.append((query, 0.0 if knots is not None else -50.0, False))
-        elif knots is None:
-            out.append((query, best[0], best[1]))
+            if bare is None or bare == (query.form not in FRAMED):
+                out.append((query, 0.0 if knots is not None else -50.0, False))
+            continue
+        is_bare = bool(best[2]["bare"])
+        if bare is not None and is_bare != bare:
+            continue
+        if knots is None:
+            if capped(best[2], 1.0) == 1.0:
+                # Capped answers get the cap, not the map: the map is fitted without them.
+                out.append((query, best[0], best[1]))
         else:
-            out.append((query, interpolate(knots, best[0]), best[1]))
+            confidence = capped(best[2], interpolate(knots[is_bare], best[0]))
+            out.append((query, confidence, best[1]))
     return out
+
+
+#: The forms whose text carries traceback frames.
+FRAMED = ("traceback", "version-traceback", "drift-traceback")
 
 
 def interpolate(knots: list[tuple[float, float]], logit: float) -> float:
@@ -392,7 +463,9 @@ def choose_threshold(answers: list[tuple[Query, float, bool]]) -> float:
     return 0.95
 
 
-def write(w: np.ndarray, knots: list[tuple[float, float]], threshold: float, note: str) -> None:
+def write(
+    w: np.ndarray, knots: dict[bool, list[tuple[float, float]]], threshold: float, note: str
+) -> None:
     lines = [
         '"""Fitted weights of errcat\'s confidence model (see :mod:`errcat.confidence`).',
         "",
@@ -407,9 +480,14 @@ def write(w: np.ndarray, knots: list[tuple[float, float]], threshold: float, not
     lines += [
         ")",
         "#: (logit, share right) knots of the monotone map from the model's logit to the",
-        "#: confidence, fitted on the top answers (isotonic regression).",
+        "#: confidence, fitted on the top answers (isotonic regression) of reports with",
+        "#: traceback frames ...",
         "KNOTS: tuple[tuple[float, float], ...] = (",
-        *(f"    ({x}, {y})," for x, y in knots),
+        *(f"    ({x}, {y})," for x, y in knots[False]),
+        ")",
+        "#: ... and of reports without (bare lines, log lines).",
+        "KNOTS_BARE: tuple[tuple[float, float], ...] = (",
+        *(f"    ({x}, {y})," for x, y in knots[True]),
         ")",
         "#: match_error answers when the confidence is at least this.",
         f"THRESHOLD = {threshold}",
@@ -426,26 +504,42 @@ def main() -> int:
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3, help="refits on the top answers")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="keep the gathered candidates in this pickle (read it when it exists)",
+    )
     args = parser.parse_args()
     began = time.perf_counter()
-    data, counts = samples(args.corpus, args.limit or None, args.seed)
+    if args.cache is not None and args.cache.exists():
+        with args.cache.open("rb") as fh:
+            data, counts = pickle.load(fh)  # our own cache file
+    else:
+        data, counts = samples(args.corpus, args.limit or None, args.seed, args.workers)
+        if args.cache is not None:
+            with args.cache.open("wb") as fh:
+                pickle.dump((data, counts), fh)
     print(f"corpus: {counts}, candidates gathered in {time.perf_counter() - began:.0f} s")
     fit_rows = [(f, ok) for q, cands in data if q.split == "fit" for f, ok, _ in cands]
-    x = np.array([[f[name] for name in FEATURES] for f, _ in fit_rows])
+    x = np.array([[f.get(name, 0.0) for name in FEATURES] for f, _ in fit_rows])
     y = np.array([float(ok) for _, ok in fit_rows])
     w = fit(x, y, np.ones(len(fit_rows)), args.l2)
     # The confidence that matters is the top answer's: refit on the candidates that
     # rank first under the current weights, until the choice of top answers settles.
     for _ in range(args.rounds):
         tops = [
-            max(cands, key=lambda c: float(np.dot(w, [c[0][n] for n in FEATURES])))
+            max(cands, key=lambda c: float(np.dot(w, [c[0].get(n, 0.0) for n in FEATURES])))
             for q, cands in data
             if q.split == "fit" and cands
         ]
-        x = np.array([[f[name] for name in FEATURES] for f, _, _ in tops])
+        x = np.array([[f.get(name, 0.0) for name in FEATURES] for f, _, _ in tops])
         y = np.array([float(ok) for _, ok, _ in tops])
         w = fit(x, y, np.ones(len(tops)), args.l2)
-    knots = isotonic([(logit, ok) for _, logit, ok in top_answers(data, w, "fit")])
+    knots = {
+        bare: isotonic([(logit, ok) for _, logit, ok in top_answers(data, w, "fit", bare=bare)])
+        for bare in (False, True)
+    }
     print("\nweights")
     for name, value in zip(FEATURES, w, strict=True):
         print(f"  {name:<20} {value:+.3f}")
@@ -467,7 +561,8 @@ def main() -> int:
                 f"{sum(hits) / max(1, len(hits)):6.1%} / {sum(slips) / max(1, len(slips)):5.2%}"
             )
         print(f"  {t:<9} {cells[0]:>22} {cells[1]:>18}")
-    threshold = choose_threshold(test)
+    # The threshold comes from the fit half too: the test half only reports.
+    threshold = choose_threshold(top_answers(data, w, "fit", knots))
     given = [(q, c, ok) for q, c, ok in test if c >= threshold]
     neg = [c for q, c, _ in test if not q.answerable]
     print(

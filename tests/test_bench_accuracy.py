@@ -253,3 +253,63 @@ def test_log_form_is_the_line_behind_a_prefix_and_colour(message: str, seed: str
         )
         == line
     )
+
+
+def _site(line: int, template: str, cls: str = "ValueError") -> object:
+    from types import SimpleNamespace
+
+    from errcat.patterns import template_to_pattern
+
+    return SimpleNamespace(
+        id=f"{line:016x}",
+        file_path="Lib/m.py",
+        line_number=line,
+        error_class=cls,
+        error_message=template,
+        message_pattern=template_to_pattern(template),
+    )
+
+
+def _at(line: int, message: str, cls: str = "ValueError") -> accuracy.Case:
+    return accuracy.Case(
+        "c", "cpython", "python/cpython", cls, message, "Lib/m.py", line, "", "fit"
+    )
+
+
+def test_held_reads_empty_values_whitespace_values_and_tuple_arguments() -> None:
+    sites = accuracy.Sites(
+        [
+            _site(3, "expected atext but found '{value}'"),
+            _site(5, "Non-Ascii85 digit found: {c}"),
+            _site(7, "data argument must be byte-ish (%r)", cls="TypeError"),
+        ]
+    )
+    assert sites.held(_at(3, "expected atext but found ''")) is not None
+    assert sites.held(_at(5, "Non-Ascii85 digit found: \x0c")) is not None
+    tuple_args = "('data argument must be byte-ish (%r)', <class 'int'>)"
+    assert sites.held(_at(7, tuple_args, cls="TypeError")) is not None
+    assert sites.held(_at(3, "expected a word but found ''")) is None
+
+
+def test_a_repr_placeholder_and_a_quoted_one_are_copies_on_bare_lines() -> None:
+    sites = accuracy.Sites(
+        [
+            _site(653, "Mock object has no attribute {name!r}", cls="AttributeError"),
+            _site(769, "Mock object has no attribute '{name}'", cls="AttributeError"),
+        ]
+    )
+    case = _at(653, "Mock object has no attribute 'x'", cls="AttributeError")
+    assert sites.right_ids(case, frames=False) == {f"{653:016x}", f"{769:016x}"}
+    assert sites.right_ids(case, frames=True) == {f"{653:016x}"}
+
+
+@given(st.text("abcdefghij xyz", min_size=1, max_size=12), st.sampled_from(["'", '"']))
+def test_unquoted_patterns_match_what_the_quoted_ones_match(value: str, quote: str) -> None:
+    from errcat.patterns import compile_pattern
+
+    quoted = f"no attribute {quote}(.+?){quote} here"
+    unquoted = accuracy._unquoted(quoted)
+    assert quote not in unquoted
+    message = f"no attribute {quote}{value}{quote} here"
+    assert compile_pattern(quoted).full.fullmatch(message)
+    assert compile_pattern(unquoted).full.fullmatch(message)

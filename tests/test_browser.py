@@ -174,9 +174,12 @@ def test_several_matches_are_shown_in_order(page: Page, base_url: str) -> None:
     cards.nth(1).wait_for()
     shown = [cards.nth(n).get_attribute("data-record") or "" for n in range(cards.count())]
     assert sorted(shown) == ["70e072f5fc32f001", "e06cd5f724ab16c0"]
+    # The answer comes first: the error that ended the paste (SECOND, a bare line),
+    # whatever its confidence; the other matches follow, best first.
+    assert shown[0] == "70e072f5fc32f001"
     confidences = [
         float(cards.nth(n).locator(".confidence").inner_text().removeprefix("confidence "))
-        for n in range(cards.count())
+        for n in range(1, cards.count())
     ]
     assert confidences == sorted(confidences, reverse=True)
     assert cards.nth(0).inner_text().startswith("#1 ")

@@ -31,7 +31,7 @@ evidence = st.builds(
     builtin=st.booleans(),
     bare=st.booleans(),
 )
-classes = st.sampled_from(["agree", "disagree", "unknown"])
+classes = st.sampled_from(["agree", "custom", "disagree", "unknown"])
 kinds = st.sampled_from(["site", "raise_file", "file", "package", "elsewhere", "none"])
 
 
@@ -71,3 +71,29 @@ def test_confidence_is_monotone_in_the_logit(a: float, b: float) -> None:
     assert 0.0 <= probability(low) <= probability(high) <= 1.0
     if KNOTS:
         assert probability(low) == interpolate(KNOTS, low)
+
+
+@given(st.floats(-100.0, 100.0), st.floats(-100.0, 100.0))
+def test_bare_confidence_is_monotone_in_the_logit(a: float, b: float) -> None:
+    low, high = sorted((a, b))
+    assert 0.0 <= probability(low, bare=True) <= probability(high, bare=True) <= 1.0
+
+
+@given(evidence)
+def test_a_bare_report_has_text_weights_of_its_own(text: TextEvidence) -> None:
+    features = text.features()
+    own = [name for name in features if name.startswith("bare_")]
+    assert own
+    for name in own:
+        shared = name.removeprefix("bare_")
+        if text.bare:
+            assert features[shared] == 0.0
+        else:
+            assert features[name] == 0.0
+
+
+def test_a_project_class_that_agrees_counts_as_agreement_and_more() -> None:
+    custom = record_features("custom", "none")
+    assert custom["class_agree"] == 1.0
+    assert custom["class_custom"] == 1.0
+    assert record_features("agree", "none")["class_custom"] == 0.0

@@ -450,6 +450,22 @@ def test_a_wrapper_without_a_record_defers_to_the_nearest_cause(phrase: str) -> 
     assert m.related == ()
 
 
+def test_no_exception_class_lifts_the_generic_text_cap() -> None:
+    for cls in ("ValueError", "plistlib.InvalidFileException"):
+        catalog = catalog_of("Invalid file", "{label}: {err!r}", cls=cls)
+        for text in (f"{cls}: Invalid file", f"{cls}: plistlib: 'x'"):
+            [top, *_] = match_all(text, catalog=catalog)
+            assert top.confidence <= 0.45
+            assert match_error(text, catalog=catalog) is None
+
+
+def test_a_project_class_that_agrees_is_told_from_a_builtin_one() -> None:
+    catalog = catalog_of("the tokenizer vocabulary does not match", cls="tok.errors.VocabError")
+    [own] = match_all("tok.errors.VocabError: the tokenizer vocabulary does not match", catalog)
+    assert own.features is None or own.features.get("class_custom", 1.0) == 1.0
+    assert "exception class VocabError agrees" in own.reasons
+
+
 # -- forms real pastes take --------------------------------------------------------------
 
 _MEMORY = "Not enough memory. Please try to increase --mem-fraction-static."

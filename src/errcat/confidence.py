@@ -36,7 +36,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from errcat._calibration import KNOTS, THRESHOLD, WEIGHTS
+from errcat._calibration import KNOTS, KNOTS_BARE, THRESHOLD, WEIGHTS
 
 __all__ = [
     "FEATURES",
@@ -73,11 +73,30 @@ FEATURES: tuple[str, ...] = (
     "frame_package",
     "frame_elsewhere",
     "repo_named",
+    "class_custom",
     "bare",
     "bare_explained",
+    "bare_log_literal",
+    "bare_outside_match",
+    "bare_placeholders",
+    "bare_information",
+    "bare_background_common",
+    "bare_catalog_common",
+    "bare_builtin_wording",
 )
-#: Text features whose weight differs when the report has no traceback frames.
-_BARE = ("explained",)
+#: Text features weighed apart when the report has no traceback frames: a bare
+#: line's text is all the evidence there is, so these have a weight of their own
+#: there (``bare_<name>``, with the same sign constraint), and ``<name>`` is 0.
+_BARE = (
+    "explained",
+    "log_literal",
+    "outside_match",
+    "placeholders",
+    "information",
+    "background_common",
+    "catalog_common",
+    "builtin_wording",
+)
 _W = dict(zip(FEATURES, WEIGHTS, strict=True))
 #: Bits of background information counted at most (beyond it, text is specific anyway).
 _MAX_BITS = 80.0
@@ -100,13 +119,18 @@ def interpolate(knots: tuple[tuple[float, float], ...], logit: float) -> float:
     return y0 + (y1 - y0) * (logit - x0) / (x1 - x0)
 
 
-def probability(logit: float) -> float:
+def probability(logit: float, *, bare: bool = False) -> float:
     """The confidence for a logit: the fitted map when there is one, else the logistic function.
 
-    It is monotone in the logit, so bounds on logits bound confidences.
+    Reports without traceback frames (``bare``) have a map of their own. It is
+    monotone in the logit, so bounds on logits bound confidences.
+
+    >>> probability(-2.0) < probability(2.0)
+    True
     """
-    if KNOTS:
-        return interpolate(KNOTS, logit)
+    knots = KNOTS_BARE if bare and KNOTS_BARE else KNOTS
+    if knots:
+        return interpolate(knots, logit)
     if logit >= 0:
         return 1.0 / (1.0 + math.exp(-logit))
     z = math.exp(logit)
@@ -168,13 +192,13 @@ class TextEvidence:
         }
         for name in _BARE:
             out[f"bare_{name}"] = out[name] if self.bare else 0.0
+            if self.bare:
+                out[name] = 0.0
         return out
 
     def logit(self) -> float:
         """The text part of the logit (the sum of :meth:`features` times their weights)."""
-        w = _W
-        bare = 1.0 if self.bare else 0.0
-        explained = self.explained
+        w = _W_BARE if self.bare else _W
         return (
             w["bias"]
             + w["mode_prefix"] * (self.mode == "prefix")
@@ -182,7 +206,7 @@ class TextEvidence:
             + w["mode_truncated"] * (self.mode == "truncated")
             + w["mode_drift"] * (self.mode == "drift")
             + w["log_literal"] * math.log1p(self.literal)
-            + w["explained"] * explained
+            + w["explained"] * self.explained
             + w["outside_match"] * self.outside
             + w["placeholders"] * min(self.placeholders, 5)
             + w["information"] * min(self.information, _MAX_BITS) / 10.0
@@ -190,12 +214,18 @@ class TextEvidence:
             + w["catalog_common"] * math.log(max(1, self.catalog_rarity))
             + w["present_share"] * (1.0 - self.present)
             + w["builtin_wording"] * self.builtin
-            + w["bare"] * bare
-            + w["bare_explained"] * explained * bare
         )
 
 
-_CLASS = {"agree": "class_agree", "disagree": "class_disagree"}
+#: The text weights a bare report uses: its own ``bare_`` ones (and ``bare`` in the bias).
+_W_BARE = {
+    **_W,
+    "bias": _W["bias"] + _W["bare"],
+    **{name: _W[f"bare_{name}"] for name in _BARE},
+}
+
+
+_CLASS = {"agree": "class_agree", "disagree": "class_disagree", "custom": "class_agree"}
 _FRAME = {
     "site": "frame_site",
     "raise_file": "frame_raise_file",
@@ -208,15 +238,19 @@ _FRAME = {
 def record_features(class_state: str, frame_kind: str, *, named: bool = False) -> dict[str, float]:
     """The record features by name.
 
-    ``class_state`` is ``agree``, ``disagree`` or ``unknown``; ``frame_kind``
+    ``class_state`` is ``agree``, ``custom`` (agrees, and is a project's own
+    class rather than a builtin one: specific evidence the words may lack),
+    ``disagree`` or ``unknown``; ``frame_kind``
     one of :class:`errcat.evidence.FrameEvidence`'s kinds. ``named``:
     the text names the record's project (its package name as a word), which
     counts when no frame is in the record's file or package.
     """
-    names = (*_CLASS.values(), *_FRAME.values(), "repo_named")
+    names = ("class_agree", "class_disagree", "class_custom", *_FRAME.values(), "repo_named")
     out = dict.fromkeys(names, 0.0)
     if class_state in _CLASS:
         out[_CLASS[class_state]] = 1.0
+    if class_state == "custom":
+        out["class_custom"] = 1.0
     if frame_kind in _FRAME:
         out[_FRAME[frame_kind]] = 1.0
     if named and frame_kind not in ("site", "raise_file", "file", "package"):
@@ -237,7 +271,7 @@ def best_logit(*, class_known: bool, frame_kinds: tuple[str, ...]) -> float:
 
     ``frame_kinds`` are the frame kinds still possible for the records considered.
     """
-    classes = ("agree", "disagree") if class_known else ("unknown",)
+    classes = ("agree", "custom", "disagree") if class_known else ("unknown",)
     return max(
         record_logit(c, f, named=named)
         for c in classes

@@ -45,6 +45,8 @@ True
 
 from __future__ import annotations
 
+import builtins
+import functools
 import heapq
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -362,11 +364,29 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     want = record.error_class
     if _short_class(got) != _short_class(want):
         return "disagree"
-    if got == want or "." not in got or "." not in want:
-        return "agree"
-    if got.endswith("." + want) or want.endswith("." + got):
-        return "agree"
+    if (
+        got == want
+        or "." not in got
+        or "." not in want
+        or got.endswith("." + want)
+        or want.endswith("." + got)
+    ):
+        return "agree" if _is_builtin_class(got) else "custom"
     return "unknown"
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_builtin_class(name: str) -> bool:
+    """Whether a class name is a builtin exception (``ValueError``, ``builtins.OSError``).
+
+    >>> _is_builtin_class("ValueError"), _is_builtin_class("attr.exceptions.NotCallableError")
+    (True, False)
+    """
+    module, _, short = name.rpartition(".")
+    if module not in ("", "builtins", "exceptions"):
+        return False
+    found = getattr(builtins, short, None)
+    return isinstance(found, type) and issubclass(found, BaseException)
 
 
 def _text_evidence(
@@ -424,7 +444,7 @@ _MODE_REASON = {
 
 def _outside_cannot_qualify(best_outside_logit: float, floor: float) -> bool:
     """Whether records raised outside the traceback's files all fall below ``floor``."""
-    return probability(best_outside_logit) < floor
+    return probability(best_outside_logit, bare=False) < floor
 
 
 def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
@@ -453,7 +473,7 @@ def _score(
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record."""
     reasons = list(reasons)
     state = _class_state(report, record)
-    if state == "agree":
+    if state in ("agree", "custom"):
         reasons.append(f"exception class {_short_class(report.error_class)} agrees")
     elif state == "disagree" or (
         report.error_class not in (None, record.error_class)
@@ -485,10 +505,11 @@ def _score(
     # Of two files a frame meets, the one it meets over more path components is its file
     # (``.../sglang/srt/x/y.py`` is sglang's ``srt/x/y.py``, not another project's ``x/y.py``).
     gain += min(evidence.depth, 49) / 100
-    confidence = probability(logit)
+    confidence = probability(logit, bare=text.bare)
     if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
         # "invalid {what}": too little specific text to answer from; a frame at the raise
-        # line would be evidence enough, the words alone are not.
+        # line would be evidence enough, the words alone are not (nor the class: a
+        # project raising "{label}: {err!r}" as its own error class raises it everywhere).
         confidence = _GENERIC_CAP
         reasons.append(
             f"its literal text carries {text.information:.0f} bits of evidence "
@@ -687,8 +708,11 @@ class _Collector:
         class_known = report.error_class is not None and report.kind != "text"
         floor = self.floor(order)
         kinds = _frame_kinds(report, in_files=True)
-        best = probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds))
-        if evidence.information < _MIN_BITS and not report.frames:
+        bare = not report.frames
+        best = probability(
+            text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
+        )
+        if evidence.information < _MIN_BITS and bare:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on generic text
         if best < floor:
             return  # none of this pattern's records can make the results (exact pruning)
@@ -707,7 +731,9 @@ class _Collector:
                 records = [p for p in records if p in in_files]
         if (
             floor < THRESHOLD
-            and probability(text_logit + best_logit(class_known=class_known, frame_kinds=kinds))
+            and probability(
+                text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
+            )
             < THRESHOLD
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
@@ -926,24 +952,30 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
         lines.setdefault(file_tail(frame.path), []).append(frame.line)
     for part, store in enumerate(collector.catalog.parts):
         collector.part = part
-        # Only records raised within a few lines of a frame of a file of that name.
-        in_files = frozenset(
-            p for p in collector.in_frame_files(report) if _near_a_frame(store.summary(p), lines)
-        )
+        in_files = collector.in_frame_files(report)
         if not in_files:
             continue
-        for shared, total, entry in store.index.near(
-            text, limit=_DRIFT_CANDIDATES, within=in_files
-        ):
+        # Only records raised within a few lines of a frame of a file of that name count.
+        # A common file name (__init__.py, utils.py) holds thousands of records, so
+        # that is checked only for the records of the patterns the words propose.
+        taken = 0
+        for shared, total, entry in store.index.near(text, limit=len(in_files), within=in_files):
+            only = [
+                p
+                for p in sorted(in_files.intersection(entry.record_set))
+                if _near_a_frame(store.summary(p), lines)
+            ]
+            if not only:
+                continue
+            taken += 1
+            if taken > _DRIFT_CANDIDATES:
+                break
             recall = shared / total
             precision = shared / message_words
             if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
                 continue
             if (order, entry.pattern) in collector.exact:
                 continue  # the pattern matched; its exact match is the evidence
-            only = sorted(in_files.intersection(entry.record_set))
-            if not only:
-                continue
             collector.add(
                 entry=entry,
                 report=report,

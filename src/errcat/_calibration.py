@@ -6,90 +6,92 @@ Fitted on 5568 corpus exceptions (147268 queries).
 
 #: One weight per name in :data:`errcat.confidence.FEATURES`, in that order.
 WEIGHTS: tuple[float, ...] = (
-    -0.1526,  # bias
+    0.1527,  # bias
     0.0000,  # mode_prefix
-    -3.5035,  # mode_inner
-    -0.6566,  # mode_truncated
+    -3.4205,  # mode_inner
+    0.0000,  # mode_truncated
     0.0000,  # mode_drift
-    0.3675,  # log_literal
-    0.4348,  # explained
-    -1.9427,  # outside_match
-    -0.0288,  # placeholders
-    0.0761,  # information
+    0.1973,  # log_literal
+    0.0695,  # explained
+    -2.2594,  # outside_match
+    -0.1162,  # placeholders
+    0.1223,  # information
     0.0000,  # background_common
-    -0.3342,  # catalog_common
-    -4.3008,  # present_share
-    -1.1506,  # builtin_wording
+    -0.2465,  # catalog_common
+    -5.4268,  # present_share
+    -1.0871,  # builtin_wording
     0.0000,  # class_agree
-    -3.6870,  # class_disagree
-    3.5825,  # frame_site
-    0.5939,  # frame_raise_file
-    -0.2302,  # frame_file
-    -1.1480,  # frame_package
-    -3.7839,  # frame_elsewhere
-    3.0655,  # repo_named
-    0.1595,  # class_custom
-    0.9856,  # bare
-    1.1566,  # bare_explained
+    -3.8534,  # class_disagree
+    3.8347,  # frame_site
+    0.7589,  # frame_raise_file
+    -1.1783,  # frame_file
+    -0.8163,  # frame_package
+    -3.4126,  # frame_elsewhere
+    3.1314,  # repo_named
+    0.2526,  # class_custom
+    0.8137,  # bare
+    0.9033,  # bare_explained
     0.0000,  # bare_log_literal
-    -0.3184,  # bare_outside_match
-    -0.6973,  # bare_placeholders
-    0.2049,  # bare_information
-    -1.0861,  # bare_background_common
-    -0.1473,  # bare_catalog_common
-    -1.8378,  # bare_builtin_wording
+    -0.6043,  # bare_outside_match
+    -0.6417,  # bare_placeholders
+    0.1870,  # bare_information
+    -0.9685,  # bare_background_common
+    -0.1400,  # bare_catalog_common
+    -1.8077,  # bare_builtin_wording
 )
 #: (logit, share right) knots of the monotone map from the model's logit to the
 #: confidence, fitted on the top answers (isotonic regression) of reports with
 #: traceback frames ...
 KNOTS: tuple[tuple[float, float], ...] = (
     (-50.0, 0.0),
-    (-3.136298, 0.0025),
-    (-3.092123, 0.0409),
-    (-2.208606, 0.0449),
-    (-2.182497, 0.4454),
-    (0.345483, 0.4494),
-    (0.359402, 0.723),
-    (1.525864, 0.727),
-    (1.527368, 0.7969),
-    (1.968433, 0.8009),
-    (1.968918, 0.9359),
-    (2.686888, 0.9399),
-    (2.689879, 0.9744),
-    (3.374069, 0.9784),
-    (3.37884, 0.9784),
-    (4.04491, 0.9824),
-    (4.047511, 0.9827),
-    (4.815521, 0.9867),
-    (4.815754, 0.9868),
-    (5.068377, 0.9908),
-    (5.073473, 0.9939),
-    (6.391349, 0.9979),
+    (-3.013759, 0.0025),
+    (-2.998658, 0.1003),
+    (-2.263838, 0.1043),
+    (-2.189961, 0.6132),
+    (1.257054, 0.6172),
+    (1.260399, 0.7854),
+    (1.606926, 0.7894),
+    (1.612067, 0.8398),
+    (1.813599, 0.8438),
+    (1.813652, 0.8836),
+    (2.175322, 0.8876),
+    (2.1764, 0.9042),
+    (2.450577, 0.9083),
+    (2.45229, 0.9631),
+    (3.15887, 0.9671),
+    (3.17323, 0.9814),
+    (4.671083, 0.9854),
+    (4.672904, 0.9854),
+    (4.786322, 0.9879),
+    (4.786712, 0.9923),
+    (5.721038, 0.9963),
+    (5.726097, 0.9975),
+    (6.211263, 0.9995),
 )
 #: ... and of reports without (bare lines, log lines).
 KNOTS_BARE: tuple[tuple[float, float], ...] = (
     (-50.0, 0.0),
-    (-3.801868, 0.0025),
-    (-3.735169, 0.035),
-    (-1.831795, 0.039),
-    (-1.813944, 0.1714),
-    (-1.166029, 0.1754),
-    (-1.1639, 0.2732),
-    (-0.150786, 0.2772),
-    (-0.144249, 0.4643),
-    (0.182377, 0.4683),
-    (0.183148, 0.5915),
-    (0.398779, 0.5955),
-    (0.398804, 0.7255),
-    (1.478304, 0.7295),
-    (1.478733, 0.8659),
-    (1.790913, 0.8699),
-    (1.793337, 0.9164),
-    (2.14913, 0.9204),
-    (2.150174, 0.9724),
-    (4.358325, 0.9764),
-    (4.368318, 0.9898),
-    (6.853721, 0.9938),
+    (-3.826872, 0.0025),
+    (-3.779155, 0.0422),
+    (-1.686996, 0.0462),
+    (-1.682934, 0.1891),
+    (-1.122405, 0.1931),
+    (-1.105046, 0.2801),
+    (-0.068303, 0.2841),
+    (-0.06527, 0.529),
+    (0.36531, 0.533),
+    (0.365335, 0.7376),
+    (1.518228, 0.7416),
+    (1.519511, 0.8268),
+    (1.6193, 0.8308),
+    (1.622035, 0.9387),
+    (2.007569, 0.9427),
+    (2.012405, 0.961),
+    (2.504049, 0.965),
+    (2.504386, 0.965),
+    (4.523257, 0.969),
+    (4.526993, 0.9898),
+    (6.749569, 0.9938),
 )
 #: match_error answers when the confidence is at least this.
 THRESHOLD = 0.5

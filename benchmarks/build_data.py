@@ -40,18 +40,28 @@ and :func:`overlay`; nothing else changes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import gzip
+import hashlib
+import itertools
 import json
 import re
+import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from errcat.history import sidecar_path
 from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, iter_path, read_manifest
 from errcat.mine import mine_paths, reanchor
-from errcat.models import RecordEnvelope
-from errcat.release import build, canonical_files
+from errcat.mine.dists import dist_snapshot
+from errcat.mine.git import GitRepo, git_snapshots
+from errcat.mine.history import HistoryResult, build_history, with_curated
+from errcat.models import GENERATED_TAG, RecordEnvelope
+from errcat.release import build, canonical_files, check, records_file_name
 from mine_wheels import DEFAULT_CACHE, ZERO_SHA, built_at, download, recorded_commit, unpack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +80,11 @@ class Source:
     package: str
     path_prefix: str
     sha: str | None
+    #: kind "history": the git repository the revisions come from, and which of them.
+    git: str = ""
+    under: str = ""
+    revisions: tuple[tuple[str, str], ...] = ()
+    tag: str = ""
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Source:
@@ -82,6 +97,10 @@ class Source:
             package=str(data.get("package", data.get("dist", data["repo"].split("/")[-1]))),
             path_prefix=str(data.get("pathPrefix", "")),
             sha=data.get("sha"),
+            git=str(data.get("git", "")),
+            under=str(data.get("under", "")),
+            revisions=tuple((str(r["label"]), str(r["sha"])) for r in data.get("revisions", ())),
+            tag=str(data.get("tag", "")),
         )
 
 
@@ -94,6 +113,7 @@ class Mined:
     sha: str
     sha_note: str
     seconds: float
+    history: HistoryResult | None = None
 
 
 def mine_wheel(source: Source, cache: Path, workers: int) -> Mined:
@@ -119,19 +139,84 @@ def mine_wheel(source: Source, cache: Path, workers: int) -> Mined:
     return Mined(source, list(result.envelopes), sha, note, time.perf_counter() - started)
 
 
-#: How each ``kind`` of source is mined. The history of the history issue plugs in here
-#: (``"history": mine_history``, reading a git repository's revisions).
-MINERS: dict[str, Callable[[Source, Path, int], Mined]] = {"wheel": mine_wheel}
+def git_dir_of(source: Source, mirrors: Path) -> Path:
+    """The local clone of ``source.git`` under ``mirrors``: ``OWNER+NAME/repo``, ``.git`` or bare."""
+    owner_name = source.git.rstrip("/").removesuffix(".git").split("github.com/")[-1]
+    key = owner_name.replace("/", "+")
+    for candidate in (mirrors / key / "repo", mirrors / f"{key}.git", mirrors / key):
+        if (candidate / "HEAD").is_file() or (candidate / ".git").exists():
+            return candidate
+    raise SystemExit(
+        f"{source.repo}: no clone of {source.git} under {mirrors} "
+        f"(git clone --bare {source.git} {mirrors / key / 'repo'})"
+    )
 
 
-def mine_all(sources: Sequence[Source], cache: Path, workers: int) -> list[Mined]:
-    """Mine every source. Generated advice, once it exists, is one more step here."""
+def mine_history(source: Source, cache: Path, workers: int, mirrors: Path) -> Mined:
+    """Mine the git revisions ``source.revisions`` then the wheel, as one history of lineages.
+
+    The wheel is the newest revision: its records carry 40 zeros as their
+    commit (a wheel records none) and link to the release tag instead.
+    """
+    started = time.perf_counter()
+    repo = GitRepo(git_dir_of(source, mirrors))
+    commits = [(label, repo.commit(sha)) for label, sha in source.revisions]
+    for (label, sha), (_, commit) in zip(source.revisions, commits, strict=True):
+        if commit.sha != sha:
+            raise SystemExit(f"{source.repo}: revision {label} is {commit.sha}, not {sha}")
+    wheel = download(source.dist, source.version, cache)
+    when = built_at(wheel)
+    prefix = source.path_prefix.rsplit("/", 1)[0] if "/" in source.path_prefix else ""
+    released = dist_snapshot(source.version, wheel, path_prefix=prefix)
+    released = dataclasses.replace(
+        released,
+        revision=dataclasses.replace(released.revision, sha=ZERO_SHA, date=when),
+        files=[f for f in released.files if f[0].startswith(source.path_prefix + "/")],
+    )
+    snapshots = itertools.chain(git_snapshots(repo, commits, under=source.under), [released])
+    result = build_history(snapshots, repo=source.repo, analyzed_at=when, workers=workers)
+    for stats in result.revisions:
+        print(
+            f"  {source.repo} {stats.revision.label}: {stats.records} records "
+            f"({stats.new} new, {stats.reworded} reworded, {stats.removed} removed)",
+            flush=True,
+        )
+    envelopes = [_tag_link(e, source) for e in result.envelopes]
+    return Mined(
+        source,
+        envelopes,
+        ZERO_SHA,
+        f"{len(commits)} git revisions + wheel {source.version} (no commit: tag link)",
+        time.perf_counter() - started,
+        result,
+    )
+
+
+def _tag_link(envelope: RecordEnvelope, source: Source) -> RecordEnvelope:
+    """A record of the wheel (40-zero commit) links to the release tag, which GitHub resolves."""
+    record = envelope.record
+    if record.analyzed_sha != ZERO_SHA or not source.tag:
+        return envelope
+    url = record.github_url.replace(f"/blob/{ZERO_SHA}/", f"/blob/{source.tag}/")
+    return envelope.model_copy(update={"record": record.model_copy(update={"github_url": url})})
+
+
+#: How each ``kind`` of source is mined: a PyPI wheel alone, or git revisions then the wheel.
+MINERS: dict[str, Callable[[Source, Path, int, Path], Mined]] = {
+    "wheel": lambda source, cache, workers, _mirrors: mine_wheel(source, cache, workers),
+    "history": mine_history,
+}
+
+
+def mine_all(sources: Sequence[Source], cache: Path, workers: int, mirrors: Path) -> list[Mined]:
+    """Mine every source (the miner writes each record's advice as it goes)."""
     out = []
     for source in sources:
         miner = MINERS.get(source.kind)
         if miner is None:
             raise SystemExit(f"{SOURCES_NAME}: unknown source kind {source.kind!r}")
-        out.append(miner(source, cache, workers))
+        print(f"mining {source.repo} ({source.kind})", flush=True)
+        out.append(miner(source, cache, workers, mirrors))
     return out
 
 
@@ -154,6 +239,16 @@ def overlay(mined: list[Mined], curated: list[RecordEnvelope]) -> tuple[list[Rec
         if not ours:
             out.extend(part.envelopes)
             continue
+        if part.history is not None:
+            lineages = dataclasses.replace(part.history, envelopes=tuple(part.envelopes))
+            part.history = with_curated(lineages, ours)
+            # Re-anchored curated records too link to the release tag, not 40 zeros.
+            out.extend(_tag_link(e, part.source) for e in part.history.envelopes)
+            notes.append(
+                f"{part.source.repo}: {len(ours)} curated records on their lineages, "
+                f"{part.history.unmatched_curated} matching no lineage (kept as they were)"
+            )
+            continue
         result = reanchor(ours, part.envelopes)
         out.extend(result.envelopes)  # the curated records, moved to their raise sites now
         out.extend(result.new_envelopes)  # mined records no curated record stands for
@@ -169,11 +264,45 @@ def overlay(mined: list[Mined], curated: list[RecordEnvelope]) -> tuple[list[Rec
     return out, "\n".join(notes)
 
 
-def write_records(data: Path, envelopes: list[RecordEnvelope]) -> None:
-    """Replace the records of ``data`` by ``envelopes``, compressed, one file per repo."""
+def _lineage_counts(result: HistoryResult) -> dict[str, Any]:
+    """What a history source adds to its ``builtFrom`` entry: revisions and lineage counts."""
+    history = result.history
+    status = Counter(lin.status for lin in history)
+    return {
+        "revisions": len(history.revisions),
+        "from": history.revisions[0].date.strftime("%Y-%m-%d"),
+        "to": history.revisions[-1].date.strftime("%Y-%m-%d"),
+        "lineages": len(history),
+        "reworded": status["reworded"],
+        "removed": status["removed"],
+    }
+
+
+def sidecar_name(repo: str) -> str:
+    """The history sidecar of a repo in ``data/``: ``records/OWNER__NAME.history.json.gz``."""
+    return sidecar_path(records_file_name(repo)).as_posix() + ".gz"
+
+
+def history_files(mined: Sequence[Mined]) -> dict[str, bytes]:
+    """Each history source's sidecar, gzip-compressed canonically, by its name in ``data/``."""
+    out: dict[str, bytes] = {}
+    for part in mined:
+        if part.history is None:
+            continue
+        name = sidecar_name(part.source.repo)
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = Path(tmp) / "h.json"
+            part.history.history.dump(plain)
+            out[name] = gzip.compress(plain.read_bytes(), compresslevel=9, mtime=0)
+    return out
+
+
+def write_records(data: Path, envelopes: list[RecordEnvelope], sidecars: dict[str, bytes]) -> None:
+    """Replace the records of ``data`` by ``envelopes``, compressed, one file per repo, and
+    the history sidecars by ``sidecars``."""
     records = data / "records"
     records.mkdir(parents=True, exist_ok=True)
-    files = canonical_files(envelopes, compress=True)
+    files = {**canonical_files(envelopes, compress=True), **sidecars}
     for stale in records.iterdir():
         if f"records/{stale.name}" not in files:
             stale.unlink()
@@ -184,29 +313,44 @@ def write_records(data: Path, envelopes: list[RecordEnvelope]) -> None:
 def readme_section(manifest: dict[str, Any]) -> str:
     """The README's "Bundled knowledge" section, written from a manifest."""
     built = manifest.get("builtFrom") or []
+    count = manifest["count"]
+    curated = manifest.get("curated", 0)
+    advice = sum(int(e.get("generatedAdvice", 0)) for e in built)
     lines = [
         README_BEGIN,
         "",
-        f"Data version `{manifest['dataVersion']}`: {manifest['count']:,} records "
-        f"({manifest.get('curated', 0)} curated, {manifest['count'] - manifest.get('curated', 0):,} "
-        "generated by the miner).",
+        f"Data version `{manifest['dataVersion']}`: {count:,} records. {curated} are curated",
+        f"by hand; the other {count - curated:,} were mined from the projects' code, and",
+        f"{advice:,} of them ({advice / max(count, 1):.0%} of all) carry documentation and",
+        "solutions generated from the code at their raise site (tagged `errcat:generated`).",
         "",
-        "| project | source | commit | records | curated |",
-        "|---|---|---|---|---|",
+        "| project | newest source | history (git revisions) | records | reworded / removed | curated |",
+        "|---|---|---|---|---|---|",
     ]
     for entry in built:
         sha = entry["sha"]
-        commit = "unknown" if set(sha) == {"0"} else f"`{sha[:12]}`"
+        commit = f"tag `{entry['tag']}`" if entry.get("tag") else "commit unknown"
+        if set(sha) != {"0"}:
+            commit = f"`{sha[:12]}`"
+        newest = (
+            f"{entry['dist']}=={entry['version']} wheel (built {entry['builtAt'][:10]}, {commit})"
+        )
+        if entry.get("revisions"):
+            fork = str(entry.get("git", "")).removeprefix("https://github.com/")
+            history = f"{entry['revisions'] - 1} from {entry['from']} to the wheel ({fork})"
+            changed = f"{entry['reworded']:,} / {entry['removed']:,}"
+        else:
+            history, changed = "none", "-"
         lines.append(
-            f"| {entry['repo']} | {entry['kind']} {entry['dist']}=={entry['version']} "
-            f"(built {entry['builtAt'][:10]}) | {commit} | {entry['records']:,} | "
+            f"| {entry['repo']} | {newest} | {history} | {entry['records']:,} | {changed} | "
             f"{entry['curated']} |"
         )
     lines += [
         "",
-        "Generated records are drafts: message, pattern, class, file, line, snippet and",
-        "link, without solutions yet. Curated records carry documentation, solutions and",
-        "an example fix.",
+        "Each record is one message as the newest source raises it; a message that was",
+        "reworded or removed since an older revision keeps its own record, linked to its",
+        "successor (`errcat match` says so), so errors pasted from older versions answer too.",
+        "The exact commits are listed in `data/SOURCES.json` and the manifest's `builtFrom`.",
         "",
         README_END,
     ]
@@ -223,23 +367,88 @@ def update_readme(readme: Path, manifest: dict[str, Any]) -> None:
     readme.write_text(new, encoding="utf-8")
 
 
+def verify(data: Path, readme: Path) -> list[str]:
+    """What is wrong with a committed ``data/`` (empty when nothing), without re-mining it.
+
+    Every file the manifest lists (records and history sidecars) must have its
+    sha256, no other data file may sit beside them, the sources the manifest says
+    it was built from must be those ``SOURCES.json`` names, the README's section
+    must be the one the manifest gives, and ``errcat release check`` must pass.
+    """
+    problems: list[str] = []
+    manifest = read_manifest(data)
+    listed = {**manifest.get("files", {}), **manifest.get("history", {})}
+    for name, meta in sorted(listed.items()):
+        path = data / name
+        if not path.is_file():
+            problems.append(f"{name}: listed in the manifest but missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != meta.get("sha256"):
+            problems.append(f"{name}: sha256 differs from the manifest's")
+    for path in sorted((data / "records").iterdir()):
+        if f"records/{path.name}" not in listed:
+            problems.append(f"records/{path.name}: not listed in the manifest")
+    spec = json.loads((data / SOURCES_NAME).read_text(encoding="utf-8"))
+    wanted = [(s["repo"], s.get("version")) for s in spec["sources"]]
+    built = [(b["repo"], b.get("version")) for b in manifest.get("builtFrom", [])]
+    if wanted != built:
+        problems.append(f"manifest built from {built}, SOURCES.json names {wanted}")
+    for source in spec["sources"]:
+        name = sidecar_name(source["repo"])
+        if source.get("revisions"):
+            have = [
+                r["sha"] for r in manifest.get("history", {}).get(name, {}).get("revisions", [])
+            ]
+            if have[: len(source["revisions"])] != [r["sha"] for r in source["revisions"]]:
+                problems.append(f"{name}: revisions differ from those SOURCES.json names")
+    text = readme.read_text(encoding="utf-8")
+    if readme_section(manifest) not in text:
+        problems.append(f"{readme}: the bundled-knowledge section is not the manifest's")
+    report = check([data])
+    problems.extend(str(f) for f in report.findings if f.level == "error")
+    print(
+        f"release check: {report.records:,} records, {report.count('error')} errors, "
+        f"{report.count('warning')} warnings in {report.seconds:.0f} s"
+    )
+    return problems
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--cache", type=Path, default=DEFAULT_CACHE, help="wheels and unpacked trees"
     )
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--mirrors",
+        type=Path,
+        default=Path("/work/.mirror"),
+        help="where the git clones of history sources are (OWNER+NAME/repo or OWNER+NAME.git)",
+    )
     parser.add_argument("--data", type=Path, default=ROOT / "data")
     parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the committed data against its manifest and sources (what CI runs)",
+    )
     args = parser.parse_args(argv)
     data: Path = args.data
+    if args.verify:
+        problems = verify(data, args.readme)
+        for problem in problems:
+            print(problem)
+        if problems:
+            raise SystemExit(f"{data}: {len(problems)} problem(s)")
+        print(f"{data}: verified against its manifest and {SOURCES_NAME}")
+        return
     spec = json.loads((data / SOURCES_NAME).read_text(encoding="utf-8"))
     sources = [Source.of(s) for s in spec["sources"]]
     curated = read_curated([ROOT / p for p in spec.get("curated", [])])
     args.cache.mkdir(parents=True, exist_ok=True)
-    mined = mine_all(sources, args.cache, args.workers)
+    mined = mine_all(sources, args.cache, args.workers, args.mirrors)
     envelopes, notes = overlay(mined, curated)
-    write_records(data, envelopes)
+    sidecars = history_files(mined)
+    write_records(data, envelopes, sidecars)
     # A fresh manifest each time: the release's facts come from the records and sources only.
     (data / MANIFEST_NAME).write_text(
         json.dumps({"allowDrafts": True, "files": {}}) + "\n", encoding="utf-8"
@@ -263,9 +472,34 @@ def main(argv: list[str] | None = None) -> None:
             else "",
             "records": manifest["counts"]["byRepo"].get(m.source.repo, 0),
             "curated": sum(1 for e in curated if e.record.repo == m.source.repo),
+            # Generated advice that says something: documentation and at least one solution.
+            "generatedAdvice": sum(
+                1
+                for e in envelopes
+                if e.record.repo == m.source.repo
+                and GENERATED_TAG in e.record.tags
+                and e.record.documentation
+                and e.record.solutions
+            ),
+            **({"tag": m.source.tag} if m.source.tag else {}),
+            **({"git": m.source.git, "under": m.source.under} if m.source.git else {}),
+            **(_lineage_counts(m.history) if m.history is not None else {}),
         }
         for m in mined
     ]
+    manifest["history"] = {}
+    for part in mined:
+        if part.history is not None:
+            history = part.history.history
+            name = sidecar_name(part.source.repo)
+            manifest["history"][name] = {
+                "sha256": hashlib.sha256(sidecars[name]).hexdigest(),
+                "lineages": len(history),
+                "revisions": [
+                    {"label": r.label, "sha": r.sha, "date": r.date.strftime("%Y-%m-%d")}
+                    for r in history.revisions
+                ],
+            }
     (data / MANIFEST_NAME).write_text(
         json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )

@@ -22,6 +22,7 @@ from errcat.bundled import bundled_index_path, load_bundled
 from errcat.catalog import Catalog, data_size
 from errcat.cli import main
 from errcat.errors import CatalogSourceError, InvalidRecordError
+from errcat.history import History
 from errcat.loaders import dump_envelope, iter_path, read_manifest
 from errcat.release import build, canonical_files, check, compressed, content_digest
 
@@ -237,7 +238,12 @@ def test_committed_data_matches_its_manifest() -> None:
         total += meta["count"]
     assert total == manifest["count"] == sum(manifest["counts"]["byRepo"].values())
     on_disk = {p.relative_to(DATA_DIR).as_posix() for p in (DATA_DIR / "records").iterdir()}
-    assert on_disk == set(manifest["files"])
+    history = manifest.get("history", {})
+    assert on_disk == set(manifest["files"]) | set(history)
+    for name, meta in history.items():  # each history sidecar: its checksum, and it loads
+        raw = (DATA_DIR / name).read_bytes()
+        assert hashlib.sha256(raw).hexdigest() == meta["sha256"], name
+        assert len(History.load(DATA_DIR / name)) == meta["lineages"]
 
 
 def test_readme_says_what_the_manifest_says() -> None:

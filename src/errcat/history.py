@@ -88,8 +88,16 @@ class Revision:
 
     @property
     def short(self) -> str:
-        """The first seven digits of the sha."""
-        return self.sha[:7]
+        """The first seven digits of the sha; the label when the commit is unknown (40 zeros).
+
+        >>> from datetime import datetime, timezone
+        >>> when = datetime(2026, 10, 30, tzinfo=timezone.utc)
+        >>> Revision("2026-07-20", "8905cbd42f" + "0" * 30, when).short
+        '8905cbd'
+        >>> Revision("0.5.23", "0" * 40, when).short
+        '0.5.23'
+        """
+        return self.label if self.sha == "0" * 40 else self.sha[:7]
 
 
 @dataclass(frozen=True, slots=True)

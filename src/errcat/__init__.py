@@ -9,7 +9,7 @@ Paste anything that holds an error (a traceback, a log excerpt, a bare
 ...     "Select another --speculative-moe-a2a-backend."
 ... )
 >>> m.record.file_path, m.record.line_number, m.exact
-('python/sglang/srt/server_args.py', 7632, True)
+('python/sglang/srt/arg_groups/moe_hook.py', 635, True)
 >>> print(errcat.Advice.from_match(m).solutions[0])
 Set --speculative-moe-a2a-backend deepep (or another supported backend) explicitly for the draft
 

@@ -711,3 +711,52 @@ def test_compressed_sidecar_beside_compressed_catalog_is_read_lazily(
         logger.removeHandler(handler)
     assert any("history skipped" in m and "o__r.history.json.gz" in m for m in seen)
     assert history_of(None) is None
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 2**32),
+            st.lists(st.tuples(st.integers(0, 2), st.integers(1, 900)), min_size=1, max_size=3),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=12,
+        unique_by=lambda t: t[0],
+    ),
+    st.integers(0, 2**32),
+)
+def test_a_loaded_sidecar_reads_each_lineage_on_demand_as_the_whole_file_would(
+    tmp_path: Path, items: list[tuple[int, list[tuple[int, int]], bool]], missing: int
+) -> None:
+    """History.load reads one lineage per lookup; answers equal a full parse, merged too."""
+    from errcat.history import Lineage, Revision, Site
+
+    revs = [
+        Revision(f"v{n}", f"{n}" * 40, datetime(2025, n + 1, 1, tzinfo=timezone.utc))
+        for n in range(3)
+    ]
+    ids = [f"{k:016x}" for k, _, _ in items]
+    lineages = [
+        Lineage(
+            rid,
+            tuple(Site(revs[r], f"pkg/m{r}.py" if moved else "pkg/a.py", line) for r, line in at),
+            successor=ids[i + 1] if moved and i + 1 < len(ids) else None,
+        )
+        for i, (rid, (_, at, moved)) in enumerate(zip(ids, items, strict=True))
+    ]
+    eager = History("o/r", revs, lineages)
+    path = tmp_path / "h.history.json"
+    eager.dump(path)
+    lazy = History.load(path)
+    assert type(lazy._lineages).__name__ == "_LazyLineages"  # nothing parsed yet beyond the head
+    for rid in [*ids, f"{missing:016x}"]:
+        assert lazy.lineage(rid) == eager.lineage(rid)
+        assert lazy.current(rid) == eager.current(rid)
+    assert [lin.record_id for lin in lazy] == ids and len(lazy) == len(eager)
+    other = History("o/s", revs[:1], [Lineage(ids[0], (Site(revs[0], "x.py", 1),))])
+    assert lazy.merged(other).lineage(ids[0]) == eager.merged(other).lineage(ids[0])
+    assert lazy.merged(other).to_json() == eager.merged(other).to_json()

@@ -269,12 +269,14 @@ class History:
         self.repo = repo
         self.revisions = tuple(revisions)
         newest = self.revisions[-1] if self.revisions else None
-        self._lineages: dict[str, Lineage] = {}
+        self._lineages: Mapping[str, Lineage] = {}
+        found: dict[str, Lineage] = {}
         for given in lineages:
             lineage = given
             if lineage.newest is None and newest is not None:
                 lineage = dataclasses.replace(lineage, newest=newest)
-            self._lineages[lineage.record_id] = lineage
+            found[lineage.record_id] = lineage
+        self._lineages = found
 
     def __len__(self) -> int:
         """Number of lineages."""
@@ -346,9 +348,9 @@ class History:
         revisions = {r.sha: r for h in (self, *others) for r in h.revisions}
         ordered = sorted(revisions.values(), key=lambda r: r.date)
         repos = sorted({h.repo for h in (self, *others)})
-        combined = [lin for h in (self, *others) for lin in h]
         merged = History(",".join(repos), ordered, [])
-        merged._lineages = {lin.record_id: lin for lin in combined}
+        # Later ids win: the last history's lineages are looked up first.
+        merged._lineages = _Chain([h._lineages for h in reversed((self, *others))])
         return merged
 
     # -- files ----------------------------------------------------------------------
@@ -383,12 +385,22 @@ class History:
     @classmethod
     def from_json(cls, doc: Mapping[str, Any], *, source: str = "<history>") -> History:
         """Read a sidecar document; a malformed one raises :class:`InvalidRecordError`."""
+        revisions = cls._revisions_of(doc, source)
+        lineages = [
+            _lineage_of(item, revisions, source, f"lineages[{i}]")
+            for i, item in enumerate(doc.get("lineages", ()))
+        ]
+        return cls(str(doc.get("repo", "")), revisions, lineages)
 
-        def bad(reason: str, where: str) -> InvalidRecordError:
-            return InvalidRecordError(reason, path=source, field=where)
-
+    @staticmethod
+    def _revisions_of(doc: Mapping[str, Any], source: str) -> list[Revision]:
+        """The revisions of a sidecar document (its header)."""
         if not isinstance(doc, Mapping) or doc.get("errcatHistory") != HISTORY_FORMAT:
-            raise bad(f"not an errcat history (format {HISTORY_FORMAT})", "errcatHistory")
+            raise InvalidRecordError(
+                f"not an errcat history (format {HISTORY_FORMAT})",
+                path=source,
+                field="errcatHistory",
+            )
         revisions: list[Revision] = []
         try:
             for r in doc["revisions"]:
@@ -396,28 +408,10 @@ class History:
                     Revision(str(r["label"]), str(r["sha"]), datetime.fromisoformat(r["date"]))
                 )
         except (KeyError, TypeError, ValueError) as exc:
-            raise bad(f"invalid revision: {exc}", f"revisions[{len(revisions)}]") from None
-        lineages: list[Lineage] = []
-        for i, item in enumerate(doc.get("lineages", ())):
-            try:
-                path = str(item["path"])
-                sites = tuple(
-                    Site(revisions[e[0]], str(e[2]) if len(e) > 2 else path, int(e[1]))
-                    for e in item["at"]
-                )
-                lineages.append(
-                    Lineage(
-                        str(item["id"]),
-                        sites,
-                        item.get("predecessor"),
-                        item.get("successor"),
-                    )
-                )
-            except (KeyError, TypeError, ValueError, IndexError) as exc:
-                raise bad(f"invalid lineage: {exc!r}", f"lineages[{i}]") from None
-            if not sites:
-                raise bad("invalid lineage: no revision", f"lineages[{i}]")
-        return cls(str(doc.get("repo", "")), revisions, lineages)
+            raise InvalidRecordError(
+                f"invalid revision: {exc}", path=source, field=f"revisions[{len(revisions)}]"
+            ) from None
+        return revisions
 
     def dump(self, path: str | os.PathLike[str]) -> None:
         """Write the sidecar to ``path`` (compact JSON, one lineage per line)."""
@@ -431,15 +425,151 @@ class History:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> History:
-        """Read a sidecar file (``.gz`` too); raises :class:`CatalogSourceError` if unreadable."""
+        """Read a sidecar file (``.gz`` too); raises :class:`CatalogSourceError` if unreadable.
+
+        A sidecar in the layout :meth:`dump` writes (a header line, then one lineage
+        per line) is not parsed whole: a record's lineage is read from its line when
+        first asked for, so an answer that needs two lineages of thirty thousand
+        does not pay for the rest. A compressed one is decompressed once into the
+        user cache (:func:`errcat.store.inflated_copy`), or in memory if that fails.
+        """
+        source = str(path)
         try:
-            raw = Path(path).read_bytes()
-            if str(path).lower().endswith(".gz"):
-                raw = gzip.decompress(raw)
+            raw = _sidecar_bytes(Path(path))
+            head, newline, _ = raw.partition(b"\n")
+            if newline and head.endswith(_LINEAGES_OPEN):
+                doc = json.loads(head[: -len(_LINEAGES_OPEN)] + b"}")
+                revisions = cls._revisions_of(doc, source)
+                history = cls(str(doc.get("repo", "")), revisions, [])
+                history._lineages = _LazyLineages(raw, len(head) + 1, revisions, source)
+                return history
             doc = json.loads(raw.decode("utf-8"))
         except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CatalogSourceError(f"Cannot read history {str(path)!r}: {exc}") from None
-        return cls.from_json(doc, source=str(path))
+            raise CatalogSourceError(f"Cannot read history {source!r}: {exc}") from None
+        return cls.from_json(doc, source=source)
+
+
+_LINEAGES_OPEN = b', "lineages": ['
+
+
+def _sidecar_bytes(path: Path) -> bytes:
+    """A sidecar's text as bytes, decompressed (through the user cache when it can be)."""
+    if not path.name.lower().endswith(".gz"):
+        return path.read_bytes()
+    from errcat.store import inflated_copy
+
+    try:
+        return inflated_copy(path).read_bytes()
+    except CatalogSourceError:
+        raise
+    except OSError:  # a cache that cannot be written: decompress in memory
+        return gzip.decompress(path.read_bytes())
+
+
+def _lineage_of(item: Any, revisions: Sequence[Revision], source: str, where: str) -> Lineage:
+    """One lineage of a sidecar document; :class:`InvalidRecordError` when malformed."""
+    try:
+        path = str(item["path"])
+        sites = tuple(
+            Site(revisions[e[0]], str(e[2]) if len(e) > 2 else path, int(e[1])) for e in item["at"]
+        )
+        lineage = Lineage(str(item["id"]), sites, item.get("predecessor"), item.get("successor"))
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise InvalidRecordError(f"invalid lineage: {exc!r}", path=source, field=where) from None
+    if not sites:
+        raise InvalidRecordError("invalid lineage: no revision", path=source, field=where)
+    return lineage
+
+
+class _LazyLineages(Mapping[str, "Lineage"]):
+    """The lineages of a sidecar's body, each parsed from its line when first looked up."""
+
+    def __init__(self, raw: bytes, start: int, revisions: Sequence[Revision], source: str):
+        self._raw = raw
+        self._start = start
+        self._revisions = tuple(revisions)
+        self._newest = self._revisions[-1] if self._revisions else None
+        self._source = source
+        self._found: dict[str, Lineage | None] = {}
+        self._all: dict[str, Lineage] | None = None
+
+    def _finish(self, lineage: Lineage) -> Lineage:
+        if lineage.newest is None and self._newest is not None:
+            return dataclasses.replace(lineage, newest=self._newest)
+        return lineage
+
+    def __getitem__(self, record_id: str) -> Lineage:
+        if self._all is not None:
+            return self._all[record_id]
+        if record_id not in self._found:
+            self._found[record_id] = self._find(record_id)
+        found = self._found[record_id]
+        if found is None:
+            raise KeyError(record_id)
+        return found
+
+    def _find(self, record_id: str) -> Lineage | None:
+        key = b'\n{"id":' + json.dumps(record_id).encode() + b","
+        at = self._raw.find(key, self._start - 1)
+        if at < 0:
+            return None
+        end = self._raw.find(b"\n", at + 1)
+        line = self._raw[at + 1 : end if end >= 0 else len(self._raw)].rstrip(b",")
+        try:
+            item = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InvalidRecordError(
+                f"invalid lineage: {exc}", path=self._source, field=f"lineage {record_id}"
+            ) from None
+        return self._finish(_lineage_of(item, self._revisions, self._source, record_id))
+
+    def _parsed(self) -> dict[str, Lineage]:
+        if self._all is None:
+            try:
+                body = json.loads(
+                    b"[" + self._raw[self._start :].rstrip().removesuffix(b"]}") + b"]"
+                )
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise InvalidRecordError(
+                    f"invalid lineages: {exc}", path=self._source, field="lineages"
+                ) from None
+            lineages = (
+                self._finish(_lineage_of(item, self._revisions, self._source, f"lineages[{i}]"))
+                for i, item in enumerate(body)
+            )
+            self._all = {lin.record_id: lin for lin in lineages}
+        return self._all
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parsed())
+
+    def __len__(self) -> int:
+        return len(self._parsed())
+
+
+class _Chain(Mapping[str, "Lineage"]):
+    """Several lineage maps looked up in order (the first that has an id wins), unmerged."""
+
+    _maps: list[Mapping[str, Lineage]]
+
+    def __init__(self, maps: Sequence[Mapping[str, Lineage]]) -> None:
+        flat: list[Mapping[str, Lineage]] = []
+        for lineages in maps:
+            flat.extend(lineages._maps if isinstance(lineages, _Chain) else [lineages])
+        self._maps = flat
+
+    def __getitem__(self, record_id: str) -> Lineage:
+        for lineages in self._maps:
+            found = lineages.get(record_id)
+            if found is not None:
+                return found
+        raise KeyError(record_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({k: None for lineages in reversed(self._maps) for k in lineages})
+
+    def __len__(self) -> int:
+        return len({k for lineages in self._maps for k in lineages})
 
 
 # The history of each store of a loaded catalog (a match knows its store, not its catalog).

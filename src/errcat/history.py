@@ -35,6 +35,7 @@ import dataclasses
 import gzip
 import json
 import logging
+import mmap
 import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -436,14 +437,15 @@ class History:
         source = str(path)
         try:
             raw = _sidecar_bytes(Path(path))
-            head, newline, _ = raw.partition(b"\n")
-            if newline and head.endswith(_LINEAGES_OPEN):
+            newline = raw.find(b"\n")
+            head = raw[:newline] if newline >= 0 else b""
+            if newline >= 0 and head.endswith(_LINEAGES_OPEN):
                 doc = json.loads(head[: -len(_LINEAGES_OPEN)] + b"}")
                 revisions = cls._revisions_of(doc, source)
                 history = cls(str(doc.get("repo", "")), revisions, [])
                 history._lineages = _LazyLineages(raw, len(head) + 1, revisions, source)
                 return history
-            doc = json.loads(raw.decode("utf-8"))
+            doc = json.loads(bytes(raw[:]).decode("utf-8"))
         except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CatalogSourceError(f"Cannot read history {source!r}: {exc}") from None
         return cls.from_json(doc, source=source)
@@ -452,18 +454,23 @@ class History:
 _LINEAGES_OPEN = b', "lineages": ['
 
 
-def _sidecar_bytes(path: Path) -> bytes:
-    """A sidecar's text as bytes, decompressed (through the user cache when it can be)."""
-    if not path.name.lower().endswith(".gz"):
-        return path.read_bytes()
-    from errcat.store import inflated_copy
+def _sidecar_bytes(path: Path) -> bytes | mmap.mmap:
+    """A sidecar's text, decompressed (once, into the user cache, when it can be) and mapped."""
+    plain = path
+    if path.name.lower().endswith(".gz"):
+        from errcat.store import inflated_copy
 
-    try:
-        return inflated_copy(path).read_bytes()
-    except CatalogSourceError:
-        raise
-    except OSError:  # a cache that cannot be written: decompress in memory
-        return gzip.decompress(path.read_bytes())
+        try:
+            plain = inflated_copy(path)
+        except CatalogSourceError:
+            raise
+        except OSError:  # a cache that cannot be written: decompress in memory
+            return gzip.decompress(path.read_bytes())
+    with plain.open("rb") as fh:
+        try:
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            return b""
 
 
 def _lineage_of(item: Any, revisions: Sequence[Revision], source: str, where: str) -> Lineage:
@@ -484,7 +491,9 @@ def _lineage_of(item: Any, revisions: Sequence[Revision], source: str, where: st
 class _LazyLineages(Mapping[str, "Lineage"]):
     """The lineages of a sidecar's body, each parsed from its line when first looked up."""
 
-    def __init__(self, raw: bytes, start: int, revisions: Sequence[Revision], source: str):
+    def __init__(
+        self, raw: bytes | mmap.mmap, start: int, revisions: Sequence[Revision], source: str
+    ):
         self._raw = raw
         self._start = start
         self._revisions = tuple(revisions)

@@ -22,6 +22,7 @@ prefilter must agree with; tests run the same corpus through both).
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -99,10 +100,22 @@ class Postings:
 
     __slots__ = ("ids", "keys", "starts", "words")
 
-    def __init__(self, words: Sequence[str], starts: Sequence[int], ids: Sequence[int]) -> None:
-        """Wrap the three tables; ``words[k]`` owns ``ids[starts[k]:starts[k + 1]]``."""
+    def __init__(
+        self,
+        words: Sequence[str],
+        starts: Sequence[int],
+        ids: Sequence[int],
+        *,
+        sorted_words: bool = False,
+    ) -> None:
+        """Wrap the three tables; ``words[k]`` owns ``ids[starts[k]:starts[k + 1]]``.
+
+        With ``sorted_words`` (``words`` in sorted order, as :meth:`from_lists`
+        writes them) a word is found by bisection instead of through a dict built
+        here: opening a stored index then costs nothing per word.
+        """
         self.words = words
-        self.keys = {word: k for k, word in enumerate(words)}
+        self.keys = None if sorted_words else {word: k for k, word in enumerate(words)}
         self.starts = starts
         self.ids = ids
 
@@ -119,9 +132,14 @@ class Postings:
 
     def get(self, word: str) -> Sequence[int]:
         """The ids filed under ``word`` (empty when none)."""
-        k = self.keys.get(word)
-        if k is None:
-            return ()
+        if self.keys is not None:
+            k = self.keys.get(word)
+            if k is None:
+                return ()
+        else:
+            k = bisect.bisect_left(self.words, word)
+            if k == len(self.words) or self.words[k] != word:
+                return ()
         return self.ids[self.starts[k] : self.starts[k + 1]]
 
 

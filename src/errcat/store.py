@@ -981,21 +981,10 @@ class FileStore:
 
 def _postings(parts: dict[str, Any], name: str) -> Postings:
     """The Postings stored in the ``<name>_words``/``_starts``/``_ids`` sections."""
-    words = bytes(parts[f"{name}_words"]).decode("utf-8", "surrogatepass")
-    return Postings(
-        _split(words, parts[f"{name}_word_offsets"]), parts[f"{name}_starts"], parts[f"{name}_ids"]
-    )
-
-
-def _split(words: str, offsets: Sequence[int]) -> list[str]:
-    # Offsets are in bytes; the words are ASCII-or-not, so slice the bytes, not the str.
-    if words.isascii():
-        return [words[offsets[k] : offsets[k + 1]] for k in range(len(offsets) - 1)]
-    data = words.encode("utf-8", "surrogatepass")
-    return [
-        data[offsets[k] : offsets[k + 1]].decode("utf-8", "surrogatepass")
-        for k in range(len(offsets) - 1)
-    ]
+    # Words were written sorted (Postings.from_lists): looked up by bisection, decoded
+    # one at a time, so that opening the index builds no per-word table.
+    words = StringTable(parts[f"{name}_words"], parts[f"{name}_word_offsets"])
+    return Postings(words, parts[f"{name}_starts"], parts[f"{name}_ids"], sorted_words=True)
 
 
 def open_file_store(

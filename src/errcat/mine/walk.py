@@ -39,6 +39,24 @@ _TRY_STAR: tuple[type[ast.stmt], ...] = (
 )
 
 
+#: What walking a function body changes on the walker, restored when the body is done.
+_FUNCTION_STATE = (
+    "_scope",
+    "_func_qual",
+    "_in_function",
+    "_closure",
+    "_capture",
+    "_returns",
+    "_class_body",
+    "_owner",
+    "_params",
+    "_clauses",
+    "_defs",
+    "_doc",
+    "_handler",
+)
+
+
 class _Walker(_ModuleNames):
     """Walk a module's statements in order, keeping the state a raise site needs."""
 
@@ -292,21 +310,7 @@ class _Walker(_ModuleNames):
                 inner.excs.pop(a.arg, None)
                 params.add(a.arg)
         method_of = self._class_body
-        saved = (
-            self._scope,
-            self._func_qual,
-            self._in_function,
-            self._closure,
-            self._capture,
-            self._returns,
-            self._class_body,
-            self._owner,
-            self._params,
-            self._clauses,
-            self._defs,
-            self._doc,
-            self._handler,
-        )
+        saved = {name: getattr(self, name) for name in _FUNCTION_STATE}
         self._params = frozenset(params)
         self._clauses, self._defs, self._handler = [], {}, None
         self._doc = ast.get_docstring(node, clean=False)
@@ -324,21 +328,8 @@ class _Walker(_ModuleNames):
             self._block(node.body, inner)
             self._calls(node)
         finally:
-            (
-                self._scope,
-                self._func_qual,
-                self._in_function,
-                self._closure,
-                self._capture,
-                self._returns,
-                self._class_body,
-                self._owner,
-                self._params,
-                self._clauses,
-                self._defs,
-                self._doc,
-                self._handler,
-            ) = saved
+            for name, value in saved.items():
+                setattr(self, name, value)
         if returns:
             self.functions.append(_func_info(self, node, qual, method_of is not None, returns))
 

@@ -149,7 +149,8 @@ def test_prefilter_and_scan_give_identical_results(corpus: tuple[list[str], list
 def test_anchor_words_skip_words_glued_to_placeholders() -> None:
     index = PatternIndex([template_to_pattern("prefix{x}suffix and more words")])
     assert index.candidates("prefixVALUEsuffix and more words")
-    assert "prefix" not in index._anchors.keys and "suffix" not in index._anchors.keys
+    assert not index._anchors.get("prefix") and not index._anchors.get("suffix")
+    assert "and" in index._anchors.words or "words" in index._anchors.words  # others are anchors
 
 
 def test_shared_patterns_keep_every_record() -> None:

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "CHANGE_THRESHOLD",
@@ -148,9 +148,19 @@ def follow_siblings(
                 ratio = _similar(o.template, n.template, floor)
                 if ratio >= floor:
                     candidates.append((-(ratio + same_opening), rank, i, j))
+    return _take_best(candidates, taken_old, taken_new)
+
+
+def _take_best(
+    candidates: list[tuple[Any, ...]], taken_old: set[int], taken_new: set[int]
+) -> list[tuple[int, int]]:
+    """Pair greedily, best (smallest) candidate first; ``taken_*`` are updated in place.
+
+    Each candidate is ``(..., i, j)``: it is taken unless ``i`` or ``j`` already is.
+    """
     candidates.sort()
     out: list[tuple[int, int]] = []
-    for _neg, _rank, i, j in candidates:
+    for *_, i, j in candidates:
         if i in taken_old or j in taken_new:
             continue
         taken_old.add(i)
@@ -292,12 +302,4 @@ def follow_alone(
             ratio = _similar(o.template, new[j].template, ALONE_THRESHOLD)
             if ratio >= ALONE_THRESHOLD:
                 candidates.append((-ratio, i, j))
-    candidates.sort()
-    out: list[tuple[int, int]] = []
-    for _neg, i, j in candidates:
-        if i in taken_old or j in taken_new:
-            continue
-        taken_old.add(i)
-        taken_new.add(j)
-        out.append((i, j))
-    return out
+    return _take_best(candidates, taken_old, taken_new)

@@ -45,7 +45,6 @@ import gzip
 import hashlib
 import itertools
 import json
-import re
 import tempfile
 import time
 from collections import Counter
@@ -56,13 +55,21 @@ from typing import Any
 
 from errcat.history import sidecar_path
 from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, iter_path, read_manifest
-from errcat.mine import mine_paths, reanchor
+from errcat.mine import reanchor
 from errcat.mine.dists import dist_snapshot
 from errcat.mine.git import GitRepo, git_snapshots
 from errcat.mine.history import HistoryResult, build_history, with_curated
 from errcat.models import GENERATED_TAG, RecordEnvelope
 from errcat.release import build, canonical_files, check, records_file_name
-from mine_wheels import DEFAULT_CACHE, ZERO_SHA, built_at, download, recorded_commit, unpack
+from mine_wheels import (
+    DEFAULT_CACHE,
+    ZERO_SHA,
+    built_at,
+    download,
+    mine_folder,
+    unpack,
+    wheel_commit,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 README_BEGIN = "<!-- bundled-knowledge:begin (written by benchmarks/build_data.py) -->"
@@ -121,20 +128,12 @@ def mine_wheel(source: Source, cache: Path, workers: int) -> Mined:
     started = time.perf_counter()
     wheel = download(source.dist, source.version, cache)
     folder = unpack(wheel, source.package, cache / f"{source.dist}-{source.version}")
-    recorded = recorded_commit(wheel, source.package)
     if source.sha:
         sha, note = source.sha, "named in SOURCES.json"
-    elif recorded and re.fullmatch(r"[0-9a-f]{40}", recorded):
-        sha, note = recorded, "recorded in the wheel"
     else:
-        sha, note = ZERO_SHA, "unknown (the wheel records none): 40 zeros"
-    result = mine_paths(
-        [folder],
-        repo=source.repo,
-        sha=sha,
-        path_prefix=source.path_prefix,
-        analyzed_at=built_at(wheel),
-        workers=workers,
+        sha, note = wheel_commit(wheel, source.package)
+    result = mine_folder(
+        wheel, folder, repo=source.repo, path_prefix=source.path_prefix, sha=sha, workers=workers
     )
     return Mined(source, list(result.envelopes), sha, note, time.perf_counter() - started)
 

@@ -125,6 +125,30 @@ def built_at(wheel: Path) -> datetime:
     return datetime(*info.date_time, tzinfo=timezone.utc)
 
 
+def wheel_commit(wheel: Path, package: str) -> tuple[str, str]:
+    """The commit to record for a wheel's records, and a note on where it came from."""
+    commit = recorded_commit(wheel, package)
+    if commit and re.fullmatch(r"[0-9a-f]{40}", commit):
+        return commit, "recorded in the wheel"
+    if commit:
+        return ZERO_SHA, f"wheel records {commit!r}, not a full sha: 40 zeros used"
+    return ZERO_SHA, "wheel records no commit: 40 zeros used"
+
+
+def mine_folder(
+    wheel: Path, folder: Path, *, repo: str, path_prefix: str, sha: str, workers: int
+) -> MineResult:
+    """Mine a wheel's unpacked package folder, stamped with the wheel's build time."""
+    return mine_paths(
+        [folder],
+        repo=repo,
+        sha=sha,
+        path_prefix=path_prefix,
+        analyzed_at=built_at(wheel),
+        workers=workers,
+    )
+
+
 def mine_project(project: Project, cache: Path, workers: int) -> tuple[MineResult, dict[str, str]]:
     """Download, unpack and mine one project; the result and a row of facts for the table."""
     started = time.perf_counter()
@@ -132,24 +156,10 @@ def mine_project(project: Project, cache: Path, workers: int) -> tuple[MineResul
     wheel = download(project.dist, version, cache)
     fetched = time.perf_counter() - started
     folder = unpack(wheel, project.package, cache / f"{project.dist}-{version}")
-    commit = recorded_commit(wheel, project.package)
-    if commit and re.fullmatch(r"[0-9a-f]{40}", commit):
-        sha, sha_note = commit, "recorded in the wheel"
-    else:
-        sha = ZERO_SHA
-        sha_note = (
-            f"wheel records {commit!r}, not a full sha: 40 zeros used"
-            if commit
-            else "wheel records no commit: 40 zeros used"
-        )
+    sha, sha_note = wheel_commit(wheel, project.package)
     mined_at = time.perf_counter()
-    result = mine_paths(
-        [folder],
-        repo=project.repo,
-        sha=sha,
-        path_prefix=project.path_prefix,
-        analyzed_at=built_at(wheel),
-        workers=workers,
+    result = mine_folder(
+        wheel, folder, repo=project.repo, path_prefix=project.path_prefix, sha=sha, workers=workers
     )
     mined = time.perf_counter() - mined_at
     out = cache / f"catalog-{project.dist}.jsonl"

@@ -34,9 +34,11 @@ Usable from other scripts (``benchmarks`` on ``sys.path``)::
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import re
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +83,9 @@ class Case:
     split: str
     installed_path: str = ""
     function: str = ""
+    #: The chain below the exception that ended the traceback: (class, file, line) of
+    #: each cause or context (its file is the last Python frame: a C caller's).
+    causes: tuple[tuple[str, str, int], ...] = ()
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Case:
@@ -95,14 +100,20 @@ class Case:
             raise_path=row.get("raise_path", ""),
             raise_line=int(row["raise_line"]),
             traceback=row["traceback"],
-            split=row.get("split") or _split(key),
+            split=row.get("split") or _split(str(row["message"])),
             installed_path=row.get("installed_path", ""),
             function=row.get("function", ""),
+            causes=tuple(
+                (str(c.get("error_class", "")), str(c["file"]), int(c.get("line") or 0))
+                for c in row.get("chain") or ()
+                if c.get("file")
+            ),
         )
 
 
-def _split(key: str) -> str:
-    return "fit" if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else "test"
+def _split(message: str) -> str:
+    """The half of a row the harvest did not split (outside ones): calibrate.py's rule."""
+    return "fit" if zlib.crc32(message.encode()) % 2 == 0 else "test"
 
 
 def load_cases(path: str | Path, split: str = "all") -> list[Case]:
@@ -198,6 +209,118 @@ class SiteRecord:
     pattern: str
 
 
+def _is_c_module(name: str) -> bool:
+    import importlib.util
+    import sys
+
+    if name in sys.builtin_module_names:
+        return True
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and bool(spec.origin) and str(spec.origin).endswith((".so", ".pyd"))
+
+
+def _overridden_by_c(tree: ast.Module, name: str, package: str) -> bool:
+    """The module takes definitions from its own C module (``_datetime`` for ``datetime``)."""
+    mine = {
+        node.name
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+    mine.update(
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    )
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.module or node.level:
+            continue
+        base = node.module.split(".")[0]
+        if not base.startswith("_") or base.lstrip("_") not in (name, package):
+            continue
+        star = any(alias.name == "*" for alias in node.names)
+        # ``from _json import scanstring as c_scanstring`` then ``scanstring = ...``
+        redefined = any({alias.name, alias.asname or alias.name} & mine for alias in node.names)
+        if (star or redefined) and _is_c_module(base):
+            return True
+    return False
+
+
+def c_twin_files(stdlib: str | Path | None = None) -> frozenset[str]:
+    """Standard-library files (as ``Lib/...``) whose C twin raises their messages.
+
+    CPython ships a C accelerator for some modules: ``datetime.py`` ends with
+    ``from _datetime import *``, ``json.decoder`` takes ``scanstring`` from
+    ``_json``, and ``_pyio``/``_pydecimal``/``_py_abc`` are the pure-Python
+    twins of ``_io``/``_decimal``/``_abc``. What users run is the C half, which
+    raises the same messages as the Python half the miner reads; a record in
+    such a file explains the C half's error (the same check, the same fix). The
+    benchmark counts it right for exceptions raised by C code (*twin* answers).
+
+    >>> "Lib/datetime.py" in c_twin_files() and "Lib/argparse.py" not in c_twin_files()
+    True
+    """
+    import sysconfig
+
+    root = Path(stdlib or sysconfig.get_paths()["stdlib"])
+    return _c_twin_files(root)
+
+
+@functools.lru_cache(maxsize=4)
+def _c_twin_files(root: Path) -> frozenset[str]:
+    out = set()
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(("test/", "idlelib/idle_test/", "lib2to3/tests/", "site-packages/")):
+            continue
+        name = path.stem
+        if name.startswith("_py") and _is_c_module("_" + name[3:].lstrip("_")):
+            out.add(f"Lib/{rel}")
+            continue
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue
+        if _overridden_by_c(tree, name, path.parent.name):
+            out.add(f"Lib/{rel}")
+    return frozenset(out)
+
+
+def twin_right(error_class: str, match: Match, twins: frozenset[str]) -> bool:
+    """A C-raised ``error_class`` answered by its Python twin's record (:func:`c_twin_files`).
+
+    The whole message must match (mode ``full``) and the classes agree.
+    """
+    summary = match.summary
+    return (
+        match.mode == "full"
+        and summary.file_path in twins
+        and _short(summary.error_class) == _short(error_class)
+    )
+
+
+def explains_a_cause(case: Case, match: Match) -> bool:
+    """The match's record is where a cause of the case's chain was raised, or its C twin.
+
+    A traceback that ends in an exception no record explains is answered by the
+    nearest cause that has one: from a catalog that does not hold the last
+    exception, that answer is right when the catalog holds the cause.
+    """
+    from errcat.evidence import same_file_depth
+
+    summary = match.summary
+    for error_class, path, line in case.causes:
+        if abs(summary.line_number - line) <= 4 and same_file_depth(path, summary.file_path):
+            return True
+        if twin_right(error_class, match, c_twin_files()):
+            return True
+    return False
+
+
 class Sites:
     """A catalog's records by file and line: decides *held* and *right* for cases."""
 
@@ -260,10 +383,18 @@ class Sites:
         return None
 
     def messages_at(self, case: Case) -> frozenset[tuple[str, str]]:
-        """``(class, messagePattern)`` of the records at the case's raise site."""
-        return frozenset(
-            (_short(r.error_class), r.pattern) for r in self.at(case.raise_path, case.raise_line)
-        )
+        """``(class, messagePattern)`` of the records at the case's raise site and its causes'.
+
+        Patterns are compared without the quotes around placeholders (:func:`_unquoted`).
+        """
+        from errcat.evidence import same_file_depth
+
+        records = list(self.at(case.raise_path, case.raise_line))
+        for _, path, line in case.causes:
+            for repo_path in self.by_name.get(path.rsplit("/", 1)[-1], ()):
+                if same_file_depth(path, repo_path):
+                    records.extend(self.by_file[repo_path].get(line, ()))
+        return frozenset((_short(r.error_class), _unquoted(r.pattern)) for r in records)
 
     def right_ids(self, case: Case, *, frames: bool) -> frozenset[str]:
         """Ids of the records that count as a right answer for the case."""
@@ -326,8 +457,12 @@ class Outcome:
     answer_right: bool
     candidates: tuple[Candidate, ...] = field(default=())
     #: The answer (from a catalog that does not hold the case) has the same class
-    #: and pattern as a record at the case's site: a copy of the same message.
+    #: and pattern as a record at the case's site, or at a cause's: a copy of the
+    #: same message.
     answer_copy: bool = False
+    #: The answer explains an exception of the chain below the last one, raised where
+    #: the record is (or by its C twin): the matcher's deferral to a held cause.
+    answer_cause: bool = False
 
     @property
     def top_right(self) -> bool:
@@ -353,6 +488,7 @@ class Outcome:
             "answer_confidence": self.answer_confidence,
             "answer_right": self.answer_right,
             "answer_copy": self.answer_copy,
+            "answer_cause": self.answer_cause,
             "candidates": [c.__dict__ | {"reasons": list(c.reasons)} for c in self.candidates],
         }
 
@@ -368,11 +504,14 @@ def evaluate_one(
     match_all: MatchAll | None = None,
     match_error: MatchError | None = None,
     reference: Sites | None = None,
+    twins: frozenset[str] = frozenset(),
 ) -> list[Outcome]:
     """The outcomes of one case, one per form (``sites`` None: nothing counts as right).
 
     ``reference`` (the case's own catalog, when matching against one that does
     not hold it) marks answers that are copies of the case's message.
+    ``twins`` (for exceptions raised outside any mined source): files whose
+    records count right by :func:`twin_right`.
     """
     import errcat
 
@@ -398,7 +537,7 @@ def evaluate_one(
                 mode=m.mode,
                 exact=m.exact,
                 confident=m.confident,
-                right=m.summary.id in right,
+                right=m.summary.id in right or twin_right(case.error_class, m, twins),
                 reasons=tuple(m.reasons),
             )
             for i, m in enumerate(do_all(text, catalog, limit=limit))
@@ -414,11 +553,17 @@ def evaluate_one(
                 literal=literal,
                 answer_id=answer.summary.id if answer is not None else None,
                 answer_confidence=answer.confidence if answer is not None else None,
-                answer_right=answer is not None and answer.summary.id in right,
+                answer_right=answer is not None
+                and (answer.summary.id in right or twin_right(case.error_class, answer, twins)),
                 candidates=candidates,
+                answer_cause=answer is not None and explains_a_cause(case, answer),
                 answer_copy=answer is not None
                 and bool(copies)
-                and (_short(answer.record.error_class), answer.record.message_pattern) in copies,
+                and (
+                    _short(answer.summary.error_class),
+                    _unquoted(answer.record.message_pattern),
+                )
+                in copies,
             )
         )
     return out
@@ -500,13 +645,16 @@ def confident_rate(
     """Per form, ``(confident answers, n)`` for outcomes of one role.
 
     With ``count_copies`` false, answers that are copies of the case's own
-    message (see :attr:`Outcome.answer_copy`) are not counted.
+    message (see :attr:`Outcome.answer_copy`), and answers for a cause of the
+    chain that the catalog holds (:attr:`Outcome.answer_cause`), are not counted.
     """
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for outcome in outcomes:
         if outcome.role == role:
             answered = outcome.answer_id is not None
-            counts[outcome.form][0] += answered and (count_copies or not outcome.answer_copy)
+            counts[outcome.form][0] += answered and (
+                count_copies or not (outcome.answer_copy or outcome.answer_cause)
+            )
             counts[outcome.form][1] += 1
     return {form: (a, n) for form, (a, n) in counts.items()}
 

@@ -313,3 +313,46 @@ def test_unquoted_patterns_match_what_the_quoted_ones_match(value: str, quote: s
     message = f"no attribute {quote}{value}{quote} here"
     assert compile_pattern(quoted).full.fullmatch(message)
     assert compile_pattern(unquoted).full.fullmatch(message)
+
+
+def test_c_twins_are_the_modules_their_own_c_module_overrides() -> None:
+    twins = accuracy.c_twin_files()
+    assert {"Lib/_pydecimal.py", "Lib/json/decoder.py", "Lib/operator.py", "Lib/heapq.py"} <= twins
+    assert any(p in twins for p in ("Lib/datetime.py", "Lib/_pydatetime.py"))
+    # Modules that only use a C helper, or have no C half, are not twins.
+    assert not {"Lib/argparse.py", "Lib/enum.py", "Lib/typing.py", "Lib/shutil.py"} & twins
+
+
+def test_an_answer_for_a_held_cause_is_not_counted_false_confident(
+    harvested: tuple[Path, list[dict[str, object]]],
+) -> None:
+    root, rows = harvested
+    mined = mine_paths([root / "shapes.py"], repo="pypi/shapes", sha="0" * 40, path_prefix="src")
+    everything = Catalog(mined.envelopes)
+    cause_only = Catalog(
+        [e for e, r in zip(mined.envelopes, everything, strict=True) if "shape" in r.error_message]
+    )
+    row = next(r for r in rows if str(r["message"]).startswith("could not build the grid"))
+    case = accuracy.Case.from_row(
+        {
+            **row,
+            "project": "shapes",
+            "repo": "pypi/shapes",
+            "raise_path": "src/shapes.py",
+            "raise_line": row["line"],
+        }
+    )
+    assert [c[0].rsplit(".", 1)[-1] for c in case.causes] == ["ShapeError"]
+    [outcome] = accuracy.evaluate_one(
+        case, cause_only, None, role="disjoint:x", forms=("traceback",)
+    )
+    assert outcome.answer_id is not None and outcome.answer_cause
+    assert accuracy.confident_rate([outcome], "disjoint:x")["traceback"] == (1, 1)
+    assert accuracy.confident_rate([outcome], "disjoint:x", count_copies=False)["traceback"] == (
+        0,
+        1,
+    )
+    # Without the chain, the same answer is a confident answer the catalog does not hold.
+    alone = accuracy.Case(**{**case.__dict__, "causes": ()})
+    [bare] = accuracy.evaluate_one(alone, cause_only, None, role="disjoint:x", forms=("traceback",))
+    assert not bare.answer_cause

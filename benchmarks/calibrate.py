@@ -7,8 +7,13 @@ real code under its own test suites, with their true raise sites, and the
 catalogs mined from the same sources). Every corpus exception is rendered in
 three forms (traceback, bare ``Class: message`` line, log line with a prefix
 and colour) and matched against the catalog mined from its project (its true
-record is there) and against the disjoint catalog (it is not); exceptions
-raised outside any mined source are matched against both. Each candidate of
+record is there), against the disjoint catalog (it is not) and, when
+``--unrelated`` names one (by default the sglang+vllm catalog that
+``benchmarks/mine_wheels.py`` writes), against a large catalog of another
+ecosystem, whose generic patterns teach the model how little generic text
+proves; exceptions raised outside any mined source are matched against both
+mined catalogs (there, a record of a C module's Python twin that matches the
+whole message is right: see ``accuracy.c_twin_files``). Each candidate of
 :func:`errcat.matcher.candidates` is a sample: its features and whether it is
 the true raise site.
 
@@ -18,7 +23,8 @@ their evidence points. Reports without traceback frames (bare and log lines)
 have text weights of their own (``bare_*``): their text is all the evidence
 there is. The logit goes through a monotone map (isotonic regression on the
 fit half's top answers, one map for reports with frames and one for bare
-ones; answers the generic-text cap holds down are left out of it). Its
+ones; answers the matcher's cap on wordless patterns holds down are left out
+of it). Its
 reliability is printed on both halves: for each decile of confidence, how many
 top answers fall there and how many are right. With ``--write`` the weights
 and maps go to ``src/errcat/_calibration.py`` together with the threshold,
@@ -47,6 +53,7 @@ from pathlib import Path
 
 import numpy as np
 
+from accuracy import c_twin_files
 from errcat import Catalog
 from errcat.confidence import FEATURES
 from errcat.evidence import same_file_depth
@@ -54,6 +61,7 @@ from errcat.matcher import candidates
 
 CORPUS = Path.home() / ".cache" / "errcat-corpus"
 OUT = Path(__file__).resolve().parent.parent / "src" / "errcat" / "_calibration.py"
+UNRELATED = Path.home() / ".cache" / "errcat-bench" / "wheels" / "catalog-sglang-vllm.jsonl"
 PREFIXES = ("[2026-03-02 10:11:12 TP0] ", "ERROR 03-06 10:05:08 engine.py:190] ")
 
 
@@ -72,6 +80,10 @@ class Query:
     own_templates: frozenset[str] = frozenset()
     #: Installed path and line of each exception of the chain below the last one.
     causes: tuple[tuple[str, int], ...] = ()
+    #: Raised by C code, matched against the standard-library catalog: a record of the
+    #: C module's Python twin that matches the whole message counts right (see
+    #: ``accuracy.c_twin_files``).
+    twin_class: str = ""
 
 
 _FRAME_LINE = re.compile(r'  File "([^"]+)", line (\d+)')
@@ -132,13 +144,28 @@ def right(match_file: str, match_line: int, query: Query) -> bool:
 
 
 TEMPLATES: dict[tuple[str, int], set[str]] = {}
+_PLACEHOLDER = re.compile(r"""(['"`]?)\{[^{}]*\}\1""")
+
+
+def copy_key(error_class: str, template: str) -> str:
+    """What a bare line shows of a record: its class's last name and its words.
+
+    Records whose keys are equal print the same messages (placeholder names and
+    the quotes around a placeholder do not show: ``{name!r}`` prints ``'x'``),
+    so a bare line cannot tell them apart (``accuracy.py`` counts them alike).
+
+    >>> copy_key("re.error", "bad name {name!r}") == copy_key("s.error", "bad name '{cond}'")
+    True
+    """
+    return f"{error_class.rsplit('.', 1)[-1]}: {_PLACEHOLDER.sub('{}', template)}"
 
 
 def sites(path: Path) -> dict[tuple[str, int], int]:
     """(file, line) of every record of a catalog file, with its template's literal characters.
 
-    The templates raised at each site are kept in :data:`TEMPLATES`, to tell a
-    copy (the same message raised by another project) from a wrong answer.
+    The templates raised at each site are kept in :data:`TEMPLATES` (by
+    :func:`copy_key`), to tell a copy (the same message raised elsewhere, or by
+    another project) from a wrong answer.
     """
     from errcat.patterns import literal_fragments
 
@@ -150,7 +177,9 @@ def sites(path: Path) -> dict[tuple[str, int], int]:
             for near in range(-4, 5):
                 key = (record["filePath"], record["lineNumber"] + near)
                 out[key] = max(out.get(key, 0), literal)
-                TEMPLATES.setdefault(key, set()).add(record["errorMessage"])
+                TEMPLATES.setdefault(key, set()).add(
+                    copy_key(record["errorClass"], record["errorMessage"])
+                )
     return out
 
 
@@ -160,12 +189,16 @@ def read_rows(path: Path) -> list[dict[str, object]]:
 
 
 def samples(
-    corpus: Path, limit: int | None, seed: int, workers: int = 1
+    corpus: Path, limit: int | None, seed: int, workers: int = 1, unrelated: Path | None = None
 ) -> tuple[list[tuple[Query, list[tuple[dict[str, float], bool, float]]]], dict[str, int]]:
     catalogs = {
         "stdlib": Catalog.from_path(corpus / "catalog-stdlib.jsonl"),
         "third-party": Catalog.from_path(corpus / "catalog-thirdparty.jsonl"),
     }
+    if unrelated is not None:
+        # A large catalog of another ecosystem: its generic patterns ("{name} must be
+        # {kind}") meet every corpus message, which the two mined sides alone seldom show.
+        catalogs["unrelated"] = Catalog.from_path(unrelated)
     held = {
         "stdlib": sites(corpus / "catalog-stdlib.jsonl"),
         "third-party": sites(corpus / "catalog-thirdparty.jsonl"),
@@ -188,10 +221,11 @@ def samples(
             else "third-party"
         )
         other = "third-party" if own == "stdlib" else "stdlib"
+        negatives = [other, "unrelated"] if "unrelated" in catalogs else [other]
         for form, text in forms(row):
             # Answerable only when the miner made a record at the raise site.
             site = (str(row["raise_path"]), int(row["raise_line"]))  # type: ignore[call-overload]
-            for name, answerable in ((own, site in held[own]), (other, False)):
+            for name, answerable in ((own, site in held[own]), *((n, False) for n in negatives)):
                 q = Query(
                     text,
                     form,
@@ -209,11 +243,23 @@ def samples(
                     ),
                 )
                 jobs.append((q, catalogs[name]))
+    TWINS.update(c_twin_files())
     for row in outside:
         for form, text in forms(row):
-            for catalog in catalogs.values():
-                q = Query(text, form, split_of(str(row["message"])), False, "", 0, "outside")
-                jobs.append((q, catalog))
+            for name in ("stdlib", "third-party"):
+                q = Query(
+                    text,
+                    form,
+                    split_of(str(row["message"])),
+                    False,
+                    "",
+                    0,
+                    "outside",
+                    twin_class=str(row["error_class"]).rsplit(".", 1)[-1]
+                    if name == "stdlib"
+                    else "",
+                )
+                jobs.append((q, catalogs[name]))
     out = []
     began = time.perf_counter()
     _JOBS[:] = jobs
@@ -232,6 +278,8 @@ def samples(
 
 #: Filled before the workers fork: (query, catalog) per job.
 _JOBS: list[tuple[Query, Catalog]] = []
+#: Standard-library files whose C twin raises their messages (``accuracy.c_twin_files``).
+TWINS: set[str] = set()
 
 
 def _gather(index: int) -> list[tuple[dict[str, float], bool, float]]:
@@ -246,17 +294,34 @@ def _gather(index: int) -> list[tuple[dict[str, float], bool, float]]:
     return [
         (
             dict(m.features or {}),
-            (query.answerable or bool(query.causes))
-            and any(
-                right(r.file_path, r.line_number, query)
-                or (bare and query.answerable and r.error_message in query.own_templates)
-                for r in (m.summary, *m.alternatives)
+            (
+                (query.answerable or bool(query.causes))
+                and any(
+                    right(r.file_path, r.line_number, query)
+                    or (
+                        bare
+                        and query.answerable
+                        and copy_key(r.error_class, r.error_message) in query.own_templates
+                    )
+                    for r in (m.summary, *m.alternatives)
+                )
+            )
+            or (
+                bool(query.twin_class)
+                and m.mode == "full"
+                and any(
+                    r.file_path in TWINS and r.error_class.rsplit(".", 1)[-1] == query.twin_class
+                    for r in (m.summary, *m.alternatives)
+                )
             ),
             m.confidence,
         )
         for m in candidates(query.text, catalog, limit=10)
         if m.features is not None
-        and (query.answerable or m.summary.error_message not in query.own_templates)
+        and (
+            query.answerable
+            or copy_key(m.summary.error_class, m.summary.error_message) not in query.own_templates
+        )
     ]
 
 
@@ -376,10 +441,9 @@ _RISE = 0.002
 
 
 def capped(features: dict[str, float], confidence: float) -> float:
-    """The matcher's cap on generic text: few bits and no frame at the site."""
+    """The matcher's cap on wordless text: under 6 bits and no frame at the site."""
     bits = max(features["information"], features.get("bare_information", 0.0)) * 10.0
-    generic = bits < 12.0
-    if generic and not features["frame_site"]:
+    if bits < 6.0 and not features["frame_site"]:
         return min(confidence, 0.45)
     return confidence
 
@@ -394,8 +458,7 @@ def top_answers(
     """The top answer of each query of a half: (query, confidence, right).
 
     Without ``knots`` the confidence is the raw logit (for fitting the map, so
-    answers the generic-text cap holds down are left out); with
-    ``bare`` only the queries with (False) or without (True) traceback frames.
+    answers the wordless-text cap holds down are left out); with ``bare`` only the queries with (False) or without (True) traceback frames.
     """
     out = []
     for query, cands in data:
@@ -506,6 +569,12 @@ def main() -> int:
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
+        "--unrelated",
+        type=Path,
+        default=UNRELATED,
+        help="a large catalog that holds none of the corpus (negatives); skipped when absent",
+    )
+    parser.add_argument(
         "--cache",
         type=Path,
         help="keep the gathered candidates in this pickle (read it when it exists)",
@@ -516,7 +585,8 @@ def main() -> int:
         with args.cache.open("rb") as fh:
             data, counts = pickle.load(fh)  # our own cache file
     else:
-        data, counts = samples(args.corpus, args.limit or None, args.seed, args.workers)
+        unrelated = args.unrelated if args.unrelated and args.unrelated.exists() else None
+        data, counts = samples(args.corpus, args.limit or None, args.seed, args.workers, unrelated)
         if args.cache is not None:
             with args.cache.open("wb") as fh:
                 pickle.dump((data, counts), fh)

@@ -43,6 +43,7 @@ __all__ = [
     "builtin_wording",
     "information",
     "load",
+    "message_raised_by_builtins",
     "projects",
     "raised_by_builtins",
     "shape_key",
@@ -147,6 +148,22 @@ def projects(fragments: Sequence[str]) -> int:
 @functools.lru_cache(maxsize=1 << 16)
 def _raised_by_builtins(fragments: tuple[str, ...]) -> bool:
     wording = " ".join(shape_words(" ".join(fragments)))
+    return bool(wording) and wording in load().builtin
+
+
+@functools.lru_cache(maxsize=4096)
+def message_raised_by_builtins(message: str) -> bool:
+    """True when CPython's C code raises this very message (its words, values dropped).
+
+    A pattern that explains only part of such a message is not told apart by
+    :func:`raised_by_builtins`; the message itself is.
+
+    >>> message_raised_by_builtins("'precision' is an invalid keyword argument for this function")
+    True
+    >>> message_raised_by_builtins("batch size 3 exceeds the cache")
+    False
+    """
+    wording = builtin_wording(message)
     return bool(wording) and wording in load().builtin
 
 

@@ -112,11 +112,15 @@ _FUZZY_MIN_WORDS = 5
 
 MatchMode = Literal["full", "prefix", "inner", "truncated", "drift", "fuzzy"]
 
-#: Bits of background information (errcat.background.information) a pattern's literal
-#: text needs before it answers without a traceback frame at the raise site; below,
-#: the confidence is capped at _GENERIC_CAP (a hint, never an answer).
-_MIN_BITS = 12.0
-_GENERIC_CAP = _FUZZY_CAP  # a hint, never an answer
+#: Below this many bits of background information (errcat.background.information), a
+#: pattern's literal words are said to be common (a reason shown; the model weighs them).
+_FEW_BITS = 12.0
+#: Below this many, they are next to none (``{label}: {err!r}``, ``invalid {what}``):
+#: without a traceback frame at the raise line, such a pattern is a hint, never an
+#: answer, whatever the loaded catalog (the model's evidence was fitted on real catalogs,
+#: where such patterns are many; in a catalog of a few records nothing else says so).
+_MIN_BITS = 6.0
+_GENERIC_CAP = _FUZZY_CAP
 #: A captured value counts at most this many characters against the explained share.
 _CAPTURE_CAP = 24
 #: match_all lists low-confidence hints from at most this many records of one pattern.
@@ -400,11 +404,13 @@ def _text_evidence(
     present: float = 1.0,
     bare: bool = False,
     records: int | None = None,
+    builtin: bool = False,
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit (shared by the pattern's records).
 
     ``literal`` is the number of the pattern's literal characters the message
-    holds: all of them, except for a truncated or drifted message.
+    holds: all of them, except for a truncated or drifted message. ``builtin``:
+    CPython's C code raises the message itself (whatever the pattern explains).
     """
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
     unexplained = max(0, message_length - matched_length)
@@ -421,7 +427,7 @@ def _text_evidence(
         catalog_rarity=entry.rarity,
         records=len(entry.records) if records is None else records,
         present=present,
-        builtin=background.raised_by_builtins(entry.fragments),
+        builtin=builtin or background.raised_by_builtins(entry.fragments),
         bare=bare,
     )
     reasons = [
@@ -505,15 +511,20 @@ def _score(
     # Of two files a frame meets, the one it meets over more path components is its file
     # (``.../sglang/srt/x/y.py`` is sglang's ``srt/x/y.py``, not another project's ``x/y.py``).
     gain += min(evidence.depth, 49) / 100
+    # How little generic text ("invalid {what}") proves is the model's to weigh: its
+    # information and background features were fitted against a large unrelated
+    # catalog whose generic patterns meet every message (benchmarks/calibrate.py).
     confidence = probability(logit, bare=text.bare)
     if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
-        # "invalid {what}": too little specific text to answer from; a frame at the raise
-        # line would be evidence enough, the words alone are not (nor the class: a
-        # project raising "{label}: {err!r}" as its own error class raises it everywhere).
         confidence = _GENERIC_CAP
         reasons.append(
-            f"its literal text carries {text.information:.0f} bits of evidence "
-            f"(an answer from text alone needs {_MIN_BITS:.0f})"
+            f"its literal words carry {text.information:.0f} bits of evidence "
+            f"(an answer without a frame at the raise line needs {_MIN_BITS:.0f})"
+        )
+    elif evidence.kind != "site" and text.information < _FEW_BITS:
+        reasons.append(
+            f"its literal words are common in Python's error messages "
+            f"({text.information:.0f} bits of evidence)"
         )
     return confidence, reasons, (gain, -evidence.distance), features
 
@@ -702,6 +713,7 @@ class _Collector:
             present=literal / max(1, entry.literal_length),
             bare=not report.frames,
             records=self.sites(entry),
+            builtin=background.message_raised_by_builtins(text),
         )
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()
@@ -713,7 +725,7 @@ class _Collector:
             text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
         )
         if evidence.information < _MIN_BITS and bare:
-            best = min(best, _GENERIC_CAP)  # no frame can lift the cap on generic text
+            best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
         if best < floor:
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]

@@ -1,6 +1,6 @@
 """Fit errcat's confidence model on a labelled corpus of real exceptions.
 
-Run: .venv/bin/python benchmarks/calibrate.py [--corpus DIR] [--write]
+Run: .venv/bin/python benchmarks/calibrate.py [--corpus DIR] [--write] [--png FILE]
 
 The corpus is what ``benchmarks/harvest.py`` writes (real exceptions raised by
 real code under its own test suites, with their true raise sites, and the
@@ -513,6 +513,24 @@ def reliability(answers: list[tuple[Query, float, bool]]) -> list[tuple[float, i
     return rows
 
 
+def write_png(png: Path, series: list[tuple[str, list[tuple[Query, float, bool]]]]) -> None:
+    """The reliability diagram of each half, drawn by ``bench_accuracy.plot``."""
+    from accuracy import Bin
+    from bench_accuracy import plot
+
+    drawn = []
+    for label, answers in series:
+        bins = [Bin(d / 10, (d + 1) / 10) for d in range(10)]
+        for _, confidence, ok in answers:
+            b = bins[min(int(confidence * 10), 9)]
+            b.n += 1
+            b.right += ok
+            b.confidence_sum += confidence
+        drawn.append((label, bins))
+    if plot(png, drawn):
+        print(f"reliability diagram: {png}")
+
+
 def choose_threshold(answers: list[tuple[Query, float, bool]]) -> float:
     """The lowest confidence from which every band of answers is right at least half the time.
 
@@ -568,6 +586,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="refits on the top answers")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--png", type=Path, help="write the reliability diagram of both halves")
     parser.add_argument(
         "--unrelated",
         type=Path,
@@ -613,6 +632,7 @@ def main() -> int:
     print("\nweights")
     for name, value in zip(FEATURES, w, strict=True):
         print(f"  {name:<20} {value:+.3f}")
+    series = []
     for split in ("fit", "test"):
         answers = top_answers(data, w, split, knots)
         print(f"\nreliability on the {split} half (top answers)")
@@ -620,6 +640,9 @@ def main() -> int:
         for lo, n, mean, acc in reliability(answers):
             flag = "" if n < 50 or abs(mean - acc) <= 0.05 else "  <-- off by more than 5 points"
             print(f"  {lo:<8.1f} {n:>8} {mean:>10.3f} {acc:>8.3f}  {acc - mean:+.3f}{flag}")
+        series.append((f"{split} half", answers))
+    if args.png is not None:
+        write_png(args.png, series)
     test = top_answers(data, w, "test", knots)
     print("\nthreshold   traceback right/false   line right/false   (test half)")
     for t in (0.5, 0.6, 0.7, 0.8):

@@ -546,3 +546,48 @@ def test_a_cut_traceback_after_a_logged_message_does_not_count_against_it() -> N
     best = match_all(text, catalog=catalog)[0]
     assert best.mode == "full"
     assert not any("never passes through" in r for r in best.reasons)
+
+
+# -- messages that go on after a blank line ---------------------------------------------
+
+sentence = st.lists(words, min_size=4, max_size=8).map(" ".join)
+
+
+@given(
+    head=sentence,
+    tip=sentence,
+    more=st.lists(sentence, min_size=0, max_size=2),
+    value=words,
+    bare=st.booleans(),
+)
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_a_message_with_tips_after_a_blank_line_finds_its_record(
+    head: str, tip: str, more: list[str], value: str, bare: bool
+) -> None:
+    # The record's template goes on after a blank line.
+    assume(head not in tip and tip not in head)
+    template = f"{head} {{name!r}}.\n\n{tip} {{url}}docs\n\n" + "\n\n".join(more)
+    template = template.rstrip()
+    catalog = catalog_of(template)
+    message = template.replace("{name!r}", repr(value)).replace("{url}", "https://e.org/")
+    text = f"ValueError: {message}"
+    if not bare:
+        # A frame at the records' raise site (both have the example's file and line).
+        frame = '  File "/srv/src/project/core.py", line 12, in load\n'
+        text = "Traceback (most recent call last):\n" + frame + text
+    best = match_error(text, catalog=catalog)
+    assert best is not None and best.record.error_message == template
+    assert best.mode == "full" and best.params["name"] == repr(value)
+
+
+@given(head=sentence, after=sentence, value=words)
+@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_unrelated_text_after_a_blank_line_changes_nothing(
+    head: str, after: str, value: str
+) -> None:
+    catalog = catalog_of(f"{head} {{name!r}}.")
+    line = f"ValueError: {head} {value!r}."
+    alone = match_all(line, catalog=catalog)[0]
+    followed = match_all(f"{line}\n\n{after}\n", catalog=catalog)[0]
+    assert followed.mode == alone.mode == "full"
+    assert (followed.record.id, followed.confidence) == (alone.record.id, alone.confidence)

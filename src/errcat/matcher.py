@@ -166,6 +166,8 @@ _HTTP_ERROR_NAMES = frozenset(
 _CUT_TRACEBACK = FrameEvidence("none", _FAR, 0, None)
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
+#: Blank lines between the paragraphs of a message's tail.
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
 
 
@@ -316,6 +318,15 @@ def _variants(report: ExceptionReport) -> list[str]:
     if report.kind == "text" and "\n" in message:
         lines = [line for line in message.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])
+    if report.tail:
+        # A message that goes on after a blank line (tips): each paragraph more is tried,
+        # as printed and without its tags. The message as it ended stays first, so text
+        # that merely follows it changes nothing.
+        paragraphs = _PARAGRAPH_BREAK.split(report.tail.strip())
+        for form in dict.fromkeys(f for f in (stripped, untagged) if f):
+            out.extend(
+                "\n\n".join([form, *paragraphs[:taken]]) for taken in range(1, len(paragraphs) + 1)
+            )
     seen: set[str] = set()
     folded = []
     for variant in out:

@@ -155,6 +155,14 @@ def test_a_message_tail_stops_where_the_message_surely_ended(after: str) -> None
     assert report.tail == "Tip one."
 
 
+def test_a_message_tail_is_bounded() -> None:
+    paragraphs = "\n\n".join(f"Tip {n}: " + "try this " * 40 for n in range(200))
+    report = only(f"ValueError: bad value\n\n{paragraphs}\n")
+    assert report.message == "bad value"
+    assert 0 < len(report.tail) <= 8_000
+    assert report.tail.count("\n\n") < 8  # at most eight paragraphs
+
+
 def test_no_tail_without_a_blank_line() -> None:
     report = only("ValueError: bad value\nsecond line\n")
     assert (report.message, report.tail) == ("bad value\nsecond line", "")

@@ -109,6 +109,7 @@ _MAX_MULTILINE_JSON: Final = 300  # lines of a pretty-printed JSON error body
 _MAX_TB_BLANKS: Final = 2  # blank lines tolerated inside a traceback
 _MAX_TAIL_PARAGRAPHS: Final = 8  # paragraphs after a blank line kept as a message's tail
 _MAX_TAIL_BLANKS: Final = 2  # blank lines in a row a message's tail may hold
+_MAX_TAIL_CHARS: Final = 8_000  # characters of a message's tail (tips are a few hundred)
 
 # --------------------------------------------------------------------------
 # Exception class names.
@@ -995,7 +996,8 @@ def _message_tail(
     They run until a line that :func:`_ends_message` rejects (read as a log
     line, not verbatim: a new exception line ends them), more than
     :data:`_MAX_TAIL_BLANKS` blank lines in a row, or
-    :data:`_MAX_TAIL_PARAGRAPHS` paragraphs; blank lines between them are kept.
+    :data:`_MAX_TAIL_PARAGRAPHS` paragraphs or :data:`_MAX_TAIL_CHARS`
+    characters; blank lines between them are kept.
     Empty when the line after the message is not blank.
 
     >>> lines = _clean_lines("ValueError: bad\n\nTry this.\n\nOr that.\nKeyError: 'k'")
@@ -1028,7 +1030,7 @@ def _message_tail(
                 break
         blanks = 0
         size += len(line.text) + 1
-        if size > _MAX_MESSAGE_CHARS:
+        if size > _MAX_TAIL_CHARS:
             break
         parts.append(line.text)
         kept = len(parts)

@@ -26,7 +26,9 @@ The pipeline:
    bodies.
 4. **Build reports.** A message continues over the following lines until a
    blank line, a chain phrase, a new traceback, a frame, a new exception line
-   or a new log record.
+   or a new log record. The paragraphs after that blank line, up to one of
+   the others, are kept apart as the report's ``tail``: tips that belong to
+   the message, or unrelated text (the matcher tries both).
 5. **Find embedded reports.** The message of every report is scanned again
    for exceptions inside it (``RuntimeError: failed: ValueError: bad x``, a
    repr or a JSON body whose decoded text holds a whole traceback, ...).

@@ -101,6 +101,71 @@ unrelated text afterwards
 """
     report = only(text)
     assert report.message == "first line\n  second line, indented\nthird line"
+    # What follows the blank line may be the message's tips or unrelated: kept apart.
+    assert report.tail == "unrelated text afterwards"
+
+
+# Made-up prose lines: words, punctuation and numbers, never an exception line.
+prose_line = st.lists(
+    st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=8), min_size=1, max_size=6
+).map(lambda ws: "Try " + " ".join(ws) + ".")
+paragraph = st.lists(prose_line, min_size=1, max_size=3).map("\n".join)
+
+
+@given(
+    head=paragraph,
+    tips=st.lists(paragraph, min_size=1, max_size=4),
+    blanks=st.integers(1, 2),
+    where=st.sampled_from(["line", "traceback", "log"]),
+)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+def test_paragraphs_after_a_blank_line_are_the_message_tail(
+    head: str, tips: list[str], blanks: int, where: str
+) -> None:
+    gap = "\n" * (blanks + 1)
+    body = "ValueError: " + head + gap + gap.join(tips)
+    if where == "traceback":
+        text = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n' + body
+    elif where == "log":
+        text = "[2026-03-02 10:11:12 TP0] " + body
+    else:
+        text = body
+    text += "\n[2026-03-02 10:11:13] Received sigquit from a child process.\n"
+    report = only(text)
+    assert report.message == head
+    assert report.tail == gap.join(tips)
+    assert report.end == text.index(head) + len(head)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "TypeError: another error",
+        "Traceback (most recent call last):",
+        "The above exception was the direct cause of the following exception:",
+        '  File "x.py", line 3, in <module>',
+        "[2026-03-02 10:11:13 TP1] next log record",
+        "\n\nthree blank lines before this",
+    ],
+)
+def test_a_message_tail_stops_where_the_message_surely_ended(after: str) -> None:
+    text = f"ValueError: bad value\n\nTip one.\n\n{after}\nmore\n"
+    report = extract_reports(text)[0]
+    assert (report.error_class, report.message) == ("ValueError", "bad value")
+    assert report.tail == "Tip one."
+
+
+def test_a_message_tail_is_bounded() -> None:
+    paragraphs = "\n\n".join(f"Tip {n}: " + "try this " * 40 for n in range(200))
+    report = only(f"ValueError: bad value\n\n{paragraphs}\n")
+    assert report.message == "bad value"
+    assert 0 < len(report.tail) <= 8_000
+    assert report.tail.count("\n\n") < 8  # at most eight paragraphs
+
+
+def test_no_tail_without_a_blank_line() -> None:
+    report = only("ValueError: bad value\nsecond line\n")
+    assert (report.message, report.tail) == ("bad value\nsecond line", "")
 
 
 def test_multiline_message_stops_at_new_log_record() -> None:

@@ -551,3 +551,105 @@ def test_a_cut_traceback_after_a_logged_message_does_not_count_against_it() -> N
     best = match_all(text, catalog=catalog)[0]
     assert best.mode == "full"
     assert not any("never passes through" in r for r in best.reasons)
+
+
+# -- messages that go on after a blank line ---------------------------------------------
+
+sentence = st.lists(words, min_size=4, max_size=8).map(" ".join)
+
+
+@given(
+    head=sentence,
+    tip=sentence,
+    more=st.lists(sentence, min_size=0, max_size=2),
+    value=words,
+    bare=st.booleans(),
+)
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_a_message_with_tips_after_a_blank_line_finds_its_record(
+    head: str, tip: str, more: list[str], value: str, bare: bool
+) -> None:
+    # The record's template goes on after a blank line; another record (the code it
+    # was copied from) holds only the first paragraph.
+    assume(head not in tip and tip not in head)
+    template = f"{head} {{name!r}}.\n\n{tip} {{url}}docs\n\n" + "\n\n".join(more)
+    template = template.rstrip()
+    catalog = catalog_of(f"{head} {{name!r}}.", template)
+    message = template.replace("{name!r}", repr(value)).replace("{url}", "https://e.org/")
+    text = f"ValueError: {message}"
+    if not bare:
+        # A frame at the records' raise site (both have the example's file and line).
+        frame = '  File "/srv/src/project/core.py", line 12, in load\n'
+        text = "Traceback (most recent call last):\n" + frame + text
+    best = match_error(text, catalog=catalog)
+    assert best is not None and best.record.error_message == template
+    assert best.mode == "full" and best.params["name"] == repr(value)
+
+
+@given(head=sentence, after=sentence, value=words)
+@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_unrelated_text_after_a_blank_line_changes_nothing(
+    head: str, after: str, value: str
+) -> None:
+    catalog = catalog_of(f"{head} {{name!r}}.")
+    line = f"ValueError: {head} {value!r}."
+    alone = match_all(line, catalog=catalog)[0]
+    followed = match_all(f"{line}\n\n{after}\n", catalog=catalog)[0]
+    assert followed.mode == alone.mode == "full"
+    assert (followed.record.id, followed.confidence) == (alone.record.id, alone.confidence)
+
+
+# -- a match that explains more ranks first -------------------------------------------
+
+
+@given(head=sentence, more=sentence, a=words, b=words, tagged=st.booleans())
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_the_pattern_that_explains_more_of_the_message_ranks_first(
+    head: str, more: str, a: str, b: str, tagged: bool
+) -> None:
+    # A short pattern matches the start of the message (or the message without its
+    # tag); the long one matches all of it, with more literal text.
+    assume(head not in more and more not in head and a != b)
+    tag = "[worker] " if tagged else ""
+    short, long = f"{head} {{what!r}}", f"{tag}{head} {{what!r}} {more} {{other!r}} now"
+    catalog = catalog_of(short, long)
+    text = f"ValueError: {tag}{head} {a!r} {more} {b!r} now"
+    ranked = match_all(text, catalog=catalog)
+    assert ranked[0].record.error_message == long
+    answer = match_error(text, catalog=catalog)
+    if any(m.confident for m in ranked):
+        assert answer is not None  # never silent when some match is confident
+    if answer is not None:
+        assert answer.record.error_message == long
+
+
+def test_a_generic_pattern_does_not_rank_above_a_specific_one_it_is_part_of() -> None:
+    catalog = catalog_of(
+        "{op}, {detail}", "Too many knobs for {cls}; actual {got}, expected {want}", cls="TypeError"
+    )
+    ranked = match_all("TypeError: Too many knobs for Foo; actual 3, expected 2", catalog=catalog)
+    assert ranked[0].record.error_message.startswith("Too many knobs")
+    assert ranked[1].record.error_message == "{op}, {detail}"
+
+
+def test_a_match_on_weaker_evidence_is_not_lifted() -> None:
+    # The long pattern explains more, but its class differs: the class decides.
+    catalog = Catalog(
+        [
+            make_envelope(
+                id=f"{n:016x}",
+                slug=f"r{n}",
+                errorMessage=template,
+                messagePattern=template_to_pattern(template),
+                errorClass=cls,
+            )
+            for n, (template, cls) in enumerate(
+                [
+                    ("cannot open the shard {path!r}", "ValueError"),
+                    ("cannot open the shard {path!r} for writing", "TypeError"),
+                ]
+            )
+        ]
+    )
+    ranked = match_all("ValueError: cannot open the shard '/a/b' for writing", catalog=catalog)
+    assert ranked[0].record.error_class == "ValueError"

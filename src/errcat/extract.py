@@ -26,7 +26,9 @@ The pipeline:
    bodies.
 4. **Build reports.** A message continues over the following lines until a
    blank line, a chain phrase, a new traceback, a frame, a new exception line
-   or a new log record.
+   or a new log record. The paragraphs after that blank line, up to one of
+   the others, are kept apart as the report's ``tail``: tips that belong to
+   the message, or unrelated text (the matcher tries both).
 5. **Find embedded reports.** The message of every report is scanned again
    for exceptions inside it (``RuntimeError: failed: ValueError: bad x``, a
    repr or a JSON body whose decoded text holds a whole traceback, ...).
@@ -76,6 +78,12 @@ class ExceptionReport:
     ``"text"``); ``message`` is the message without prefixes, gutters or ANSI
     codes, keeping its line breaks; ``frames`` are the traceback's frames,
     outermost first; ``start``/``end`` are offsets in the original text.
+
+    ``tail`` holds the paragraphs after the blank line that ended the message,
+    up to whatever surely ends it (a new log record, traceback, frame,
+    exception line or chain phrase), blank lines kept. They may be the rest of
+    a multi-line message (tips after a blank line) or unrelated text: the text
+    alone cannot tell, so the matcher tries the message with and without them.
     """
 
     error_class: str | None
@@ -84,6 +92,7 @@ class ExceptionReport:
     start: int
     end: int
     kind: ReportKind
+    tail: str = ""
 
 
 # --------------------------------------------------------------------------
@@ -100,6 +109,9 @@ _MAX_EMBED_DEPTH: Final = 8  # decoded messages inside decoded messages
 _MAX_EMBEDDED: Final = 512  # embedded reports per top-level report
 _MAX_MULTILINE_JSON: Final = 300  # lines of a pretty-printed JSON error body
 _MAX_TB_BLANKS: Final = 2  # blank lines tolerated inside a traceback
+_MAX_TAIL_PARAGRAPHS: Final = 8  # paragraphs after a blank line kept as a message's tail
+_MAX_TAIL_BLANKS: Final = 2  # blank lines in a row a message's tail may hold
+_MAX_TAIL_CHARS: Final = 8_000  # characters of a message's tail (tips are a few hundred)
 
 # --------------------------------------------------------------------------
 # Exception class names.
@@ -670,9 +682,9 @@ def _scan_top(lines: Sequence[_Line]) -> tuple[list[_Found], tuple[Frame, ...]]:
             if more:
                 message = "\n".join([message, *more])
             start = _offset(line, indent)
-            found.append(
-                _Found(ExceptionReport(match.group("cls"), message, (), start, end, "line"), False)
-            )
+            tail = _message_tail(lines, last, line.record)
+            line_report = ExceptionReport(match.group("cls"), message, (), start, end, "line", tail)
+            found.append(_Found(line_report, False))
             index = last + 1
             continue
         taken, last = _take_hits(lines, index, _line_hits(text), top=True, follow=True)
@@ -882,12 +894,15 @@ def _traceback_report(
     error_class, first, pos, whole = parsed
     parts = [first]
     last, end = exc_index, line.end
+    tail = ""
     if whole:
         more, last, end = _continue_message(
             lines, exc_index, None, every_line=every_line, verbatim=True
         )
         parts.extend(more)
-    report = ExceptionReport(error_class, "\n".join(parts), frames, _offset(line, pos), end, kind)
+        tail = _message_tail(lines, last, line.record, every_line=every_line)
+    message = "\n".join(parts)
+    report = ExceptionReport(error_class, message, frames, _offset(line, pos), end, kind, tail)
     return report, last
 
 
@@ -975,6 +990,55 @@ def _continue_message(
     return parts, last, end
 
 
+def _message_tail(
+    lines: Sequence[_Line], last: int, record: str | None, *, every_line: bool = False
+) -> str:
+    r"""The paragraphs after the blank line that ended a message on ``lines[last]``.
+
+    They run until a line that :func:`_ends_message` rejects (read as a log
+    line, not verbatim: a new exception line ends them), more than
+    :data:`_MAX_TAIL_BLANKS` blank lines in a row, or
+    :data:`_MAX_TAIL_PARAGRAPHS` paragraphs or :data:`_MAX_TAIL_CHARS`
+    characters; blank lines between them are kept.
+    Empty when the line after the message is not blank.
+
+    >>> lines = _clean_lines("ValueError: bad\n\nTry this.\n\nOr that.\nKeyError: 'k'")
+    >>> _message_tail(lines, 0, None)
+    'Try this.\n\nOr that.'
+    """
+    parts: list[str] = []
+    kept = 0  # parts up to the last non-blank line
+    blanks = 0
+    paragraphs = 0
+    size = 0
+    end = min(len(lines), last + 1 + _MAX_MESSAGE_LINES)
+    for index in range(last + 1, end):
+        line = lines[index]
+        if line.boundary:
+            break
+        if not line.text.strip():
+            blanks += 1
+            if blanks > _MAX_TAIL_BLANKS:
+                break
+            parts.append("")
+            continue
+        if not parts:
+            break  # the message did not end at a blank line
+        if _ends_message(line, record, every_line=every_line, verbatim=False):
+            break
+        if blanks:
+            paragraphs += 1
+            if paragraphs > _MAX_TAIL_PARAGRAPHS:
+                break
+        blanks = 0
+        size += len(line.text) + 1
+        if size > _MAX_TAIL_CHARS:
+            break
+        parts.append(line.text)
+        kept = len(parts)
+    return "\n".join(parts[:kept]).strip("\n")
+
+
 def _take_hits(
     lines: Sequence[_Line], index: int, hits: list[_Hit], *, top: bool, follow: bool
 ) -> tuple[list[_Found], int]:
@@ -996,13 +1060,17 @@ def _take_hits(
         continues = hit.closer is not None or (
             hit.kind == "line" and not hit.decoded and hit.start == _indent(line.text)
         )
+        tail = ""
         if follow and hit.open_ended and continues:
             more, hit_last, end = _continue_message(lines, index, hit.closer)
             if more:
                 message = "\n".join([message, *more])
                 last = max(last, hit_last)
+            if hit.closer is None:
+                tail = _message_tail(lines, hit_last, line.record)
         kind: ReportKind = hit.kind if top else "embedded"
-        report = ExceptionReport(hit.error_class, message, (), _offset(line, hit.start), end, kind)
+        start = _offset(line, hit.start)
+        report = ExceptionReport(hit.error_class, message, (), start, end, kind, tail)
         found.append(_Found(report, hit.decoded))
         if top and hit.open_ended:
             break

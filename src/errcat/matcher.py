@@ -170,7 +170,29 @@ _HTTP_ERROR_NAMES = frozenset(
 _CUT_TRACEBACK = FrameEvidence("none", _FAR, 0, None)
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
+#: Blank lines between the paragraphs of a message's tail.
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
+
+
+@dataclass(frozen=True, slots=True)
+class _Coverage:
+    """What a match explains of its report: the message form it matched, where, how much.
+
+    ``text`` is the message variant (whitespace folded) that the pattern
+    matched, ``start``/``end`` the matched span in it, ``literal`` the
+    pattern's literal characters found there, and ``agreement`` how the
+    exception class compares (2 agrees, 1 unknown, 0 differs).
+    """
+
+    text: str
+    start: int
+    end: int
+    literal: int
+    agreement: int
+
+
+_AGREEMENT = {"agree": 2, "custom": 2, "unknown": 1, "disagree": 0}
 
 
 @dataclass(frozen=True)
@@ -203,6 +225,7 @@ class Match:
     _store: Store | None = field(default=None, repr=False, compare=False)
     _position: int = field(default=-1, repr=False, compare=False)
     _rank: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    _coverage: _Coverage | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def params(self) -> Mapping[str, str]:
@@ -320,6 +343,15 @@ def _variants(report: ExceptionReport) -> list[str]:
     if report.kind == "text" and "\n" in message:
         lines = [line for line in message.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])
+    if report.tail:
+        # A message that goes on after a blank line (tips): each paragraph more is tried,
+        # as printed and without its tags. The message as it ended stays first, so text
+        # that merely follows it changes nothing.
+        paragraphs = _PARAGRAPH_BREAK.split(report.tail.strip())
+        for form in dict.fromkeys(f for f in (stripped, untagged) if f):
+            out.extend(
+                "\n\n".join([form, *paragraphs[:taken]]) for taken in range(1, len(paragraphs) + 1)
+            )
     seen: set[str] = set()
     folded = []
     for variant in out:
@@ -656,6 +688,8 @@ class _Collector:
     best: dict[int, dict[str, Match]] = field(default_factory=dict)
     #: (report, pattern) pairs a pattern matched exactly: no drift is looked for there.
     exact: set[tuple[int, str]] = field(default_factory=set)
+    #: Each report's ranked matches, once collecting is done (see _ranked).
+    ranked: dict[int, list[Match]] = field(default_factory=dict)
     _views: dict[int, FrameView] = field(default_factory=dict)
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     _histories: dict[int, History | None] = field(default_factory=dict)
@@ -678,13 +712,21 @@ class _Collector:
             self._in_files[key] = found
         return found
 
-    def floor(self, order: int) -> float:
-        """The confidence a new match for report ``order`` must exceed to matter."""
+    def floor(self, order: int, literal: int) -> float:
+        """The confidence a new match for report ``order`` must exceed to matter.
+
+        A match with ``literal`` characters of literal text may rank above held
+        matches with less (see :func:`_explains_more`): only the others count.
+        """
         base = THRESHOLD if self.confident_only else 0.0
-        held = self.best.get(order, {})
+        held = [
+            m._rank[0]
+            for m in self.best.get(order, {}).values()
+            if m._coverage is None or m._coverage.literal >= literal
+        ]
         if len(held) < self.limit:
             return base
-        return max(base, heapq.nlargest(self.limit, (m._rank[0] for m in held.values()))[-1])
+        return max(base, heapq.nlargest(self.limit, held)[-1])
 
     def add(
         self,
@@ -718,7 +760,7 @@ class _Collector:
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()
         class_known = report.error_class is not None and report.kind != "text"
-        floor = self.floor(order)
+        floor = self.floor(order, literal)
         kinds = _frame_kinds(report, in_files=True)
         bare = not report.frames
         best = probability(
@@ -766,6 +808,7 @@ class _Collector:
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
+            agreement = _AGREEMENT.get(_class_state(report, summary), 1)
             match = Match(
                 summary=summary,
                 confidence=round(confidence, 3),
@@ -789,6 +832,7 @@ class _Collector:
                     self.age(summary.id),
                     -position,
                 ),
+                _coverage=_Coverage(text, hit.start, hit.end, literal, agreement),
             )
             self.keep(order, match)
 
@@ -1096,9 +1140,79 @@ def _chain_order(reports: Sequence[ExceptionReport]) -> list[int]:
 
 
 def _ranked(collector: _Collector, order: int) -> list[Match]:
-    """A report's matches, best first, each group of indistinguishable records folded."""
-    ranked = sorted(collector.best.get(order, {}).values(), key=lambda m: m._rank, reverse=True)
-    return _fold_ties(ranked)
+    """A report's matches, best first, each group of indistinguishable records folded.
+
+    Called once collecting is done; the result is kept (match_all asks twice).
+    """
+    ranked = collector.ranked.get(order)
+    if ranked is None:
+        held = _lift_dominant(list(collector.best.get(order, {}).values()))
+        ranked = _fold_ties(sorted(held, key=lambda m: m._rank, reverse=True))
+        collector.ranked[order] = ranked
+    return ranked
+
+
+#: What decides whether one match explains more than another (see _explains_more):
+#: coverage, whether the mode is exact, frame gain, closeness, pattern literal length.
+_Dominance = tuple[_Coverage, bool, float, float, float]
+
+
+def _dominance(m: Match) -> _Dominance | None:
+    if m._coverage is None:
+        return None
+    exact = m.mode in ("full", "prefix", "inner")
+    return (m._coverage, exact, m._rank[1], m._rank[2], m._rank[3])
+
+
+def _explains_more(better: _Dominance, other: _Dominance) -> bool:
+    """Whether a match explains all the text another explains, and more, on no less evidence.
+
+    That is: an exact match whose span covers the other's (in the same message,
+    or in a longer form of it: with its tags, or with the paragraphs that
+    followed it), with more literal text, and whose class and frames agree at
+    least as well. Two patterns that both match ``could not load the model
+    weights from /m/x.bin`` are ``could not load {what}`` and ``could not load
+    the model weights from {path}``: the second says everything the first says.
+    """
+    a, exact, gain, closeness, literal = better
+    b, _, other_gain, other_closeness, other_literal = other
+    if not exact or a.literal <= b.literal or literal <= other_literal:
+        return False
+    if a.agreement < b.agreement or gain < other_gain or closeness < other_closeness:
+        return False
+    offset = 0 if a.text == b.text else a.text.find(b.text)
+    return offset >= 0 and a.start <= b.start + offset and a.end >= b.end + offset
+
+
+def _lift_dominant(held: list[Match]) -> list[Match]:
+    """Rank each match at least as high as the matches it explains more than.
+
+    The confidence model scores each pattern on its own; a pattern that explains
+    a superset of what another explains may still score a little lower (its
+    longer captures count against it). It ranks above that other match (its
+    confidence is kept), unless that would put an unconfident match above a
+    confident one. Records of one pattern hit share their evidence, so each
+    distinct evidence is compared once.
+    """
+    literals = {m._coverage.literal for m in held if m._coverage is not None}
+    if len(literals) < 2:
+        return held
+    by_literal = sorted(held, key=lambda m: m._coverage.literal if m._coverage else -1)
+    # The highest (lifted) rank seen for each distinct evidence, lower literal first.
+    seen: dict[_Dominance, float] = {}
+    out: list[Match] = []
+    for m in by_literal:
+        key = _dominance(m)
+        best = m._rank[0]
+        if key is not None:
+            for other, lifted in seen.items():
+                if lifted <= best or (lifted >= THRESHOLD and not m.confident):
+                    continue
+                if _explains_more(key, other):
+                    best = lifted
+            seen[key] = max(best, seen.get(key, best))
+        out.append(m if best == m._rank[0] else replace(m, _rank=(best, *m._rank[1:])))
+    return out
 
 
 def _fold_ties(ranked: Sequence[Match]) -> list[Match]:
@@ -1142,7 +1256,10 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
 
     The first is :func:`match_error`'s answer when there is one. Exact matches
     come with any confidence; when no pattern matches at all, fuzzy hints
-    (``exact=False``, confidence below the threshold) are listed.
+    (``exact=False``, confidence below the threshold) are listed. A match that
+    explains all the text a more confident one explains, and more, on evidence
+    as good, ranks above it (its own confidence is kept), unless it is not
+    confident and the other is.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit!r}")

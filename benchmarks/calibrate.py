@@ -47,9 +47,10 @@ import re
 import sys
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +58,7 @@ from accuracy import c_twin_files
 from errcat import Catalog
 from errcat.confidence import FEATURES
 from errcat.evidence import same_file_depth
-from errcat.matcher import candidates
+from errcat.matcher import Match, candidates, match_all
 
 CORPUS = Path.home() / ".cache" / "errcat-corpus"
 OUT = Path(__file__).resolve().parent.parent / "src" / "errcat" / "_calibration.py"
@@ -189,8 +190,15 @@ def read_rows(path: Path) -> list[dict[str, object]]:
 
 
 def samples(
-    corpus: Path, limit: int | None, seed: int, workers: int = 1, unrelated: Path | None = None
-) -> tuple[list[tuple[Query, list[tuple[dict[str, float], bool, float]]]], dict[str, int]]:
+    corpus: Path,
+    limit: int | None,
+    seed: int,
+    workers: int = 1,
+    *,
+    unrelated: Path | None = None,
+    gather: Callable[[int], Any] | None = None,
+) -> tuple[list[tuple[Query, Any]], dict[str, int]]:
+    """Every query of the corpus with what ``gather`` (default: :func:`_gather`) found."""
     catalogs = {
         "stdlib": Catalog.from_path(corpus / "catalog-stdlib.jsonl"),
         "third-party": Catalog.from_path(corpus / "catalog-thirdparty.jsonl"),
@@ -264,7 +272,7 @@ def samples(
     began = time.perf_counter()
     _JOBS[:] = jobs
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for n, found in enumerate(pool.imap(_gather, range(len(jobs)), chunksize=32), 1):
+        for n, found in enumerate(pool.imap(gather or _gather, range(len(jobs)), chunksize=32), 1):
             out.append((jobs[n - 1][0], found))
             if sys.stderr.isatty() and n % 200 == 0:
                 print(
@@ -282,47 +290,63 @@ _JOBS: list[tuple[Query, Catalog]] = []
 TWINS: set[str] = set()
 
 
-def _gather(index: int) -> list[tuple[dict[str, float], bool, float]]:
-    """The scored candidates of one job: (features, right, confidence).
+def is_right(query: Query, m: Match) -> bool:
+    """Whether a candidate is a right answer for the query.
 
     Without frames, a record raising the same template as a record at the true
     site is right too: the text cannot tell such copies apart (as
-    ``accuracy.py`` counts them).
+    ``accuracy.py`` counts them). For exceptions raised by C code, a record of
+    the C module's Python twin that matches the whole message is right.
+    """
+    bare = query.form not in FRAMED
+    found = (m.summary, *m.alternatives)
+    if (query.answerable or query.causes) and any(
+        right(r.file_path, r.line_number, query)
+        or (
+            bare
+            and query.answerable
+            and copy_key(r.error_class, r.error_message) in query.own_templates
+        )
+        for r in found
+    ):
+        return True
+    return (
+        bool(query.twin_class)
+        and m.mode == "full"
+        and any(
+            r.file_path in TWINS and r.error_class.rsplit(".", 1)[-1] == query.twin_class
+            for r in found
+        )
+    )
+
+
+def _is_copy(query: Query, m: Match) -> bool:
+    """A record of the true site's message in a catalog that does not hold the site."""
+    return not query.answerable and (
+        copy_key(m.summary.error_class, m.summary.error_message) in query.own_templates
+    )
+
+
+def _gather(index: int) -> list[tuple[dict[str, float], bool, float]]:
+    """The scored candidates of one job: (features, right, confidence)."""
+    query, catalog = _JOBS[index]
+    return [
+        (dict(m.features or {}), is_right(query, m), m.confidence)
+        for m in candidates(query.text, catalog, limit=10)
+        if m.features is not None and not _is_copy(query, m)
+    ]
+
+
+def _shipped(index: int) -> tuple[float, bool] | None:
+    """What the shipped model answers for one job: ``match_all``'s first (confidence, right).
+
+    None when there is no candidate, or the first is a copy of the true site's message.
     """
     query, catalog = _JOBS[index]
-    bare = query.form not in FRAMED
-    return [
-        (
-            dict(m.features or {}),
-            (
-                (query.answerable or bool(query.causes))
-                and any(
-                    right(r.file_path, r.line_number, query)
-                    or (
-                        bare
-                        and query.answerable
-                        and copy_key(r.error_class, r.error_message) in query.own_templates
-                    )
-                    for r in (m.summary, *m.alternatives)
-                )
-            )
-            or (
-                bool(query.twin_class)
-                and m.mode == "full"
-                and any(
-                    r.file_path in TWINS and r.error_class.rsplit(".", 1)[-1] == query.twin_class
-                    for r in (m.summary, *m.alternatives)
-                )
-            ),
-            m.confidence,
-        )
-        for m in candidates(query.text, catalog, limit=10)
-        if m.features is not None
-        and (
-            query.answerable
-            or copy_key(m.summary.error_class, m.summary.error_message) not in query.own_templates
-        )
-    ]
+    found = match_all(query.text, catalog, limit=1)
+    if not found or _is_copy(query, found[0]):
+        return None
+    return found[0].confidence, is_right(query, found[0])
 
 
 #: Signs the weights must have: evidence that can only make an answer more (+1) or
@@ -531,6 +555,50 @@ def write_png(png: Path, series: list[tuple[str, list[tuple[Query, float, bool]]
         print(f"reliability diagram: {png}")
 
 
+def check_shipped(args: argparse.Namespace) -> int:
+    """The reliability of the model in ``_calibration.py`` as the matcher applies it.
+
+    The fit ranks candidates by its own logit; the matcher also ranks a match
+    that explains more of the message above one it contains, and caps wordless
+    patterns. This reads ``match_all``'s first answer for every query instead.
+    """
+    from errcat.confidence import THRESHOLD
+
+    unrelated = args.unrelated if args.unrelated and args.unrelated.exists() else None
+    began = time.perf_counter()
+    data, counts = samples(
+        args.corpus,
+        args.limit or None,
+        args.seed,
+        args.workers,
+        unrelated=unrelated,
+        gather=_shipped,
+    )
+    print(f"corpus: {counts}, matched in {time.perf_counter() - began:.0f} s")
+    series = []
+    for split in ("fit", "test"):
+        answers = [(q, found[0], found[1]) for q, found in data if q.split == split and found]
+        answers += [(q, 0.0, False) for q, found in data if q.split == split and not found]
+        print(f"\nshipped model, {split} half (match_all's first answer)")
+        print(f"  {'decile':<8} {'answers':>8} {'mean conf':>10} {'right':>8}  gap")
+        for lo, n, mean, acc in reliability(answers):
+            flag = "" if n < 50 or abs(mean - acc) <= 0.05 else "  <-- off by more than 5 points"
+            print(f"  {lo:<8.1f} {n:>8} {mean:>10.3f} {acc:>8.3f}  {acc - mean:+.3f}{flag}")
+        series.append((f"{split} half", answers))
+        print(f"\n  {'form':<20} {'answerable':>10} {'right':>7} {'negatives':>9} {'false':>6}")
+        for form in sorted({q.form for q, _, _ in answers}):
+            rows = [(q, c, ok) for q, c, ok in answers if q.form == form]
+            pos = [ok and c >= THRESHOLD for q, c, ok in rows if q.answerable and q.literal >= 12]
+            neg = [c >= THRESHOLD for q, c, ok in rows if not q.answerable and not ok]
+            print(
+                f"  {form + ' >=12':<20} {len(pos):>10} {sum(pos) / max(1, len(pos)):>7.1%}"
+                f" {len(neg):>9} {sum(neg) / max(1, len(neg)):>6.2%}"
+            )
+    if args.png is not None:
+        write_png(args.png, series)
+    return 0
+
+
 def choose_threshold(answers: list[tuple[Query, float, bool]]) -> float:
     """The lowest confidence from which every band of answers is right at least half the time.
 
@@ -588,6 +656,11 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--png", type=Path, help="write the reliability diagram of both halves")
     parser.add_argument(
+        "--shipped",
+        action="store_true",
+        help="fit nothing: the shipped model's reliability, from match_all's first answer",
+    )
+    parser.add_argument(
         "--unrelated",
         type=Path,
         default=UNRELATED,
@@ -600,12 +673,16 @@ def main() -> int:
     )
     args = parser.parse_args()
     began = time.perf_counter()
+    if args.shipped:
+        return check_shipped(args)
     if args.cache is not None and args.cache.exists():
         with args.cache.open("rb") as fh:
             data, counts = pickle.load(fh)  # our own cache file
     else:
         unrelated = args.unrelated if args.unrelated and args.unrelated.exists() else None
-        data, counts = samples(args.corpus, args.limit or None, args.seed, args.workers, unrelated)
+        data, counts = samples(
+            args.corpus, args.limit or None, args.seed, args.workers, unrelated=unrelated
+        )
         if args.cache is not None:
             with args.cache.open("wb") as fh:
                 pickle.dump((data, counts), fh)

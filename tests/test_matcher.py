@@ -546,3 +546,33 @@ def test_a_cut_traceback_after_a_logged_message_does_not_count_against_it() -> N
     best = match_all(text, catalog=catalog)[0]
     assert best.mode == "full"
     assert not any("never passes through" in r for r in best.reasons)
+
+
+_SENTENCE_WORDS = st.lists(
+    st.sampled_from(["cache", "layer", "shard", "quota", "token", "remote", "device"]),
+    min_size=3,
+    max_size=6,
+).map(" ".join)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    _SENTENCE_WORDS,
+    _SENTENCE_WORDS,
+    st.sampled_from(["", "ValueError: ", "[Bug]: ValueError: "]),
+)
+def test_a_message_cut_at_a_sentence_end_inside_a_longer_template_is_truncated(
+    first: str, rest: str, lead: str
+) -> None:
+    # Many templates start with "Model": the first word proposes none of them, and
+    # the words after the cut are common; the pattern is found by its rare words
+    # before the cut ("kinds").
+    common = "Supported: cache layer shard quota token remote device"
+    fillers = [f"Model {n} has no field {{name}}. {common}" for n in range(80)]
+    template = "Model kinds {kinds} are " + first + ". Supported: " + rest + " {known}"
+    catalog = catalog_of(*fillers, template)
+    text = lead + "Model kinds ['X', 'Y'] are " + first + "."
+    best = match_all(text, catalog=catalog)[0]
+    assert best.summary.error_message == template
+    assert best.mode == "truncated" and not best.exact
+    assert best.params["kinds"] == "['X', 'Y']"

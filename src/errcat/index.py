@@ -36,6 +36,7 @@ __all__ = [
     "PatternIndex",
     "Postings",
     "ScanIndex",
+    "ends_inside",
     "fold_whitespace",
     "words",
 ]
@@ -404,9 +405,15 @@ class PatternIndex:
 
     def prefix_candidates(self, text: str) -> list[Entry]:
         """Patterns ``text`` could be a cut-off rendering of (it holds their first fragment)."""
-        # Patterns whose longest fragment is in the text, and those that start with
-        # the text's first word (the cut may have removed everything else).
+        # Patterns whose longest fragment is in the text or is cut partway by the text's
+        # end (an issue title stops at the end of a sentence its template goes on
+        # from), and those that start with the text's first word (the cut may have
+        # removed everything else).
+        keys = self.keys
         pids = set(self._with_key(text))
+        pids.update(
+            pid for pid in self._proposed(text) if pid not in pids and ends_inside(text, keys[pid])
+        )
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())
@@ -472,6 +479,32 @@ class ScanIndex(PatternIndex):
 def _pair_words(pairs: Postings) -> frozenset[str]:
     """Every word that is half of a pair anchor."""
     return frozenset(w for key in pairs.words for w in key.split(_PAIR))
+
+
+#: The least of a fragment a cut-off text must end with to be cut inside it.
+_CUT_MIN_CHARS = 4
+
+
+def ends_inside(text: str, fragment: str) -> bool:
+    """Whether ``text`` ends partway through ``fragment``: with its start, not all of it.
+
+    The start must be at least four characters.
+
+    >>> ends_inside("X are not supported for now.", " are not supported for now. Use: ")
+    True
+    >>> ends_inside("X are not supported for now.", " is fine. Use: ")
+    False
+    >>> ends_inside("all of it. Use: ", " it. Use: ")
+    False
+    """
+    longest = min(len(fragment) - 1, len(text))
+    lead = fragment[:_CUT_MIN_CHARS]
+    at = text.find(lead, len(text) - longest)
+    while at >= 0:
+        if fragment.startswith(text[at:]) and len(text) - at >= _CUT_MIN_CHARS:
+            return True
+        at = text.find(lead, at + 1)
+    return False
 
 
 def _rank_key(entry: Entry) -> tuple[int, int, str]:

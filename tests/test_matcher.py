@@ -576,3 +576,15 @@ def test_a_message_cut_at_a_sentence_end_inside_a_longer_template_is_truncated(
     assert best.summary.error_message == template
     assert best.mode == "truncated" and not best.exact
     assert best.params["kinds"] == "['X', 'Y']"
+
+
+@given(st.sampled_from(["Contradictory suggestions: ", "The log says: ", "Then I got "]))
+def test_a_message_ending_a_sentence_without_its_period_is_found_inside_it(lead: str) -> None:
+    catalog = catalog_of(_MEMORY, "failed to load {name}", cls="RuntimeError")
+    best = match_all(lead + _MEMORY[:-1], catalog=catalog)[0]
+    assert best.summary.error_message == _MEMORY
+    assert best.mode == "inner" and best.exact
+    assert best.span == (0, len(lead + _MEMORY[:-1]))
+    # Printed by Python after its class, the message is as raised: no period is put back.
+    printed = match_all("RuntimeError: " + lead + _MEMORY[:-1], catalog=catalog)
+    assert not printed or printed[0].mode != "inner"

@@ -573,6 +573,13 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool, prose: bool = False) -
                 return _Hit("prefix", prefix[0], 0, prefix[1])
             if entry.pieces[0]:
                 inner_hit = pieces_inner(entry.pieces, text)
+                if inner_hit is None and prose and _lost_period(entry, text):
+                    # Quoted at the end of a sentence that took its final period.
+                    inner_hit = pieces_inner(entry.pieces, text + ".")
+                    if inner_hit is not None and inner_hit[1] < len(text):
+                        groups, start, _ = inner_hit
+                        return _Hit("inner", groups, start, len(text), restored=True)
+                    return None
                 return None if inner_hit is None else _Hit("inner", *inner_hit)
             if not inner_tail_possible(entry.pieces, text):
                 return None

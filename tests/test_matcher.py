@@ -588,3 +588,29 @@ def test_a_message_ending_a_sentence_without_its_period_is_found_inside_it(lead:
     # Printed by Python after its class, the message is as raised: no period is put back.
     printed = match_all("RuntimeError: " + lead + _MEMORY[:-1], catalog=catalog)
     assert not printed or printed[0].mode != "inner"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.text(alphabet="abcdefghij_.:' ", min_size=1, max_size=30).map(str.strip),
+    st.integers(0, 40),
+    st.sampled_from(["", "RuntimeError: ", "[Bug][V1]: RuntimeError: "]),
+)
+def test_a_record_that_explains_more_of_the_message_ranks_above_a_shorter_prefix(
+    error: str, cut: int, lead: str
+) -> None:
+    longer = "Worker failed with error '{e}', please check the stack trace above for the root cause"
+    catalog = catalog_of("Worker failed", longer, cls="RuntimeError")
+    full = longer.replace("{e}", error)
+    # The message cut anywhere after the start of the quoted error.
+    text = full[: len("Worker failed with error '") + len(error) + cut]
+    assume(not text.endswith(" "))
+    ranked = match_all(lead + text, catalog=catalog)
+    assert ranked[0].summary.error_message == longer, ranked
+    shorter = [m for m in ranked if m.summary.error_message == "Worker failed"]
+    assert all(m.confidence < ranked[0].confidence for m in shorter)
+    answer = match_error(lead + text, catalog=catalog)
+    assert answer is None or answer.summary.error_message == longer
+    # Alone, the shorter record still answers the message it starts.
+    alone = catalog_of("Worker failed", cls="RuntimeError")
+    assert match_all(lead + text, catalog=alone)[0].mode == "prefix"

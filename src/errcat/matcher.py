@@ -69,7 +69,7 @@ from errcat.confidence import (
 from errcat.evidence import FAR as _FAR
 from errcat.evidence import NEAR_LINES, FrameEvidence, FrameView, package_of
 from errcat.extract import ExceptionReport, extract_reports, literal_eval
-from errcat.index import Entry, fold_whitespace, words
+from errcat.index import Entry, PatternIndex, fold_whitespace, words
 from errcat.patterns import (
     GROUP,
     inner_tail_possible,
@@ -693,7 +693,12 @@ class _Collector:
         present_literal: int | None = None,
         only: Sequence[int] | None = None,
         extra_reasons: Sequence[str] = (),
+        cap: float | None = None,
     ) -> None:
+        """Score the records of ``entry`` for a hit and keep the best per record.
+
+        With ``cap``, every confidence stays below it (a match another explains better).
+        """
         mode = hit.mode
         captures = hit.groups
         literal = entry.literal_length if present_literal is None else present_literal
@@ -761,6 +766,8 @@ class _Collector:
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
+            if cap is not None and confidence >= cap:
+                confidence = max(0.0, cap - 0.001)
             match = Match(
                 summary=summary,
                 confidence=round(confidence, 3),
@@ -881,7 +888,7 @@ def _collect(
         collector.part = part
         index = store.index
         for order, report in enumerate(reports):
-            found = False
+            hits: list[_Found] = []
             variants = _variants(report)
             # A message quoted in prose may have lost its final period; one Python
             # printed after its class is as raised.
@@ -892,37 +899,121 @@ def _collect(
                     hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
                     if hit is None:
                         continue
-                    collector.add(entry=entry, report=report, order=order, hit=hit, text=text)
+                    hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
                     collector.exact.add((order, entry.pattern))
-                    found = True
-            if found:
-                continue
-            for text in variants[:_TRUNCATED_VARIANTS]:
-                for entry in index.prefix_candidates(text):
-                    present = _literal_prefix(entry, text)
-                    if present < min(
-                        _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
-                    ) and not (
-                        # a long capture (another error's text) took the room of the rest
-                        present >= _TRUNCATED_MIN_LEAD and present >= len(entry.fragments[0])
-                    ):
-                        continue  # too little of the pattern is there to call it a cut-off paste
-                    partial = _verify_truncated(entry, text)
-                    if partial is None:
-                        partial = _verify_quoted_truncated(entry, text)
-                    if partial is not None:
-                        collector.add(
-                            entry=entry,
-                            report=report,
-                            order=order,
-                            hit=partial,
-                            text=text,
-                            present_literal=present,
-                        )
+            if not any(found.hit.mode == "full" for found in hits):
+                # No pattern explains the whole message: it may be a longer pattern cut
+                # off (``Worker failed with error 'x`` is not the record ``Worker failed``
+                # plus extra text when ``Worker failed with error '{e}', ...`` exists).
+                hits.extend(_truncated_hits(index, variants[:_TRUNCATED_VARIANTS]))
+            _add_hits(collector, report, order, hits)
     for order, report in enumerate(reports):
         if not any(m.confident for m in collector.best.get(order, {}).values()):
             _drift(collector, report, order)
     return collector
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A pattern's hit on one variant of a report's message, before it is scored."""
+
+    entry: Entry
+    hit: _Hit
+    text: str
+    #: How many of the pattern's literal characters the message holds.
+    literal: int
+
+
+def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_Found]:
+    """The patterns each variant is a cut-off rendering of (mode ``truncated``)."""
+    for text in variants:
+        for entry in index.prefix_candidates(text):
+            present = _literal_prefix(entry, text)
+            if present < min(
+                _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
+            ) and not (
+                # a long capture (another error's text) took the room of the rest, or the
+                # cut fell inside a long first fragment
+                present >= _TRUNCATED_MIN_LEAD
+                and (present >= len(entry.fragments[0]) or entry.fragments[0].startswith(text))
+            ):
+                continue  # too little of the pattern is there to call it a cut-off paste
+            partial = _verify_truncated(entry, text)
+            if partial is None:
+                partial = _verify_quoted_truncated(entry, text)
+            if partial is not None:
+                yield _Found(entry, partial, text, present)
+
+
+def _dominated(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
+    """The hits another pattern explains better, with the patterns that do.
+
+    A ``prefix`` or ``inner`` hit leaves part of the message unexplained; when
+    another pattern's hit on the same text covers its whole span with more of
+    its own literal text (``Worker failed`` against ``Worker failed with error
+    '{e}', ...`` cut off), the shorter one cannot be the likelier record.
+    """
+    out: dict[int, list[Entry]] = {}
+    for i, weak in enumerate(hits):
+        if weak.hit.mode not in ("prefix", "inner"):
+            continue
+        for strong in hits:
+            if (
+                strong.entry is not weak.entry
+                and strong.text == weak.text
+                and strong.literal > weak.literal
+                and strong.hit.start <= weak.hit.start
+                and strong.hit.end >= weak.hit.end
+                and strong.entry.pattern != weak.entry.pattern
+            ):
+                out.setdefault(i, []).append(strong.entry)
+    return out
+
+
+def _add_hits(
+    collector: _Collector, report: ExceptionReport, order: int, hits: Sequence[_Found]
+) -> None:
+    """Score a report's hits; a dominated one (see :func:`_dominated`) never outranks its betters.
+
+    Its confidence is capped at the best of the patterns that explain more;
+    when only confident matches are wanted it is left out, since it could
+    then be confident only where a better-explaining match already is.
+    """
+    dominated = _dominated(hits)
+    for i, found in enumerate(hits):
+        if i not in dominated:
+            collector.add(
+                entry=found.entry,
+                report=report,
+                order=order,
+                hit=found.hit,
+                text=found.text,
+                present_literal=None if found.hit.mode != "truncated" else found.literal,
+            )
+    if collector.confident_only:
+        return
+    held = collector.best.get(order, {})
+    for i, betters in dominated.items():
+        found = hits[i]
+        positions = [e.record_set for e in betters]
+        store = collector.catalog.parts[collector.part]
+        cap = max(
+            (
+                m.confidence
+                for m in held.values()
+                if m._store is store and any(m._position in p for p in positions)
+            ),
+            default=0.0,
+        )
+        collector.add(
+            entry=found.entry,
+            report=report,
+            order=order,
+            hit=found.hit,
+            text=found.text,
+            cap=cap,
+            extra_reasons=("a longer pattern explains more of this message",),
+        )
 
 
 def _differences(entry: Entry, text: str) -> str:

@@ -37,6 +37,7 @@ from typing import Any
 
 import errcat
 from errcat import Catalog, Match
+from errcat.store import RecordSummary
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE / "data" / "real_pastes.jsonl"
@@ -164,10 +165,15 @@ def lineage_of(record_id: str, catalog: Catalog | None) -> list[str]:
 
 
 def lineage_fits(
-    match: Match, expect: dict[str, Any], catalog: Catalog | None, *, any_site: bool = False
+    match: Match | RecordSummary,
+    expect: dict[str, Any],
+    catalog: Catalog | None,
+    *,
+    any_site: bool = False,
 ) -> bool:
-    """True when a record on ``match``'s lineage (not the match itself) fits the label."""
-    for other in lineage_of(match.summary.id, catalog):
+    """True when a record on the lineage of ``match``'s record (not itself) fits the label."""
+    summary = match.summary if isinstance(match, Match) else match
+    for other in lineage_of(summary.id, catalog):
         record = catalog.get(other) if catalog is not None else None
         if record is not None and _fits(record.file_path, record.error_message, expect, any_site):
             return True
@@ -190,7 +196,7 @@ def is_old_record(match: Match | None, catalog: Catalog | None) -> bool:
 
 
 def is_right(
-    match: Match | None,
+    match: Match | RecordSummary | None,
     expect: dict[str, Any],
     *,
     any_site: bool = False,
@@ -202,14 +208,15 @@ def is_right(
     the same template, which only frames can tell apart) counts too. With a
     history ``catalog``, a record on the same lineage as the labelled one (an
     older or newer revision of its message, as the history data links them)
-    counts too. ``expect`` is a paste's label or its ``old_site``.
+    counts too. ``expect`` is a paste's label or its ``old_site``. ``match`` may
+    be a match or the summary of a record (one of a match's alternatives).
     """
     if match is None or "file_path" not in expect:
         return False
-    summary = match.summary
+    summary = match.summary if isinstance(match, Match) else match
     if _fits(summary.file_path, summary.error_message, expect, any_site):
         return True
-    return lineage_fits(match, expect, catalog, any_site=any_site)
+    return lineage_fits(summary, expect, catalog, any_site=any_site)
 
 
 def is_right_directly(match: Match | None, expect: dict[str, Any]) -> bool:
@@ -263,8 +270,16 @@ class Outcome:
 
     @property
     def listed(self) -> bool:
-        """The labelled record is among ``match_all``'s candidates."""
-        return any(is_right(m, self.label, catalog=self.catalog) for m in self.candidates)
+        """The labelled record is among ``match_all``'s candidates or their alternatives.
+
+        Records raising the same message with the same evidence are folded into
+        one candidate (:attr:`errcat.Match.alternatives`), shown with it.
+        """
+        return any(
+            is_right(r, self.label, catalog=self.catalog)
+            for m in self.candidates
+            for r in (m.summary, *m.alternatives)
+        )
 
 
 @dataclass
@@ -367,7 +382,8 @@ def print_table(outcomes: list[Outcome]) -> None:
         "puts on its lineage\n(via-lin: right only that way); any-site: or the same template "
         "raised at another site of the\nlabel's 'also' list; top1: match_all's first candidate "
         "is the labelled record (any confidence);\nlisted: it is among match_all's "
-        f"{CANDIDATES}; false-conf: a confident answer for a paste the catalog cannot answer.\n"
+        f"{CANDIDATES} or their alternatives;\nfalse-conf: a confident answer for a paste "
+        "the catalog cannot answer.\n"
         "With a history catalog: w-old (of wrong) and old-ans (answers to unanswerable pastes, "
         "not counted\nas false-conf) answer with the record of a message the newest revision "
         "no longer raises,\nwhich the labels (made against the newest catalog) cannot judge. "

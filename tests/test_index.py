@@ -226,3 +226,14 @@ def test_a_text_cut_where_the_longest_fragment_goes_on_is_a_prefix_candidate(
     # A text that stops elsewhere does not propose it.
     other = "Model kinds ['X'] were not found."
     assert target not in [e.pattern for e in index.prefix_candidates(other)]
+
+
+@settings(max_examples=1500)
+@given(simple_patterns(), texts)
+def test_truncated_pieces_agree_with_the_regex_partial_match(pattern: str, text: str) -> None:
+    from errcat.patterns import pieces_truncated
+
+    pieces = pattern_pieces(pattern)
+    assert pieces is not None
+    m = compile_pattern(pattern).full.fullmatch(text, partial=True)
+    assert pieces_truncated(pieces, text) == (m is not None and m.partial)

@@ -614,3 +614,46 @@ def test_a_record_that_explains_more_of_the_message_ranks_above_a_shorter_prefix
     # Alone, the shorter record still answers the message it starts.
     alone = catalog_of("Worker failed", cls="RuntimeError")
     assert match_all(lead + text, catalog=alone)[0].mode == "prefix"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(8, 60), st.sampled_from(["ValueError: ", "[Bug]: ValueError: "]))
+def test_a_generic_full_match_does_not_outrank_the_cut_off_message_it_swallows(
+    cut: int, lead: str
+) -> None:
+    specific = (
+        "TP rank {tp_rank} could finish the model loading, but there are other ranks "
+        "that did not finish loading. It is likely due to unexpected failures."
+    )
+    catalog = catalog_of("TP {tp}", specific)
+    rendered = specific.replace("{tp_rank}", "1")
+    text = rendered[: len("TP rank 1 could finish the model loading") + cut].rstrip()
+    ranked = match_all(lead + text, catalog=catalog)
+    assert ranked[0].summary.error_message == specific
+    assert ranked[0].mode == "truncated"
+    generic = [m for m in ranked if m.summary.error_message == "TP {tp}"]
+    assert all(m.confidence < ranked[0].confidence for m in generic)
+
+
+def test_a_frame_at_the_raise_line_keeps_a_prefix_match_that_a_longer_pattern_covers() -> None:
+    longer = "Worker failed with error '{e}', please check the stack trace above for the root cause"
+    catalog = Catalog(
+        [
+            _site(1, "pkg/executor.py", 125, "Worker failed"),
+            _site(2, "pkg/executor.py", 525, longer),
+        ]
+    )
+    message = "RuntimeError: Worker failed with error 'boom'"
+    bare = match_all(message, catalog=catalog)
+    assert bare[0].summary.error_message == longer
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/pkg/executor.py", line 125, in run\n'
+        "    raise RuntimeError(\n"
+        f"{message}\n"
+    )
+    framed = match_all(tb, catalog=catalog)
+    shorter = next(m for m in framed if m.summary.error_message == "Worker failed")
+    assert shorter.mode == "prefix"
+    assert framed[0] is shorter
+    assert all(m.confidence < shorter.confidence for m in framed[1:])

@@ -383,15 +383,16 @@ class PatternIndex:
                             pids.update(hit)
         return pids
 
-    def _with_key(self, text: str) -> Iterator[int]:
+    def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
         """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
         keys = self.keys
+        pids = self._proposed(text) if proposed is None else proposed
         occurs_in = getattr(keys, "occurs_in", None)
         if occurs_in is None:
-            yield from (pid for pid in self._proposed(text) if keys[pid] in text)
+            yield from (pid for pid in pids if keys[pid] in text)
             return
         haystack = text.encode("utf-8", "surrogatepass")
-        yield from (pid for pid in self._proposed(text) if occurs_in(pid, haystack))
+        yield from (pid for pid in pids if occurs_in(pid, haystack))
 
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
@@ -410,10 +411,9 @@ class PatternIndex:
         # from), and those that start with the text's first word (the cut may have
         # removed everything else).
         keys = self.keys
-        pids = set(self._with_key(text))
-        pids.update(
-            pid for pid in self._proposed(text) if pid not in pids and ends_inside(text, keys[pid])
-        )
+        proposed = self._proposed(text)
+        pids = set(self._with_key(text, proposed))
+        pids.update(pid for pid in proposed if pid not in pids and ends_inside(text, keys[pid]))
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())

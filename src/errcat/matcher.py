@@ -76,6 +76,7 @@ from errcat.patterns import (
     pieces_fullmatch,
     pieces_inner,
     pieces_prefix,
+    pieces_truncated,
     placeholder_names,
 )
 from errcat.store import RecordSummary, Store, file_tail
@@ -611,6 +612,8 @@ def _lookup_text(text: str) -> str:
 
 
 def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
+    if entry.pieces is not None and not pieces_truncated(entry.pieces, text):
+        return None  # the same answer as the regex, without compiling it
     try:
         m = entry.compiled.full.fullmatch(text, partial=True, timeout=REGEX_TIMEOUT)
     except TimeoutError:
@@ -697,7 +700,8 @@ class _Collector:
     ) -> None:
         """Score the records of ``entry`` for a hit and keep the best per record.
 
-        With ``cap``, every confidence stays below it (a match another explains better).
+        With ``cap``, every confidence stays below it (a match another explains better),
+        but for a record a traceback frame shows raising it.
         """
         mode = hit.mode
         captures = hit.groups
@@ -766,7 +770,7 @@ class _Collector:
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
-            if cap is not None and confidence >= cap:
+            if cap is not None and confidence >= cap and frame_gain < 3.0:
                 confidence = max(0.0, cap - 0.001)
             match = Match(
                 summary=summary,
@@ -901,10 +905,11 @@ def _collect(
                         continue
                     hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
                     collector.exact.add((order, entry.pattern))
-            if not any(found.hit.mode == "full" for found in hits):
-                # No pattern explains the whole message: it may be a longer pattern cut
-                # off (``Worker failed with error 'x`` is not the record ``Worker failed``
-                # plus extra text when ``Worker failed with error '{e}', ...`` exists).
+            if not any(_explains_most(found) for found in hits):
+                # No pattern's literal text explains most of the message: it may be a
+                # longer pattern cut off (``Worker failed with error 'x`` is not the
+                # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
+                # value, when ``Worker failed with error '{e}', ...`` exists).
                 hits.extend(_truncated_hits(index, variants[:_TRUNCATED_VARIANTS]))
             _add_hits(collector, report, order, hits)
     for order, report in enumerate(reports):
@@ -945,19 +950,29 @@ def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_F
                 yield _Found(entry, partial, text, present)
 
 
+def _explains_most(found: _Found) -> bool:
+    """Whether a pattern matches the whole message with literal text for half of it or more."""
+    return found.hit.mode == "full" and 2 * found.literal >= len(found.text)
+
+
 def _dominated(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
     """The hits another pattern explains better, with the patterns that do.
 
-    A ``prefix`` or ``inner`` hit leaves part of the message unexplained; when
-    another pattern's hit on the same text covers its whole span with more of
-    its own literal text (``Worker failed`` against ``Worker failed with error
-    '{e}', ...`` cut off), the shorter one cannot be the likelier record.
+    A ``prefix`` or ``inner`` hit leaves part of the message unexplained, and a
+    ``full`` one may owe its match to a placeholder that swallowed the rest;
+    when another pattern's hit on the same text covers its whole span with more
+    of its own literal text (``Worker failed`` against ``Worker failed with
+    error '{e}', ...`` cut off; ``TP {n}`` against ``TP rank {r} could finish
+    ...`` cut off), the one with less cannot be the likelier record. Two full
+    matches are left to the confidence (which weighs the share explained).
     """
     out: dict[int, list[Entry]] = {}
     for i, weak in enumerate(hits):
-        if weak.hit.mode not in ("prefix", "inner"):
+        if weak.hit.mode not in ("prefix", "inner", "full"):
             continue
         for strong in hits:
+            if weak.hit.mode == "full" and strong.hit.mode != "truncated":
+                continue
             if (
                 strong.entry is not weak.entry
                 and strong.text == weak.text
@@ -975,9 +990,10 @@ def _add_hits(
 ) -> None:
     """Score a report's hits; a dominated one (see :func:`_dominated`) never outranks its betters.
 
-    Its confidence is capped at the best of the patterns that explain more;
-    when only confident matches are wanted it is left out, since it could
-    then be confident only where a better-explaining match already is.
+    Its confidence is capped just below the best of the patterns that explain
+    more (nothing, when those were too weak to be kept), except for a record
+    a traceback frame shows raising it: a frame at the raise line outweighs the
+    wording.
     """
     dominated = _dominated(hits)
     for i, found in enumerate(hits):
@@ -990,8 +1006,6 @@ def _add_hits(
                 text=found.text,
                 present_literal=None if found.hit.mode != "truncated" else found.literal,
             )
-    if collector.confident_only:
-        return
     held = collector.best.get(order, {})
     for i, betters in dominated.items():
         found = hits[i]

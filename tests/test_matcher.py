@@ -657,3 +657,10 @@ def test_a_frame_at_the_raise_line_keeps_a_prefix_match_that_a_longer_pattern_co
     assert shorter.mode == "prefix"
     assert framed[0] is shorter
     assert all(m.confidence < shorter.confidence for m in framed[1:])
+
+
+@given(st.sampled_from(["count", "second item of state", "__length_hint__"]))
+def test_a_pattern_that_matched_as_it_is_is_no_cut_off_candidate(name: str) -> None:
+    catalog = catalog_of("{name} must be an integer", cls="TypeError")
+    ranked = match_all(f"TypeError: {name} must be an integer, not str", catalog=catalog)
+    assert [m.mode for m in ranked] == ["prefix"]

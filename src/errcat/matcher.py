@@ -910,7 +910,12 @@ def _collect(
                 # longer pattern cut off (``Worker failed with error 'x`` is not the
                 # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
                 # value, when ``Worker failed with error '{e}', ...`` exists).
-                hits.extend(_truncated_hits(index, variants[:_TRUNCATED_VARIANTS]))
+                matched = {found.entry.pattern for found in hits}
+                hits.extend(
+                    found
+                    for found in _truncated_hits(index, variants[:_TRUNCATED_VARIANTS])
+                    if found.entry.pattern not in matched  # it matched as it is
+                )
             _add_hits(collector, report, order, hits)
     for order, report in enumerate(reports):
         if not any(m.confident for m in collector.best.get(order, {}).values()):

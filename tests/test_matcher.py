@@ -664,3 +664,16 @@ def test_a_pattern_that_matched_as_it_is_is_no_cut_off_candidate(name: str) -> N
     catalog = catalog_of("{name} must be an integer", cls="TypeError")
     ranked = match_all(f"TypeError: {name} must be an integer, not str", catalog=catalog)
     assert [m.mode for m in ranked] == ["prefix"]
+
+
+@given(st.sampled_from(["Failed to get cache, it might be dead", "peer reset"]))
+def test_a_cut_off_reading_with_less_literal_text_does_not_outrank_a_wrapped_match(
+    reason: str,
+) -> None:
+    wrapped = "KVTransferError(room={room}): {reason}"
+    other = "KVTransferError(room={room}): Decode lost"
+    catalog = catalog_of(wrapped, other, cls="pkg.KVTransferError")
+    text = f"Decode failed for request 3 with exception KVTransferError(room=5): {reason}"
+    ranked = match_all(text, catalog=catalog)
+    assert ranked[0].summary.error_message == wrapped
+    assert all(m.confidence < ranked[0].confidence for m in ranked[1:])

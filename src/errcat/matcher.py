@@ -964,19 +964,18 @@ def _dominated(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
     """The hits another pattern explains better, with the patterns that do.
 
     A ``prefix`` or ``inner`` hit leaves part of the message unexplained, and a
-    ``full`` one may owe its match to a placeholder that swallowed the rest;
-    when another pattern's hit on the same text covers its whole span with more
-    of its own literal text (``Worker failed`` against ``Worker failed with
-    error '{e}', ...`` cut off; ``TP {n}`` against ``TP rank {r} could finish
-    ...`` cut off), the one with less cannot be the likelier record. Two full
-    matches are left to the confidence (which weighs the share explained).
+    ``full`` or ``truncated`` one may owe its match to a placeholder that
+    swallowed the rest; when another pattern's hit on the same text covers its
+    whole span with more of its own literal text (``Worker failed`` against
+    ``Worker failed with error '{e}', ...`` cut off; ``TP {n}`` against ``TP
+    rank {r} could finish ...`` cut off), the one with less cannot be the
+    likelier record. Two full matches are left to the confidence (which weighs
+    the share explained).
     """
     out: dict[int, list[Entry]] = {}
     for i, weak in enumerate(hits):
-        if weak.hit.mode not in ("prefix", "inner", "full"):
-            continue
         for strong in hits:
-            if weak.hit.mode == "full" and strong.hit.mode != "truncated":
+            if weak.hit.mode == "full" and strong.hit.mode == "full":
                 continue
             if (
                 strong.entry is not weak.entry

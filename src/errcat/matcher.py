@@ -973,14 +973,16 @@ def _dominated(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
     the share explained).
     """
     out: dict[int, list[Entry]] = {}
+    # Most literal text first: a hit is compared only with those that hold more.
+    ranked = sorted(hits, key=lambda found: -found.literal)
     for i, weak in enumerate(hits):
-        for strong in hits:
+        for strong in ranked:
+            if strong.literal <= weak.literal:
+                break
             if weak.hit.mode == "full" and strong.hit.mode == "full":
                 continue
             if (
-                strong.entry is not weak.entry
-                and strong.text == weak.text
-                and strong.literal > weak.literal
+                strong.text == weak.text
                 and strong.hit.start <= weak.hit.start
                 and strong.hit.end >= weak.hit.end
                 and strong.entry.pattern != weak.entry.pattern
@@ -1008,7 +1010,7 @@ def _add_hits(
                 order=order,
                 hit=found.hit,
                 text=found.text,
-                present_literal=None if found.hit.mode != "truncated" else found.literal,
+                present_literal=_present(found),
             )
     held = collector.best.get(order, {})
     for i, betters in dominated.items():
@@ -1029,9 +1031,15 @@ def _add_hits(
             order=order,
             hit=found.hit,
             text=found.text,
+            present_literal=_present(found),
             cap=cap,
             extra_reasons=("a longer pattern explains more of this message",),
         )
+
+
+def _present(found: _Found) -> int | None:
+    """The literal characters a cut-off hit holds (None: all of the pattern's)."""
+    return found.literal if found.hit.mode == "truncated" else None
 
 
 def _differences(entry: Entry, text: str) -> str:

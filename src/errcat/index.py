@@ -23,9 +23,11 @@ prefilter must agree with; tests run the same corpus through both).
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
@@ -361,7 +363,19 @@ class PatternIndex:
             self._entries[pid] = entry
         return entry
 
-    def _proposed(self, text: str) -> set[int]:
+    def _proposed(self, text: str) -> AbstractSet[int]:
+        """The patterns filed under the words of ``text`` (and those always proposed).
+
+        The last few texts' answers are kept: the exact and the cut-off lookups of
+        one message ask for the same text, and on a stored index each word costs
+        a bisection.
+        """
+        cached = self.__dict__.get("_proposed_cache")
+        if cached is None:
+            cached = self._proposed_cache = functools.lru_cache(maxsize=8)(self._find_proposed)
+        return cached(text)
+
+    def _find_proposed(self, text: str) -> frozenset[int]:
         pids: set[int] = set(self.always)
         anchors = self._anchors
         present = set(_WORD.findall(text))
@@ -381,7 +395,7 @@ class PatternIndex:
                         hit = pairs.get(a + _PAIR + b)
                         if hit:
                             pids.update(hit)
-        return pids
+        return frozenset(pids)
 
     def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
         """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
@@ -468,8 +482,8 @@ class ScanIndex(PatternIndex):
 
     uses_pieces = False
 
-    def _proposed(self, text: str) -> set[int]:
-        return set(range(len(self.patterns)))
+    def _proposed(self, text: str) -> AbstractSet[int]:
+        return frozenset(range(len(self.patterns)))
 
     def candidates(self, text: str) -> list[Entry]:
         """Every pattern, most specific first."""

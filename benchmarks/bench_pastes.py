@@ -6,7 +6,16 @@ writes). Each paste of ``benchmarks/data/real_pastes.jsonl`` carries a label:
 the raise site (``file_path``, ``error_class``, ``message_prefix``) when the
 error was raised by sglang/vllm code whose message is in the newest catalog,
 else ``answerable: false`` and why. A right answer is a record at the
-labelled file whose template starts with the labelled prefix.
+labelled file whose template starts with the labelled prefix (placeholder
+names aside: ``{a}`` and ``{b}`` compare equal), or a record that the
+release's history data (:mod:`errcat.history`) puts on the same lineage as such
+a record: an older or newer revision of the labelled message.
+
+An unanswerable paste whose message the newest revision no longer raises can
+carry ``old_site`` (same fields as a label), verified against the project's
+git history: the site that raised it in an older revision. A history catalog
+can answer it; those pastes are counted in their own columns, so the figure
+against the newest revision stays as it was labelled.
 
 Prints, per repo and in total: for answerable pastes, how many
 ``match_error`` answered, right and wrong, and how often the right record is
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,6 +37,7 @@ from typing import Any
 
 import errcat
 from errcat import Catalog, Match
+from errcat.store import RecordSummary
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE / "data" / "real_pastes.jsonl"
@@ -82,6 +93,12 @@ class Paste:
         """True when the label names a raise site in the catalog."""
         return "file_path" in self.expect
 
+    @property
+    def old_site(self) -> dict[str, Any] | None:
+        """The verified raise site in an older revision of a message the newest one lacks."""
+        site = self.expect.get("old_site")
+        return site if not self.answerable and isinstance(site, dict) else None
+
 
 def load_pastes(path: Path) -> list[Paste]:
     """The pastes of a JSON Lines file, in file order."""
@@ -106,28 +123,61 @@ def load_pastes(path: Path) -> list[Paste]:
     return pastes
 
 
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _unnamed(template: str) -> str:
+    """A template with its placeholders' names dropped (``{x.y}`` becomes ``{}``).
+
+    >>> _unnamed("got {self.n} of {limit!r}")
+    'got {} of {}'
+    """
+    return _PLACEHOLDER.sub("{}", template)
+
+
 def _fits(file_path: str, message: str, expect: dict[str, Any], any_site: bool) -> bool:
     files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
-    return file_path in files and message.startswith(expect["message_prefix"])
+    return file_path in files and _unnamed(message).startswith(_unnamed(expect["message_prefix"]))
 
 
-def newest_form(match: Match, catalog: Catalog | None) -> tuple[str, str] | None:
-    """The file and template of the newest record of ``match``'s lineage, when it was reworded.
+def lineage_of(record_id: str, catalog: Catalog | None) -> list[str]:
+    """The other records of ``record_id``'s lineage in the catalog's history, nearest first.
 
-    With a history catalog (``errcat history``), an old message answers its old
-    record, anchored where it was last raised; that record's lineage leads to
-    the labelled one.
+    Follows the history's ``predecessor`` and ``successor`` links both ways (the
+    rewordings the release ships); empty without a history catalog.
     """
     history = catalog.history if catalog is not None else None
     if history is None:
-        return None
-    lineage = history.current(match.summary.id)
-    if lineage is None or lineage.record_id == match.summary.id:
-        return None
-    newest = catalog.get(lineage.record_id) if catalog is not None else None
-    if newest is None:
-        return None
-    return newest.file_path, newest.error_message
+        return []
+    seen = {record_id}
+    found: list[str] = []
+    frontier = [record_id]
+    while frontier:
+        lineage = history.lineage(frontier.pop(0))
+        if lineage is None:
+            continue
+        for other in (lineage.predecessor, lineage.successor):
+            if other is not None and other not in seen:
+                seen.add(other)
+                found.append(other)
+                frontier.append(other)
+    return found
+
+
+def lineage_fits(
+    match: Match | RecordSummary,
+    expect: dict[str, Any],
+    catalog: Catalog | None,
+    *,
+    any_site: bool = False,
+) -> bool:
+    """True when a record on the lineage of ``match``'s record (not itself) fits the label."""
+    summary = match.summary if isinstance(match, Match) else match
+    for other in lineage_of(summary.id, catalog):
+        record = catalog.get(other) if catalog is not None else None
+        if record is not None and _fits(record.file_path, record.error_message, expect, any_site):
+            return True
+    return False
 
 
 def is_old_record(match: Match | None, catalog: Catalog | None) -> bool:
@@ -146,7 +196,7 @@ def is_old_record(match: Match | None, catalog: Catalog | None) -> bool:
 
 
 def is_right(
-    match: Match | None,
+    match: Match | RecordSummary | None,
     expect: dict[str, Any],
     *,
     any_site: bool = False,
@@ -156,16 +206,24 @@ def is_right(
 
     With ``any_site``, a file of the label's ``also`` list (other sites that raise
     the same template, which only frames can tell apart) counts too. With a
-    history ``catalog``, an older form of the labelled record (a record whose
-    lineage was reworded into it) counts too.
+    history ``catalog``, a record on the same lineage as the labelled one (an
+    older or newer revision of its message, as the history data links them)
+    counts too. ``expect`` is a paste's label or its ``old_site``. ``match`` may
+    be a match or the summary of a record (one of a match's alternatives).
     """
     if match is None or "file_path" not in expect:
         return False
-    summary = match.summary
+    summary = match.summary if isinstance(match, Match) else match
     if _fits(summary.file_path, summary.error_message, expect, any_site):
         return True
-    newest = newest_form(match, catalog)
-    return newest is not None and _fits(*newest, expect, any_site)
+    return lineage_fits(summary, expect, catalog, any_site=any_site)
+
+
+def is_right_directly(match: Match | None, expect: dict[str, Any]) -> bool:
+    """True when ``match``'s own record fits the label (no history followed)."""
+    if match is None or "file_path" not in expect:
+        return False
+    return _fits(match.summary.file_path, match.summary.error_message, expect, False)
 
 
 @dataclass
@@ -179,9 +237,19 @@ class Outcome:
     catalog: Catalog | None = None
 
     @property
+    def label(self) -> dict[str, Any]:
+        """The site a right answer names: the label, or the ``old_site`` of a history paste."""
+        return self.paste.old_site or self.paste.expect
+
+    @property
     def right(self) -> bool:
-        """The confident answer is the labelled record."""
-        return is_right(self.answer, self.paste.expect, catalog=self.catalog)
+        """The confident answer is the labelled record, or on its lineage."""
+        return is_right(self.answer, self.label, catalog=self.catalog)
+
+    @property
+    def via_lineage(self) -> bool:
+        """Right only through the history's lineage links (another revision's record)."""
+        return self.right and not is_right_directly(self.answer, self.label)
 
     @property
     def old(self) -> bool:
@@ -191,19 +259,27 @@ class Outcome:
     @property
     def right_any(self) -> bool:
         """The confident answer raises the labelled template at the labelled or another site."""
-        return is_right(self.answer, self.paste.expect, any_site=True, catalog=self.catalog)
+        return is_right(self.answer, self.label, any_site=True, catalog=self.catalog)
 
     @property
     def first_right(self) -> bool:
         """``match_all``'s first candidate is the labelled record (any confidence)."""
         return bool(self.candidates) and is_right(
-            self.candidates[0], self.paste.expect, catalog=self.catalog
+            self.candidates[0], self.label, catalog=self.catalog
         )
 
     @property
     def listed(self) -> bool:
-        """The labelled record is among ``match_all``'s candidates."""
-        return any(is_right(m, self.paste.expect, catalog=self.catalog) for m in self.candidates)
+        """The labelled record is among ``match_all``'s candidates or their alternatives.
+
+        Records raising the same message with the same evidence are folded into
+        one candidate (:attr:`errcat.Match.alternatives`), shown with it.
+        """
+        return any(
+            is_right(r, self.label, catalog=self.catalog)
+            for m in self.candidates
+            for r in (m.summary, *m.alternatives)
+        )
 
 
 @dataclass
@@ -213,6 +289,8 @@ class Tally:
     answerable: int = 0
     answered: int = 0
     right: int = 0
+    #: Of ``right``: right only through the history's lineage links.
+    via_lineage: int = 0
     right_any: int = 0
     wrong: int = 0
     first_right: int = 0
@@ -223,6 +301,11 @@ class Tally:
     unanswerable: int = 0
     false_confident: int = 0
     old_answered: int = 0
+    #: Pastes answerable only through history (an ``old_site`` label): how many,
+    #: answered right (at the old site or on its lineage), answered wrong.
+    history: int = 0
+    history_right: int = 0
+    history_wrong: int = 0
     seconds: list[float] = field(default_factory=list)
 
     def add(self, o: Outcome) -> None:
@@ -232,11 +315,16 @@ class Tally:
             self.answerable += 1
             self.answered += o.answer is not None
             self.right += o.right
+            self.via_lineage += o.via_lineage
             self.right_any += o.right_any
             self.wrong += o.answer is not None and not o.right
             self.wrong_old += o.answer is not None and not o.right and o.old
             self.first_right += o.first_right
             self.listed += o.listed
+        elif o.paste.old_site is not None:
+            self.history += 1
+            self.history_right += o.right
+            self.history_wrong += o.answer is not None and not o.right
         else:
             self.unanswerable += 1
             self.false_confident += o.answer is not None and not o.old
@@ -259,15 +347,16 @@ def _pct(n: int, d: int) -> str:
 
 
 def print_table(outcomes: list[Outcome]) -> None:
-    """The per-repo and total table."""
+    """The per-repo and total table, then the figure with the history pastes counted."""
     rows: dict[str, Tally] = {}
     for o in outcomes:
         rows.setdefault(o.paste.repo, Tally()).add(o)
         rows.setdefault("total", Tally()).add(o)
     header = (
         f"{'repo':<20} {'answerable':>10} {'answered':>8} {'right':>6} {'right%':>7} "
-        f"{'any-site':>8} {'wrong':>5} {'w-old':>5} {'top1':>5} {'listed':>6} | "
-        f"{'unanswerable':>12} {'false-conf':>10} {'old-ans':>7} {'ms/paste':>8}"
+        f"{'via-lin':>7} {'any-site':>8} {'wrong':>5} {'w-old':>5} {'top1':>5} {'listed':>6} | "
+        f"{'unanswerable':>12} {'false-conf':>10} {'old-ans':>7} | "
+        f"{'hist':>4} {'h-right':>7} {'h-wrong':>7} {'ms/paste':>8}"
     )
     print(header)
     print("-" * len(header))
@@ -276,18 +365,31 @@ def print_table(outcomes: list[Outcome]) -> None:
         ms = 1000 * sum(t.seconds) / len(t.seconds)
         print(
             f"{name:<20} {t.answerable:>10} {t.answered:>8} {t.right:>6} "
-            f"{_pct(t.right, t.answerable):>7} {t.right_any:>8} {t.wrong:>5} {t.wrong_old:>5} "
-            f"{t.first_right:>5} {t.listed:>6} | "
-            f"{t.unanswerable:>12} {t.false_confident:>10} {t.old_answered:>7} {ms:>8.1f}"
+            f"{_pct(t.right, t.answerable):>7} {t.via_lineage:>7} {t.right_any:>8} {t.wrong:>5} "
+            f"{t.wrong_old:>5} {t.first_right:>5} {t.listed:>6} | "
+            f"{t.unanswerable:>12} {t.false_confident:>10} {t.old_answered:>7} | "
+            f"{t.history:>4} {t.history_right:>7} {t.history_wrong:>7} {ms:>8.1f}"
         )
+    t = rows["total"]
+    both = t.answerable + t.history
     print(
-        "\nright: match_error's answer is the labelled record; any-site: or the same template "
-        "raised at another\nsite of the label's 'also' list; top1: match_all's first candidate "
+        f"\nanswerable against the newest revision: {t.right}/{t.answerable} right "
+        f"({_pct(t.right, t.answerable).strip()}); counting the pastes answerable through "
+        f"history: {t.right + t.history_right}/{both} ({_pct(t.right + t.history_right, both).strip()})"
+    )
+    print(
+        "\nright: match_error's answer is the labelled record, or a record the history data "
+        "puts on its lineage\n(via-lin: right only that way); any-site: or the same template "
+        "raised at another site of the\nlabel's 'also' list; top1: match_all's first candidate "
         "is the labelled record (any confidence);\nlisted: it is among match_all's "
-        f"{CANDIDATES}; false-conf: a confident answer for a paste the catalog cannot answer.\n"
+        f"{CANDIDATES} or their alternatives;\nfalse-conf: a confident answer for a paste "
+        "the catalog cannot answer.\n"
         "With a history catalog: w-old (of wrong) and old-ans (answers to unanswerable pastes, "
         "not counted\nas false-conf) answer with the record of a message the newest revision "
-        "no longer raises,\nwhich the labels (made against the newest catalog) cannot judge."
+        "no longer raises,\nwhich the labels (made against the newest catalog) cannot judge. "
+        "hist: pastes whose message the\nnewest revision lacks, labelled with the older site "
+        "that raised it (verified in git);\nh-right/h-wrong: answered with that site's record "
+        "(or its lineage) / with another."
     )
 
 
@@ -303,13 +405,19 @@ def _describe(m: Match) -> str:
 
 def print_misses(outcomes: list[Outcome]) -> None:
     """Every answerable paste not answered right, and every false-confident one."""
-    misses = [o for o in outcomes if o.paste.answerable and not o.right]
-    false_conf = [o for o in outcomes if not o.paste.answerable and o.answer is not None]
+    misses = [
+        o for o in outcomes if (o.paste.answerable or o.paste.old_site is not None) and not o.right
+    ]
+    false_conf = [
+        o
+        for o in outcomes
+        if not o.paste.answerable and o.paste.old_site is None and o.answer is not None
+    ]
     false_conf.sort(key=lambda o: o.old)
     kinds: Counter[str] = Counter()
-    print(f"\nMISSES ({len(misses)} answerable pastes not answered right)")
+    print(f"\nMISSES ({len(misses)} answerable pastes, history ones included, not answered right)")
     for o in misses:
-        e = o.paste.expect
+        e = o.label
         if o.answer is None:
             kind = "listed, below threshold" if o.listed else "not listed"
         elif o.right_any:
@@ -317,10 +425,12 @@ def print_misses(outcomes: list[Outcome]) -> None:
         else:
             kind = "wrong answer"
         kinds[kind] += 1
-        print(f"\n- {o.paste.id} ({kind}) {o.paste.url}")
+        old = " (old site, through history)" if o.paste.old_site is not None else ""
+        print(f"\n- {o.paste.id} ({kind}){old} {o.paste.url}")
         print(f"    expected: {e['file_path']} [{e['error_class']}] {e['message_prefix']!r}")
-        if e.get("note"):
-            print(f"    label note: {e['note']}")
+        note = o.paste.expect.get("note")
+        if note:
+            print(f"    label note: {note}")
         first = o.paste.text.strip().splitlines()[-1] if o.paste.text.strip() else ""
         print(f"    paste ends: {first[:110]!r}")
         if o.answer is not None:

@@ -861,6 +861,18 @@ def test_http_error_body_with_escaped_quotes() -> None:
     assert summary(text) == [("line", "ValueError", "The model's input is too long.")]
 
 
+@given(
+    st.sampled_from(["abort", "invalid_request_error", "server_error", "value_error"]),
+    st.sampled_from(["BadRequestError", "ValueError", "pkg.errors.QuotaError"]),
+)
+def test_a_lowercase_http_body_type_is_a_category_not_a_class(category: str, cls: str) -> None:
+    message = "Decode transfer failed for request 7"
+    for kind, expected in ((category, None), (cls, cls)):
+        body = {"finish_reason": {"type": kind, "message": message, "status_code": 500}}
+        reports = extract_reports(json.dumps(body))
+        assert [(r.error_class, r.message) for r in reports] == [(expected, message)]
+
+
 def test_pretty_printed_http_error_body() -> None:
     body = {"error": {"message": "bad request", "type": "BadRequestError", "code": 400}}
     text = "curl output:\n" + json.dumps(body, indent=2) + "\n"

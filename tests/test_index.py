@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from conftest import make_envelope
 from errcat.catalog import Catalog
-from errcat.index import PatternIndex, fold_whitespace
+from errcat.index import PatternIndex, ends_inside, fold_whitespace
 from errcat.matcher import match_all
 from errcat.patterns import (
     compile_pattern,
@@ -193,3 +193,47 @@ def test_common_rarest_word_files_the_pattern_under_a_pair(monkeypatch: pytest.M
     assert sorted(index._anchors.words) == ["corrupt", "disk"]
     assert [e.pattern for e in index.candidates("shard 3 missing")] == ["shard (.+?) missing"]
     assert index.candidates("shard 3 gone") == []
+
+
+@given(
+    st.text(alphabet=alphabet, min_size=0, max_size=12),
+    st.text(alphabet=alphabet, min_size=1, max_size=16),
+)
+def test_ends_inside_means_the_text_ends_with_a_proper_start_of_the_fragment(
+    text: str, fragment: str
+) -> None:
+    brute = any(text.endswith(fragment[:k]) for k in range(4, len(fragment)))
+    assert ends_inside(text, fragment) == brute
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["cache", "layer", "shard", "quota", "token"]), min_size=2, max_size=4
+    ),
+    st.sampled_from(["Supported kinds: ", "Known ones are ", "See the docs for "]),
+)
+def test_a_text_cut_where_the_longest_fragment_goes_on_is_a_prefix_candidate(
+    topic: list[str], more: str
+) -> None:
+    # So many patterns start with "Model" that the first word does not propose them.
+    fillers = [template_to_pattern(f"Model {n} has no field {{f}}") for n in range(80)]
+    sentence = f" are not supported for {' '.join(topic)} now."
+    target = template_to_pattern("Model kinds {k}" + sentence + " " + more + "{known}")
+    index = PatternIndex([*fillers, target])
+    text = "Model kinds ['X']" + sentence
+    assert target in [e.pattern for e in index.prefix_candidates(text)]
+    # A text that stops elsewhere does not propose it.
+    other = "Model kinds ['X'] were not found."
+    assert target not in [e.pattern for e in index.prefix_candidates(other)]
+
+
+@settings(max_examples=1500)
+@given(simple_patterns(), texts)
+def test_truncated_pieces_agree_with_the_regex_partial_match(pattern: str, text: str) -> None:
+    from errcat.patterns import pieces_truncated
+
+    pieces = pattern_pieces(pattern)
+    assert pieces is not None
+    m = compile_pattern(pattern).full.fullmatch(text, partial=True)
+    assert pieces_truncated(pieces, text) == (m is not None and m.partial)

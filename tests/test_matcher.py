@@ -653,3 +653,134 @@ def test_a_match_on_weaker_evidence_is_not_lifted() -> None:
     )
     ranked = match_all("ValueError: cannot open the shard '/a/b' for writing", catalog=catalog)
     assert ranked[0].record.error_class == "ValueError"
+
+
+_SENTENCE_WORDS = st.lists(
+    st.sampled_from(["cache", "layer", "shard", "quota", "token", "remote", "device"]),
+    min_size=3,
+    max_size=6,
+).map(" ".join)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    _SENTENCE_WORDS,
+    _SENTENCE_WORDS,
+    st.sampled_from(["", "ValueError: ", "[Bug]: ValueError: "]),
+)
+def test_a_message_cut_at_a_sentence_end_inside_a_longer_template_is_truncated(
+    first: str, rest: str, lead: str
+) -> None:
+    # Many templates start with "Model": the first word proposes none of them, and
+    # the words after the cut are common; the pattern is found by its rare words
+    # before the cut ("kinds").
+    common = "Supported: cache layer shard quota token remote device"
+    fillers = [f"Model {n} has no field {{name}}. {common}" for n in range(80)]
+    template = "Model kinds {kinds} are " + first + ". Supported: " + rest + " {known}"
+    catalog = catalog_of(*fillers, template)
+    text = lead + "Model kinds ['X', 'Y'] are " + first + "."
+    best = match_all(text, catalog=catalog)[0]
+    assert best.summary.error_message == template
+    assert best.mode == "truncated" and not best.exact
+    assert best.params["kinds"] == "['X', 'Y']"
+
+
+@given(st.sampled_from(["Contradictory suggestions: ", "The log says: ", "Then I got "]))
+def test_a_message_ending_a_sentence_without_its_period_is_found_inside_it(lead: str) -> None:
+    catalog = catalog_of(_MEMORY, "failed to load {name}", cls="RuntimeError")
+    best = match_all(lead + _MEMORY[:-1], catalog=catalog)[0]
+    assert best.summary.error_message == _MEMORY
+    assert best.mode == "inner" and best.exact
+    assert best.span == (0, len(lead + _MEMORY[:-1]))
+    # Printed by Python after its class, the message is as raised: no period is put back.
+    printed = match_all("RuntimeError: " + lead + _MEMORY[:-1], catalog=catalog)
+    assert not printed or printed[0].mode != "inner"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.text(alphabet="abcdefghij_.:' ", min_size=1, max_size=30).map(str.strip),
+    st.integers(0, 40),
+    st.sampled_from(["", "RuntimeError: ", "[Bug][V1]: RuntimeError: "]),
+)
+def test_a_record_that_explains_more_of_the_message_ranks_above_a_shorter_prefix(
+    error: str, cut: int, lead: str
+) -> None:
+    longer = "Worker failed with error '{e}', please check the stack trace above for the root cause"
+    catalog = catalog_of("Worker failed", longer, cls="RuntimeError")
+    full = longer.replace("{e}", error)
+    # The message cut anywhere after the start of the quoted error.
+    text = full[: len("Worker failed with error '") + len(error) + cut]
+    assume(not text.endswith(" "))
+    ranked = match_all(lead + text, catalog=catalog)
+    assert ranked[0].summary.error_message == longer, ranked
+    shorter = [m for m in ranked if m.summary.error_message == "Worker failed"]
+    assert all(m.confidence < ranked[0].confidence for m in shorter)
+    answer = match_error(lead + text, catalog=catalog)
+    assert answer is None or answer.summary.error_message == longer
+    # Alone, the shorter record still answers the message it starts.
+    alone = catalog_of("Worker failed", cls="RuntimeError")
+    assert match_all(lead + text, catalog=alone)[0].mode == "prefix"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(8, 60), st.sampled_from(["ValueError: ", "[Bug]: ValueError: "]))
+def test_a_generic_full_match_does_not_outrank_the_cut_off_message_it_swallows(
+    cut: int, lead: str
+) -> None:
+    specific = (
+        "TP rank {tp_rank} could finish the model loading, but there are other ranks "
+        "that did not finish loading. It is likely due to unexpected failures."
+    )
+    catalog = catalog_of("TP {tp}", specific)
+    rendered = specific.replace("{tp_rank}", "1")
+    text = rendered[: len("TP rank 1 could finish the model loading") + cut].rstrip()
+    ranked = match_all(lead + text, catalog=catalog)
+    assert ranked[0].summary.error_message == specific
+    assert ranked[0].mode == "truncated"
+    generic = [m for m in ranked if m.summary.error_message == "TP {tp}"]
+    assert all(m.confidence < ranked[0].confidence for m in generic)
+
+
+def test_a_frame_at_the_raise_line_keeps_a_prefix_match_that_a_longer_pattern_covers() -> None:
+    longer = "Worker failed with error '{e}', please check the stack trace above for the root cause"
+    catalog = Catalog(
+        [
+            _site(1, "pkg/executor.py", 125, "Worker failed"),
+            _site(2, "pkg/executor.py", 525, longer),
+        ]
+    )
+    message = "RuntimeError: Worker failed with error 'boom'"
+    bare = match_all(message, catalog=catalog)
+    assert bare[0].summary.error_message == longer
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/pkg/executor.py", line 125, in run\n'
+        "    raise RuntimeError(\n"
+        f"{message}\n"
+    )
+    framed = match_all(tb, catalog=catalog)
+    shorter = next(m for m in framed if m.summary.error_message == "Worker failed")
+    assert shorter.mode == "prefix"
+    assert framed[0] is shorter
+    assert all(m.confidence < shorter.confidence for m in framed[1:])
+
+
+@given(st.sampled_from(["count", "second item of state", "__length_hint__"]))
+def test_a_pattern_that_matched_as_it_is_is_no_cut_off_candidate(name: str) -> None:
+    catalog = catalog_of("{name} must be an integer", cls="TypeError")
+    ranked = match_all(f"TypeError: {name} must be an integer, not str", catalog=catalog)
+    assert [m.mode for m in ranked] == ["prefix"]
+
+
+@given(st.sampled_from(["Failed to get cache, it might be dead", "peer reset"]))
+def test_a_cut_off_reading_with_less_literal_text_does_not_outrank_a_wrapped_match(
+    reason: str,
+) -> None:
+    wrapped = "KVTransferError(room={room}): {reason}"
+    other = "KVTransferError(room={room}): Decode lost"
+    catalog = catalog_of(wrapped, other, cls="pkg.KVTransferError")
+    text = f"Decode failed for request 3 with exception KVTransferError(room=5): {reason}"
+    ranked = match_all(text, catalog=catalog)
+    assert ranked[0].summary.error_message == wrapped
+    assert all(m.confidence < ranked[0].confidence for m in ranked[1:])

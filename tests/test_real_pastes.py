@@ -30,8 +30,9 @@ CORPUS = HERE.parent / "benchmarks" / "data" / "real_pastes.jsonl"
 # answer names as raising the same message; the floor follows that measurement.
 # Raise it as the matcher improves. Raised to 13 on 2026-11-30 (pastes2: frames meet
 # their file at the package, HTTP status names, wrapper tags, a cut traceback after a
-# logged message, an escaped quote in a JSON body).
-TOP1_FLOOR = 13
+# logged message, an escaped quote in a JSON body). Measured 15 on 2026-12-01 (pastes3),
+# before and after its changes, and raised to that.
+TOP1_FLOOR = 15
 # Measured the same day: none of the sample's unanswerable pastes got an answer.
 FALSE_CONFIDENT_CEILING = 0
 
@@ -107,7 +108,87 @@ def test_corpus_entries_are_attributed_and_labelled() -> None:
         if e.get("answerable") is False:
             assert e["why"].strip(), p["id"]
             assert "file_path" not in e, p["id"]
+            assert set(e) <= {"answerable", "why", "old_site", "note"}, p["id"]
+            if "old_site" in e:
+                # A message the newest revision lacks, raised at this site in an older one:
+                # the note says where it was verified in the project's git history.
+                site = e["old_site"]
+                assert set(site) == {"file_path", "error_class", "message_prefix"}, p["id"]
+                assert site["file_path"].startswith(("python/sglang/", "vllm/")), p["id"]
+                assert "verified" in e["note"], p["id"]
         else:
             assert e["file_path"].startswith(("python/sglang/", "vllm/")), p["id"]
             assert e["error_class"] and e["message_prefix"], p["id"]
             assert set(e) <= {"file_path", "error_class", "message_prefix", "also", "note"}, p["id"]
+
+
+def _bench_pastes() -> Any:
+    """``benchmarks/bench_pastes.py`` as a module (the benchmarks folder is not a package)."""
+    import importlib
+    import sys
+
+    bench = str(HERE.parent / "benchmarks")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    return importlib.import_module("bench_pastes")
+
+
+def test_bench_counts_a_record_on_the_labelled_lineage_only_through_history(
+    tmp_path: Path,
+) -> None:
+    """An older revision's record is right when the history links it, never by its file name."""
+    from datetime import datetime, timezone
+
+    from conftest import make_envelope
+    from errcat.history import History, Lineage, Revision, Site, sidecar_path
+    from errcat.patterns import template_to_pattern
+
+    bench = _bench_pastes()
+    records = {
+        "1111111111111111": ("pkg/old.py", "cache too small: {n}"),
+        "2222222222222222": ("pkg/new.py", "cache too small: {n}; raise the limit"),
+        "3333333333333333": ("pkg/other.py", "cache too small: {n} (other)"),
+    }
+    out = tmp_path / "cat.jsonl"
+    with out.open("w", encoding="utf-8") as fh:
+        for rid, (path, message) in records.items():
+            env = make_envelope(
+                id=rid,
+                filePath=path,
+                errorMessage=message,
+                messagePattern=template_to_pattern(message),
+                slug=f"slug-{rid[0]}",
+            )
+            fh.write(env.model_dump_json(by_alias=True) + "\n")
+    r1 = Revision("v1", "a" * 40, datetime(2025, 1, 1, tzinfo=timezone.utc))
+    r2 = Revision("v2", "b" * 40, datetime(2025, 6, 1, tzinfo=timezone.utc))
+    History(
+        "example/project",
+        (r1, r2),
+        [
+            Lineage("1111111111111111", (Site(r1, "pkg/old.py", 3),), successor="2222222222222222"),
+            Lineage(
+                "2222222222222222", (Site(r2, "pkg/new.py", 4),), predecessor="1111111111111111"
+            ),
+            Lineage("3333333333333333", (Site(r1, "pkg/other.py", 5),)),
+        ],
+    ).dump(sidecar_path(out))
+    catalog = Catalog.from_path(out)
+    old = errcat.match_error("ValueError: cache too small: 7", catalog)
+    assert old is not None and old.summary.id == "1111111111111111"
+    others = errcat.match_all("ValueError: cache too small: 7 (other)", catalog)
+    unlinked = next(m for m in others if m.summary.id == "3333333333333333")
+    label = {"file_path": "pkg/new.py", "error_class": "ValueError", "message_prefix": "cache"}
+    assert bench.lineage_of("1111111111111111", catalog) == ["2222222222222222"]
+    assert bench.is_right(old, label, catalog=catalog)
+    assert not bench.is_right_directly(old, label)
+    assert not bench.is_right(unlinked, label, catalog=catalog)
+    # Without the history, the old record is not the labelled one.
+    assert not bench.is_right(old, label, catalog=None)
+    # Placeholder names aside, a label's prefix names the same template.
+    renamed = {
+        "file_path": "pkg/old.py",
+        "error_class": "ValueError",
+        "message_prefix": "cache too small: {size}",
+    }
+    assert bench.is_right_directly(old, renamed)

@@ -133,8 +133,9 @@ _BARE_RE: Final = re.compile(rf"(?P<cls>{_CLASS}):?[ \t]*")
 _CLASS_MSG_RE: Final = re.compile(rf"(?<!\w)(?<!\w\.)(?P<cls>{_CLASS}): ")
 # "Class(" anywhere in a line: the start of an exception repr.
 _REPR_RE: Final = re.compile(rf"(?<!\w)(?<!\w\.)(?P<cls>{_NAME})\(")
-# A name that may be an HTTP error body's "type".
-_TYPE_NAME_RE: Final = re.compile(_NAME)
+# A name that may be an HTTP error body's "type" and be a class: CapWords, maybe qualified.
+# A lowercase one ("abort", "invalid_request_error") is a category, not a class.
+_TYPE_NAME_RE: Final = re.compile(rf"(?:{_PART}\.)*[A-Z]\w*")
 # Cheap test that a line may name an exception at all (every builtin matches too).
 _HINT_RE: Final = re.compile(
     "Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Timeout|Abort|Iteration"
@@ -1407,12 +1408,9 @@ def _error_bodies(value: object, depth: int) -> Iterator[tuple[str | None, str]]
         return
     if isinstance(value, dict):
         error_type, message = value.get("type"), value.get("message")
-        if (
-            isinstance(error_type, str)
-            and isinstance(message, str)
-            and _TYPE_NAME_RE.fullmatch(error_type)
-        ):
-            yield error_type, message
+        if isinstance(error_type, str) and isinstance(message, str) and message.strip():
+            # A category ("type": "abort") says how the request ended, not what was raised.
+            yield (error_type if _TYPE_NAME_RE.fullmatch(error_type) else None), message
             return
         detail, msg = value.get("detail"), value.get("msg")
         if isinstance(detail, str) and detail.strip():

@@ -23,9 +23,11 @@ prefilter must agree with; tests run the same corpus through both).
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
@@ -36,6 +38,7 @@ __all__ = [
     "PatternIndex",
     "Postings",
     "ScanIndex",
+    "ends_inside",
     "fold_whitespace",
     "words",
 ]
@@ -360,7 +363,19 @@ class PatternIndex:
             self._entries[pid] = entry
         return entry
 
-    def _proposed(self, text: str) -> set[int]:
+    def _proposed(self, text: str) -> AbstractSet[int]:
+        """The patterns filed under the words of ``text`` (and those always proposed).
+
+        The last few texts' answers are kept: the exact and the cut-off lookups of
+        one message ask for the same text, and on a stored index each word costs
+        a bisection.
+        """
+        cached = self.__dict__.get("_proposed_cache")
+        if cached is None:
+            cached = self._proposed_cache = functools.lru_cache(maxsize=8)(self._find_proposed)
+        return cached(text)
+
+    def _find_proposed(self, text: str) -> frozenset[int]:
         pids: set[int] = set(self.always)
         anchors = self._anchors
         present = set(_WORD.findall(text))
@@ -380,17 +395,18 @@ class PatternIndex:
                         hit = pairs.get(a + _PAIR + b)
                         if hit:
                             pids.update(hit)
-        return pids
+        return frozenset(pids)
 
-    def _with_key(self, text: str) -> Iterator[int]:
+    def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
         """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
         keys = self.keys
+        pids = self._proposed(text) if proposed is None else proposed
         occurs_in = getattr(keys, "occurs_in", None)
         if occurs_in is None:
-            yield from (pid for pid in self._proposed(text) if keys[pid] in text)
+            yield from (pid for pid in pids if keys[pid] in text)
             return
         haystack = text.encode("utf-8", "surrogatepass")
-        yield from (pid for pid in self._proposed(text) if occurs_in(pid, haystack))
+        yield from (pid for pid in pids if occurs_in(pid, haystack))
 
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
@@ -404,9 +420,14 @@ class PatternIndex:
 
     def prefix_candidates(self, text: str) -> list[Entry]:
         """Patterns ``text`` could be a cut-off rendering of (it holds their first fragment)."""
-        # Patterns whose longest fragment is in the text, and those that start with
-        # the text's first word (the cut may have removed everything else).
-        pids = set(self._with_key(text))
+        # Patterns whose longest fragment is in the text or is cut partway by the text's
+        # end (an issue title stops at the end of a sentence its template goes on
+        # from), and those that start with the text's first word (the cut may have
+        # removed everything else).
+        keys = self.keys
+        proposed = self._proposed(text)
+        pids = set(self._with_key(text, proposed))
+        pids.update(pid for pid in proposed if pid not in pids and ends_inside(text, keys[pid]))
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())
@@ -461,8 +482,8 @@ class ScanIndex(PatternIndex):
 
     uses_pieces = False
 
-    def _proposed(self, text: str) -> set[int]:
-        return set(range(len(self.patterns)))
+    def _proposed(self, text: str) -> AbstractSet[int]:
+        return frozenset(range(len(self.patterns)))
 
     def candidates(self, text: str) -> list[Entry]:
         """Every pattern, most specific first."""
@@ -472,6 +493,32 @@ class ScanIndex(PatternIndex):
 def _pair_words(pairs: Postings) -> frozenset[str]:
     """Every word that is half of a pair anchor."""
     return frozenset(w for key in pairs.words for w in key.split(_PAIR))
+
+
+#: The least of a fragment a cut-off text must end with to be cut inside it.
+_CUT_MIN_CHARS = 4
+
+
+def ends_inside(text: str, fragment: str) -> bool:
+    """Whether ``text`` ends partway through ``fragment``: with its start, not all of it.
+
+    The start must be at least four characters.
+
+    >>> ends_inside("X are not supported for now.", " are not supported for now. Use: ")
+    True
+    >>> ends_inside("X are not supported for now.", " is fine. Use: ")
+    False
+    >>> ends_inside("all of it. Use: ", " it. Use: ")
+    False
+    """
+    longest = min(len(fragment) - 1, len(text))
+    lead = fragment[:_CUT_MIN_CHARS]
+    at = text.find(lead, len(text) - longest)
+    while at >= 0:
+        if fragment.startswith(text[at:]) and len(text) - at >= _CUT_MIN_CHARS:
+            return True
+        at = text.find(lead, at + 1)
+    return False
 
 
 def _rank_key(entry: Entry) -> tuple[int, int, str]:

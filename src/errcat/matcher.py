@@ -69,13 +69,14 @@ from errcat.confidence import (
 from errcat.evidence import FAR as _FAR
 from errcat.evidence import NEAR_LINES, FrameEvidence, FrameView, package_of
 from errcat.extract import ExceptionReport, extract_reports, literal_eval
-from errcat.index import Entry, fold_whitespace, words
+from errcat.index import Entry, PatternIndex, fold_whitespace, words
 from errcat.patterns import (
     GROUP,
     inner_tail_possible,
     pieces_fullmatch,
     pieces_inner,
     pieces_prefix,
+    pieces_truncated,
     placeholder_names,
 )
 from errcat.store import RecordSummary, Store, file_tail
@@ -616,6 +617,13 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool, prose: bool = False) -
                 return _Hit("prefix", prefix[0], 0, prefix[1])
             if entry.pieces[0]:
                 inner_hit = pieces_inner(entry.pieces, text)
+                if inner_hit is None and prose and _lost_period(entry, text):
+                    # Quoted at the end of a sentence that took its final period.
+                    inner_hit = pieces_inner(entry.pieces, text + ".")
+                    if inner_hit is not None and inner_hit[1] < len(text):
+                        groups, start, _ = inner_hit
+                        return _Hit("inner", groups, start, len(text), restored=True)
+                    return None
                 return None if inner_hit is None else _Hit("inner", *inner_hit)
             if not inner_tail_possible(entry.pieces, text):
                 return None
@@ -647,6 +655,8 @@ def _lookup_text(text: str) -> str:
 
 
 def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
+    if entry.pieces is not None and not pieces_truncated(entry.pieces, text):
+        return None  # the same answer as the regex, without compiling it
     try:
         m = entry.compiled.full.fullmatch(text, partial=True, timeout=REGEX_TIMEOUT)
     except TimeoutError:
@@ -739,7 +749,13 @@ class _Collector:
         present_literal: int | None = None,
         only: Sequence[int] | None = None,
         extra_reasons: Sequence[str] = (),
+        cap: float | None = None,
     ) -> None:
+        """Score the records of ``entry`` for a hit and keep the best per record.
+
+        With ``cap``, every confidence stays below it (a match another explains better),
+        but for a record a traceback frame shows raising it.
+        """
         mode = hit.mode
         captures = hit.groups
         literal = entry.literal_length if present_literal is None else present_literal
@@ -808,6 +824,8 @@ class _Collector:
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
+            if cap is not None and confidence > cap - 0.001 and frame_gain < 3.0:
+                confidence = max(0.0, cap - 0.001)
             agreement = _AGREEMENT.get(_class_state(report, summary), 1)
             match = Match(
                 summary=summary,
@@ -930,7 +948,7 @@ def _collect(
         collector.part = part
         index = store.index
         for order, report in enumerate(reports):
-            found = False
+            hits: list[_Found] = []
             variants = _variants(report)
             # A message quoted in prose may have lost its final period; one Python
             # printed after its class is as raised.
@@ -941,37 +959,143 @@ def _collect(
                     hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
                     if hit is None:
                         continue
-                    collector.add(entry=entry, report=report, order=order, hit=hit, text=text)
+                    hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
                     collector.exact.add((order, entry.pattern))
-                    found = True
-            if found:
-                continue
-            for text in variants[:_TRUNCATED_VARIANTS]:
-                for entry in index.prefix_candidates(text):
-                    present = _literal_prefix(entry, text)
-                    if present < min(
-                        _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
-                    ) and not (
-                        # a long capture (another error's text) took the room of the rest
-                        present >= _TRUNCATED_MIN_LEAD and present >= len(entry.fragments[0])
-                    ):
-                        continue  # too little of the pattern is there to call it a cut-off paste
-                    partial = _verify_truncated(entry, text)
-                    if partial is None:
-                        partial = _verify_quoted_truncated(entry, text)
-                    if partial is not None:
-                        collector.add(
-                            entry=entry,
-                            report=report,
-                            order=order,
-                            hit=partial,
-                            text=text,
-                            present_literal=present,
-                        )
+            if not any(_explains_most(found) for found in hits):
+                # No pattern's literal text explains most of the message: it may be a
+                # longer pattern cut off (``Worker failed with error 'x`` is not the
+                # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
+                # value, when ``Worker failed with error '{e}', ...`` exists).
+                matched = {found.entry.pattern for found in hits}
+                hits.extend(
+                    found
+                    for found in _truncated_hits(index, variants[:_TRUNCATED_VARIANTS])
+                    if found.entry.pattern not in matched  # it matched as it is
+                )
+            _add_hits(collector, report, order, hits)
     for order, report in enumerate(reports):
         if not any(m.confident for m in collector.best.get(order, {}).values()):
             _drift(collector, report, order)
     return collector
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A pattern's hit on one variant of a report's message, before it is scored."""
+
+    entry: Entry
+    hit: _Hit
+    text: str
+    #: How many of the pattern's literal characters the message holds.
+    literal: int
+
+
+def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_Found]:
+    """The patterns each variant is a cut-off rendering of (mode ``truncated``)."""
+    for text in variants:
+        for entry in index.prefix_candidates(text):
+            present = _literal_prefix(entry, text)
+            if present < min(
+                _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
+            ) and not (
+                # a long capture (another error's text) took the room of the rest, or the
+                # cut fell inside a long first fragment
+                present >= _TRUNCATED_MIN_LEAD
+                and (present >= len(entry.fragments[0]) or entry.fragments[0].startswith(text))
+            ):
+                continue  # too little of the pattern is there to call it a cut-off paste
+            partial = _verify_truncated(entry, text)
+            if partial is None:
+                partial = _verify_quoted_truncated(entry, text)
+            if partial is not None:
+                yield _Found(entry, partial, text, present)
+
+
+def _explains_most(found: _Found) -> bool:
+    """Whether a pattern matches the whole message with literal text for half of it or more."""
+    return found.hit.mode == "full" and 2 * found.literal >= len(found.text)
+
+
+def _dominated(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
+    """The hits another pattern explains better, with the patterns that do.
+
+    A ``prefix`` or ``inner`` hit leaves part of the message unexplained, and a
+    ``full`` or ``truncated`` one may owe its match to a placeholder that
+    swallowed the rest; when another pattern's hit on the same text covers its
+    whole span with more of its own literal text (``Worker failed`` against
+    ``Worker failed with error '{e}', ...`` cut off; ``TP {n}`` against ``TP
+    rank {r} could finish ...`` cut off), the one with less cannot be the
+    likelier record. Two full matches are left to the confidence (which weighs
+    the share explained).
+    """
+    out: dict[int, list[Entry]] = {}
+    # Most literal text first: a hit is compared only with those that hold more.
+    ranked = sorted(hits, key=lambda found: -found.literal)
+    for i, weak in enumerate(hits):
+        for strong in ranked:
+            if strong.literal <= weak.literal:
+                break
+            if weak.hit.mode == "full" and strong.hit.mode == "full":
+                continue
+            if (
+                strong.text == weak.text
+                and strong.hit.start <= weak.hit.start
+                and strong.hit.end >= weak.hit.end
+                and strong.entry.pattern != weak.entry.pattern
+            ):
+                out.setdefault(i, []).append(strong.entry)
+    return out
+
+
+def _add_hits(
+    collector: _Collector, report: ExceptionReport, order: int, hits: Sequence[_Found]
+) -> None:
+    """Score a report's hits; a dominated one (see :func:`_dominated`) never outranks its betters.
+
+    Its confidence is capped just below the best of the patterns that explain
+    more (nothing, when those were too weak to be kept), except for a record
+    a traceback frame shows raising it: a frame at the raise line outweighs the
+    wording.
+    """
+    dominated = _dominated(hits)
+    for i, found in enumerate(hits):
+        if i not in dominated:
+            collector.add(
+                entry=found.entry,
+                report=report,
+                order=order,
+                hit=found.hit,
+                text=found.text,
+                present_literal=_present(found),
+            )
+    held = collector.best.get(order, {})
+    for i, betters in dominated.items():
+        found = hits[i]
+        positions = [e.record_set for e in betters]
+        store = collector.catalog.parts[collector.part]
+        cap = max(
+            (
+                m._rank[0]  # unrounded: a capped hit must not round up to a tie
+                for m in held.values()
+                if m._store is store and any(m._position in p for p in positions)
+            ),
+            default=0.0,
+        )
+        collector.add(
+            entry=found.entry,
+            report=report,
+            order=order,
+            hit=found.hit,
+            text=found.text,
+            present_literal=_present(found),
+            cap=cap,
+            extra_reasons=("a longer pattern explains more of this message",),
+        )
+
+
+def _present(found: _Found) -> int | None:
+    """The literal characters a cut-off hit holds (None: all of the pattern's)."""
+    return found.literal if found.hit.mode == "truncated" else None
 
 
 def _differences(entry: Entry, text: str) -> str:

@@ -39,6 +39,7 @@ __all__ = [
     "pieces_fullmatch",
     "pieces_inner",
     "pieces_prefix",
+    "pieces_truncated",
     "placeholder_names",
     "render_template",
     "template_to_pattern",
@@ -564,6 +565,30 @@ def pieces_prefix(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], in
         groups.append(text[position:found])
         position = found + len(piece)
     return tuple(groups), position
+
+
+def pieces_truncated(pieces: Sequence[str], text: str) -> bool:
+    """Whether ``text`` is a cut-off rendering of a simple pattern: a proper start of a match.
+
+    The same answer as the compiled pattern's ``fullmatch(text, partial=True)``
+    being a partial match, without compiling it: a placeholder can take any
+    text, so once the first literal is there, whatever follows can be the
+    start of the rest, unless it already is a whole match.
+
+    >>> pieces_truncated(("shard ", " of ", " is missing."), "shard 3 of 8 is mis")
+    True
+    >>> pieces_truncated(("shard ", " of ", " is missing."), "shard 3 of 8 is missing.")
+    False
+    >>> (
+    ...     pieces_truncated(("shard ", " of ", " is missing."), "shar"),
+    ...     pieces_truncated(("shard",), "x"),
+    ... )
+    (True, False)
+    """
+    first = pieces[0]
+    if not text.startswith(first):
+        return first.startswith(text)  # cut inside the first literal
+    return len(pieces) > 1 and pieces_fullmatch(pieces, text) is None
 
 
 #: What may follow a message quoted inside a longer one: closing quotes, brackets,

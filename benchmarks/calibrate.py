@@ -1,6 +1,8 @@
 """Fit errcat's confidence model on a labelled corpus of real exceptions.
 
-Run: .venv/bin/python benchmarks/calibrate.py [--corpus DIR] [--write] [--png FILE]
+Run: .venv/bin/python benchmarks/calibrate.py [--corpus DIR] [--write] [--png FILE],
+then ``--shipped --write`` (refits the maps on the matcher's own first answers)
+and ``--shipped --png FILE`` (the reliability diagram of what ships).
 
 The corpus is what ``benchmarks/harvest.py`` writes (real exceptions raised by
 real code under its own test suites, with their true raise sites, and the
@@ -117,9 +119,7 @@ def forms(row: dict[str, object]) -> Iterator[tuple[str, str]]:
     yield "log", coloured
     message = str(row["message"])
     if len(message) >= 60 and "\n" not in message:
-        # A paste cut off partway through the message (keeps 60-80% of it).
-        keep = int(len(message) * (0.6 + 0.2 * (zlib.crc32(message.encode()) % 100) / 100))
-        yield "cut-line", f"{row['error_class']}: {message[:keep]}"
+        yield "cut-line", f"{row['error_class']}: {cut_off(message)}"
     changed = drifted(message) if "\n" not in message else None
     if changed is not None:
         tb = str(row["traceback"]).rstrip("\n")
@@ -127,6 +127,27 @@ def forms(row: dict[str, object]) -> Iterator[tuple[str, str]]:
         if cut >= 0 and tb.endswith(message):
             yield "drift-traceback", tb[:cut] + changed + "\n"
         yield "drift-line", f"{row['error_class']}: {changed}"
+
+
+def cut_off(message: str) -> str:
+    """The message as a paste cut off partway shows it (an issue title, a clipped log).
+
+    Real cuts fall anywhere from a third of the message on: half of these stop
+    after its first sentence when it has one ("... are not supported for now."
+    with the list of what is supported gone), the others at a word boundary
+    or mid-word, keeping 35-90% of it.
+
+    >>> cut_off("Model X is not supported for now. Supported models: a, b, c, d, e, f, g, h.")
+    'Model X is not supported for now.'
+    """
+    seed = zlib.crc32(message.encode())
+    sentence = message.find(". ")
+    if seed % 2 == 0 and 0.3 * len(message) <= sentence < 0.9 * len(message):
+        return message[: sentence + 1]
+    keep = int(len(message) * (0.35 + 0.55 * (seed // 2 % 100) / 100))
+    if seed // 200 % 2 and " " in message[:keep]:
+        keep = message.rindex(" ", 0, keep)  # at a word boundary
+    return message[:keep].rstrip()
 
 
 def split_of(key: str) -> str:
@@ -337,8 +358,8 @@ def _gather(index: int) -> list[tuple[dict[str, float], bool, float]]:
     ]
 
 
-def _shipped(index: int) -> tuple[float, bool] | None:
-    """What the shipped model answers for one job: ``match_all``'s first (confidence, right).
+def _shipped(index: int) -> Shipped | None:
+    """What the shipped model answers for one job: ``match_all``'s first answer.
 
     None when there is no candidate, or the first is a copy of the true site's message.
     """
@@ -346,7 +367,28 @@ def _shipped(index: int) -> tuple[float, bool] | None:
     found = match_all(query.text, catalog, limit=1)
     if not found or _is_copy(query, found[0]):
         return None
-    return found[0].confidence, is_right(query, found[0])
+    first = found[0]
+    features: dict[str, float] | None = None
+    if first.mode != "fuzzy":
+        scored = candidates(query.text, catalog, limit=3)
+        features = next(
+            (dict(m.features or {}) for m in scored if m.summary.id == first.summary.id), None
+        )
+    share = (first.features or {}).get("fuzzy_share") if first.mode == "fuzzy" else None
+    return Shipped(first.confidence, is_right(query, first), first.mode, share, features)
+
+
+@dataclass
+class Shipped:
+    """``match_all``'s first answer to one query (see :func:`_shipped`)."""
+
+    confidence: float
+    right: bool
+    mode: str
+    #: A fuzzy hint's share of shared words.
+    share: float | None
+    #: The model's inputs for it (None for fuzzy hints).
+    features: dict[str, float] | None
 
 
 #: Signs the weights must have: evidence that can only make an answer more (+1) or
@@ -464,11 +506,15 @@ def isotonic(points: list[tuple[float, bool]], min_count: int = 150) -> list[tup
 _RISE = 0.002
 
 
+#: The matcher's cap on hints (``matcher._FUZZY_CAP``): just below the threshold.
+HINT_CAP = 0.49
+
+
 def capped(features: dict[str, float], confidence: float) -> float:
     """The matcher's cap on wordless text: under 6 bits and no frame at the site."""
     bits = max(features["information"], features.get("bare_information", 0.0)) * 10.0
     if bits < 6.0 and not features["frame_site"]:
-        return min(confidence, 0.45)
+        return min(confidence, HINT_CAP)
     return confidence
 
 
@@ -555,36 +601,99 @@ def write_png(png: Path, series: list[tuple[str, list[tuple[Query, float, bool]]
         print(f"reliability diagram: {png}")
 
 
+def fuzzy_probability_with(knots: list[tuple[float, float]], share: float) -> float:
+    """What :func:`errcat.confidence.fuzzy_probability` gives with these knots."""
+    return min(interpolate(knots, share) if knots else 0.45 * share, HINT_CAP)
+
+
 def check_shipped(args: argparse.Namespace) -> int:
     """The reliability of the model in ``_calibration.py`` as the matcher applies it.
 
     The fit ranks candidates by its own logit; the matcher also ranks a match
     that explains more of the message above one it contains, and caps wordless
     patterns. This reads ``match_all``'s first answer for every query instead.
+    With ``--write``, the maps from logit to confidence are refitted on these
+    answers (fit half), fuzzy hints (no pattern matched, never answers), which
+    the model does not score, get a map from their share of shared words to
+    the share right, the maps are written (the weights stay), and the diagram
+    shows what they give. Without it, the diagram is of the confidences the
+    matcher gave: run it again after ``--write`` to see what ships.
     """
     from errcat.confidence import THRESHOLD
 
     unrelated = args.unrelated if args.unrelated and args.unrelated.exists() else None
     began = time.perf_counter()
-    data, counts = samples(
-        args.corpus,
-        args.limit or None,
-        args.seed,
-        args.workers,
-        unrelated=unrelated,
-        gather=_shipped,
-    )
+    if args.cache is not None and args.cache.exists():
+        with args.cache.open("rb") as fh:
+            data, counts = pickle.load(fh)  # our own cache file
+    else:
+        data, counts = samples(
+            args.corpus,
+            args.limit or None,
+            args.seed,
+            args.workers,
+            unrelated=unrelated,
+            gather=_shipped,
+        )
+        if args.cache is not None:
+            with args.cache.open("wb") as fh:
+                pickle.dump((data, counts), fh)
     print(f"corpus: {counts}, matched in {time.perf_counter() - began:.0f} s")
+    # The maps from logit to confidence are fitted again on the answers the matcher
+    # gives first (it lifts a match that explains more above a likelier one it
+    # contains), and fuzzy hints, which the model does not score, get a map of their
+    # share of shared words: both on the fit half.
+    from errcat._calibration import WEIGHTS
+
+    def logit(f: Shipped) -> float:
+        features = f.features or {}
+        return sum(w * features.get(name, 0.0) for w, name in zip(WEIGHTS, FEATURES, strict=True))
+
+    fit = [f for q, f in data if q.split == "fit" and f]
+    knots_fuzzy = isotonic(
+        [(f.share, f.right) for f in fit if f.share is not None], min_count=args.block
+    )
+    knots = {
+        bare: isotonic(
+            [
+                (logit(f), f.right)
+                for f in fit
+                if f.features is not None
+                and bool(f.features.get("bare")) == bare
+                and capped(f.features, 1.0) == 1.0
+            ],
+            min_count=args.block,
+        )
+        for bare in (False, True)
+    }
+    print(f"fuzzy hints map (share -> right): {knots_fuzzy}")
+
+    def confidence(f: Shipped) -> float:
+        if not args.write:
+            return f.confidence  # what the shipped maps gave: the diagram users get
+        if f.share is not None:
+            return fuzzy_probability_with(knots_fuzzy, f.share)
+        if f.features is None:
+            return f.confidence
+        return capped(f.features, interpolate(knots[bool(f.features.get("bare"))], logit(f)))
+
     series = []
     for split in ("fit", "test"):
-        answers = [(q, found[0], found[1]) for q, found in data if q.split == split and found]
-        answers += [(q, 0.0, False) for q, found in data if q.split == split and not found]
-        print(f"\nshipped model, {split} half (match_all's first answer)")
-        print(f"  {'decile':<8} {'answers':>8} {'mean conf':>10} {'right':>8}  gap")
-        for lo, n, mean, acc in reliability(answers):
-            flag = "" if n < 50 or abs(mean - acc) <= 0.05 else "  <-- off by more than 5 points"
-            print(f"  {lo:<8.1f} {n:>8} {mean:>10.3f} {acc:>8.3f}  {acc - mean:+.3f}{flag}")
+        answers = [(q, confidence(f), f.right) for q, f in data if q.split == split and f]
+        answers += [(q, 0.0, False) for q, f in data if q.split == split and not f]
+        print_reliability(f"shipped model, {split} half (match_all's first answer)", answers)
         series.append((f"{split} half", answers))
+        modes: dict[str, list[tuple[float, bool]]] = {}
+        for q, f in data:
+            if q.split == split and f:
+                modes.setdefault(f.mode, []).append((confidence(f), f.right))
+        print(
+            "  by mode: "
+            + ", ".join(
+                f"{mode} {len(v)} at {sum(c for c, _ in v) / len(v):.2f}, right {sum(ok for _, ok in v) / len(v):.2f}"
+                for mode, v in sorted(modes.items())
+            )
+        )
         print(f"\n  {'form':<20} {'answerable':>10} {'right':>7} {'negatives':>9} {'false':>6}")
         for form in sorted({q.form for q, _, _ in answers}):
             rows = [(q, c, ok) for q, c, ok in answers if q.form == form]
@@ -594,9 +703,35 @@ def check_shipped(args: argparse.Namespace) -> int:
                 f"  {form + ' >=12':<20} {len(pos):>10} {sum(pos) / max(1, len(pos)):>7.1%}"
                 f" {len(neg):>9} {sum(neg) / max(1, len(neg)):>6.2%}"
             )
+    if args.write:
+        text = OUT.read_text(encoding="utf-8")
+        for name, values in (
+            ("KNOTS", knots[False]),
+            ("KNOTS_BARE", knots[True]),
+            ("KNOTS_FUZZY", knots_fuzzy),
+        ):
+            block = re.compile(
+                rf"^{name}: tuple\[tuple\[float, float\], \.\.\.\] = \(\n(?:    .*\n)*\)\n",
+                re.M,
+            )
+            body = "".join(f"    ({x}, {y}),\n" for x, y in values)
+            text, n = block.subn(f"{name}: tuple[tuple[float, float], ...] = (\n{body})\n", text)
+            if n != 1:
+                raise SystemExit(f"{OUT}: no {name} block to replace")
+        OUT.write_text(text, encoding="utf-8")
+        print(f"wrote the maps (KNOTS, KNOTS_BARE, KNOTS_FUZZY) to {OUT}")
     if args.png is not None:
         write_png(args.png, series)
     return 0
+
+
+def print_reliability(title: str, answers: list[tuple[Query, float, bool]]) -> None:
+    """The diagram as a table: per decile, answers, mean confidence, share right, gap."""
+    print(f"\n{title}")
+    print(f"  {'decile':<8} {'answers':>8} {'mean conf':>10} {'right':>8}  gap")
+    for lo, n, mean, acc in reliability(answers):
+        flag = "" if n < 50 or abs(mean - acc) <= 0.05 else "  <-- off by more than 5 points"
+        print(f"  {lo:<8.1f} {n:>8} {mean:>10.3f} {acc:>8.3f}  {acc - mean:+.3f}{flag}")
 
 
 def choose_threshold(answers: list[tuple[Query, float, bool]]) -> float:
@@ -610,6 +745,19 @@ def choose_threshold(answers: list[tuple[Query, float, bool]]) -> float:
         if all(sum(band) >= 0.5 * len(band) for band in bands if len(band) >= 50):
             return t
     return 0.95
+
+
+def _fuzzy_block() -> list[str]:
+    """The fuzzy hints' map as written now (``--shipped --write`` fits it)."""
+    from errcat._calibration import KNOTS_FUZZY
+
+    return [
+        "#: (share of words, share right) knots of fuzzy hints (no pattern matched), fitted on",
+        "#: match_all's first answers (``calibrate.py --shipped``); empty: 0.45 x share.",
+        "KNOTS_FUZZY: tuple[tuple[float, float], ...] = (",
+        *(f"    ({x}, {y})," for x, y in KNOTS_FUZZY),
+        ")",
+    ]
 
 
 def write(
@@ -638,6 +786,7 @@ def write(
         "KNOTS_BARE: tuple[tuple[float, float], ...] = (",
         *(f"    ({x}, {y})," for x, y in knots[True]),
         ")",
+        *_fuzzy_block(),
         "#: match_error answers when the confidence is at least this.",
         f"THRESHOLD = {threshold}",
         "",
@@ -656,6 +805,13 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--png", type=Path, help="write the reliability diagram of both halves")
     parser.add_argument(
+        "--block",
+        type=int,
+        default=300,
+        help="fewest answers in a block of the maps (--shipped; smaller blocks follow one"
+        " test suite's loops over a message)",
+    )
+    parser.add_argument(
         "--shipped",
         action="store_true",
         help="fit nothing: the shipped model's reliability, from match_all's first answer",
@@ -669,7 +825,8 @@ def main() -> int:
     parser.add_argument(
         "--cache",
         type=Path,
-        help="keep the gathered candidates in this pickle (read it when it exists)",
+        help="keep the gathered candidates (with --shipped: answers) in this pickle;"
+        " read it when it exists",
     )
     args = parser.parse_args()
     began = time.perf_counter()
@@ -712,11 +869,7 @@ def main() -> int:
     series = []
     for split in ("fit", "test"):
         answers = top_answers(data, w, split, knots)
-        print(f"\nreliability on the {split} half (top answers)")
-        print(f"  {'decile':<8} {'answers':>8} {'mean conf':>10} {'right':>8}  gap")
-        for lo, n, mean, acc in reliability(answers):
-            flag = "" if n < 50 or abs(mean - acc) <= 0.05 else "  <-- off by more than 5 points"
-            print(f"  {lo:<8.1f} {n:>8} {mean:>10.3f} {acc:>8.3f}  {acc - mean:+.3f}{flag}")
+        print_reliability(f"reliability on the {split} half (top answers)", answers)
         series.append((f"{split} half", answers))
     if args.png is not None:
         write_png(args.png, series)

@@ -6,8 +6,10 @@ from hypothesis import strategies as st
 from errcat._calibration import KNOTS, WEIGHTS
 from errcat.confidence import (
     FEATURES,
+    THRESHOLD,
     TextEvidence,
     best_logit,
+    fuzzy_probability,
     interpolate,
     probability,
     record_features,
@@ -33,6 +35,16 @@ evidence = st.builds(
 )
 classes = st.sampled_from(["agree", "custom", "disagree", "unknown"])
 kinds = st.sampled_from(["site", "raise_file", "file", "package", "elsewhere", "none"])
+
+
+@given(unit, unit, st.floats(0.0, 1.0))
+def test_a_fuzzy_hint_is_monotone_in_its_shared_words_and_never_an_answer(
+    a: float, b: float, cap: float
+) -> None:
+    low, high = sorted((a, b))
+    hint_cap = min(cap, THRESHOLD - 0.01)
+    assert 0.0 <= fuzzy_probability(low, hint_cap) <= fuzzy_probability(high, hint_cap)
+    assert fuzzy_probability(high, hint_cap) <= hint_cap < THRESHOLD
 
 
 @given(evidence)

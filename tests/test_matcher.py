@@ -459,7 +459,7 @@ def test_no_exception_class_lifts_the_cap_on_wordless_patterns(label: str, value
         text = f"{cls}: {label}: {value!r}"
         [top, *_] = match_all(text, catalog=catalog)
         assert top.summary.error_message == "{label}: {err!r}"
-        assert top.confidence <= 0.45
+        assert top.confidence < CONFIDENCE_THRESHOLD
         assert "bits of evidence" in " ".join(top.reasons)
         assert match_error(text, catalog=catalog) is None
 

@@ -36,13 +36,14 @@ import functools
 import math
 from dataclasses import dataclass
 
-from errcat._calibration import KNOTS, KNOTS_BARE, THRESHOLD, WEIGHTS
+from errcat._calibration import KNOTS, KNOTS_BARE, KNOTS_FUZZY, THRESHOLD, WEIGHTS
 
 __all__ = [
     "FEATURES",
     "THRESHOLD",
     "TextEvidence",
     "best_logit",
+    "fuzzy_probability",
     "interpolate",
     "probability",
     "record_features",
@@ -135,6 +136,21 @@ def probability(logit: float, *, bare: bool = False) -> float:
         return 1.0 / (1.0 + math.exp(-logit))
     z = math.exp(logit)
     return z / (1.0 + z)
+
+
+def fuzzy_probability(share: float, cap: float) -> float:
+    """The confidence of a fuzzy hint (no pattern matched) sharing ``share`` of the words.
+
+    ``share`` is the mean of the share of the record's words in the message and
+    of the message's words in the record. The fitted map (``KNOTS_FUZZY``, from
+    ``benchmarks/calibrate.py --shipped``) gives how often such hints are right;
+    a hint never reaches ``cap`` (it is not an answer).
+
+    >>> fuzzy_probability(0.2, 0.49) <= fuzzy_probability(0.9, 0.49) <= 0.49
+    True
+    """
+    value = interpolate(KNOTS_FUZZY, share) if KNOTS_FUZZY else cap * share
+    return min(value, cap)
 
 
 @dataclass(frozen=True, slots=True)

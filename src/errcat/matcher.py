@@ -62,6 +62,7 @@ from errcat.confidence import (
     THRESHOLD,
     TextEvidence,
     best_logit,
+    fuzzy_probability,
     probability,
     record_features,
     record_logit,
@@ -103,8 +104,10 @@ CONFIDENCE_THRESHOLD = THRESHOLD
 #: Seconds one regex evaluation may take before it counts as no match.
 REGEX_TIMEOUT = 0.05
 
-#: Fuzzy hints never reach this confidence, so they never pass the threshold.
-_FUZZY_CAP = 0.45
+#: Fuzzy hints, and wordless patterns without a frame at their raise line, are hints:
+#: their confidence stays just below the threshold (those at the cap are right about
+#: half the time, so the cap is where calibration puts them too).
+_FUZZY_CAP = round(CONFIDENCE_THRESHOLD - 0.01, 2)
 #: A record is near when the message holds this share of its words ...
 _FUZZY_MIN_SHARE = 0.6
 #: ... or when this share of the message's words (at least _FUZZY_MIN_WORDS) are its.
@@ -221,7 +224,8 @@ class Match:
     #: Other records raising the same message that the evidence cannot tell from this
     #: one (no frame separates them); :attr:`confidence` is that one of them is right.
     alternatives: tuple[RecordSummary, ...] = ()
-    #: The confidence model's inputs, when asked for (:func:`candidates`).
+    #: The confidence model's inputs, when asked for (:func:`candidates`); a fuzzy hint
+    #: has its share of shared words (``fuzzy_share``, see confidence.fuzzy_probability).
     features: Mapping[str, float] | None = field(default=None, repr=False, compare=False)
     _store: Store | None = field(default=None, repr=False, compare=False)
     _position: int = field(default=-1, repr=False, compare=False)
@@ -1058,16 +1062,22 @@ def _add_hits(
     wording.
     """
     dominated = _dominated(hits)
+
+    def add(found: _Found, cap: float | None = None, reasons: tuple[str, ...] = ()) -> None:
+        collector.add(
+            entry=found.entry,
+            report=report,
+            order=order,
+            hit=found.hit,
+            text=found.text,
+            present_literal=_present(found),
+            cap=cap,
+            extra_reasons=reasons,
+        )
+
     for i, found in enumerate(hits):
         if i not in dominated:
-            collector.add(
-                entry=found.entry,
-                report=report,
-                order=order,
-                hit=found.hit,
-                text=found.text,
-                present_literal=_present(found),
-            )
+            add(found)
     held = collector.best.get(order, {})
     for i, betters in dominated.items():
         found = hits[i]
@@ -1081,16 +1091,7 @@ def _add_hits(
             ),
             default=0.0,
         )
-        collector.add(
-            entry=found.entry,
-            report=report,
-            order=order,
-            hit=found.hit,
-            text=found.text,
-            present_literal=_present(found),
-            cap=cap,
-            extra_reasons=("a longer pattern explains more of this message",),
-        )
+        add(found, cap, ("a longer pattern explains more of this message",))
 
 
 def _present(found: _Found) -> int | None:
@@ -1218,7 +1219,7 @@ def _near_hints(
         if shared < 3 or not near:
             continue
         share = (recall + precision) / 2
-        confidence = _FUZZY_CAP * share
+        confidence = fuzzy_probability(share, _FUZZY_CAP)
         for position in entry.records:
             summary = store.summary(position)
             if catalog.hidden(part, summary.id):
@@ -1234,6 +1235,7 @@ def _near_hints(
                     f"no pattern matched; {recall:.0%} of this record's words and "
                     f"{precision:.0%} of the message's are shared (drifted message?)",
                 ),
+                features={"fuzzy_share": share},
                 _store=store,
                 _position=position,
                 _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, 0.0, -position),

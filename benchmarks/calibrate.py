@@ -601,6 +601,36 @@ def write_png(png: Path, series: list[tuple[str, list[tuple[Query, float, bool]]
         print(f"reliability diagram: {png}")
 
 
+def shipped_answers(
+    corpus: Path,
+    workers: int,
+    unrelated: Path | None = UNRELATED,
+    *,
+    limit: int | None = None,
+    seed: int = 1,
+) -> tuple[list[tuple[Query, Shipped | None]], dict[str, int]]:
+    """``match_all``'s first answer to every query of the corpus (see :func:`samples`)."""
+    other = unrelated if unrelated is not None and unrelated.exists() else None
+    return samples(corpus, limit, seed, workers, unrelated=other, gather=_shipped)
+
+
+def shipped_series(
+    data: list[tuple[Query, Shipped | None]], splits: tuple[str, ...] = ("fit", "test")
+) -> list[tuple[str, list[tuple[Query, float, bool]]]]:
+    """Per half, (query, confidence, right) of the shipped answers (0 and wrong: none)."""
+    return [
+        (
+            f"{split} half",
+            [
+                (q, f.confidence, f.right) if f else (q, 0.0, False)
+                for q, f in data
+                if q.split == split
+            ],
+        )
+        for split in splits
+    ]
+
+
 def fuzzy_probability_with(knots: list[tuple[float, float]], share: float) -> float:
     """What :func:`errcat.confidence.fuzzy_probability` gives with these knots."""
     return min(interpolate(knots, share) if knots else 0.45 * share, HINT_CAP)
@@ -621,19 +651,13 @@ def check_shipped(args: argparse.Namespace) -> int:
     """
     from errcat.confidence import THRESHOLD
 
-    unrelated = args.unrelated if args.unrelated and args.unrelated.exists() else None
     began = time.perf_counter()
     if args.cache is not None and args.cache.exists():
         with args.cache.open("rb") as fh:
             data, counts = pickle.load(fh)  # our own cache file
     else:
-        data, counts = samples(
-            args.corpus,
-            args.limit or None,
-            args.seed,
-            args.workers,
-            unrelated=unrelated,
-            gather=_shipped,
+        data, counts = shipped_answers(
+            args.corpus, args.workers, args.unrelated, limit=args.limit or None, seed=args.seed
         )
         if args.cache is not None:
             with args.cache.open("wb") as fh:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -784,3 +785,25 @@ def test_a_cut_off_reading_with_less_literal_text_does_not_outrank_a_wrapped_mat
     ranked = match_all(text, catalog=catalog)
     assert ranked[0].summary.error_message == wrapped
     assert all(m.confidence < ranked[0].confidence for m in ranked[1:])
+
+
+def test_a_regex_that_runs_past_the_wall_clock_limit_once_is_tried_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import errcat.matcher as matcher_module
+
+    real = matcher_module._verify_once
+    limits: list[float] = []
+
+    def busy_once(*args: Any) -> Any:
+        limits.append(args[-1])
+        if len(limits) == 1:
+            raise TimeoutError  # as when the machine was busy during the first try
+        return real(*args)
+
+    monkeypatch.setattr(matcher_module, "_verify_once", busy_once)
+    catalog = catalog_of("cache of {n} blocks is too small for the {what} model")
+    m = match_error("ValueError: cache of 3 blocks is too small for the llama model", catalog)
+    assert m is not None and m.params == {"n": "3", "what": "llama"}
+    timeout = matcher_module.REGEX_TIMEOUT
+    assert limits[:2] == [timeout, timeout * 10]

@@ -585,66 +585,83 @@ def _regex_hit(mode: str, m: regex.Match[str]) -> _Hit:
 def _verify(entry: Entry, text: str, *, use_pieces: bool, prose: bool = False) -> _Hit | None:
     """Match one candidate against a folded message: full, then prefix, then inner.
 
+    A regex that runs past :data:`REGEX_TIMEOUT` counts as no match. That limit
+    is wall-clock time, which a busy machine can stretch for a sound pattern:
+    one that times out is tried once more with ten times the limit, so an
+    answer does not depend on the load (a pattern that backtracks without end
+    still gives up).
+    """
+    try:
+        return _verify_once(entry, text, use_pieces, prose, REGEX_TIMEOUT)
+    except TimeoutError:
+        try:
+            return _verify_once(entry, text, use_pieces, prose, REGEX_TIMEOUT * 10)
+        except TimeoutError:
+            return None
+
+
+def _verify_once(
+    entry: Entry, text: str, use_pieces: bool, prose: bool, timeout: float
+) -> _Hit | None:
+    """One try of :func:`_verify` (raises TimeoutError when a regex runs past ``timeout``).
+
     With ``prose`` (a message quoted in a sentence or a title, not printed by
     Python after its class), a pattern may also match with the message's final
     period put back (the hit is marked ``restored``).
     """
     compiled = None
-    try:
-        if use_pieces and entry.pieces is not None:
-            groups = pieces_fullmatch(entry.pieces, text)
-            full = _Hit("full", groups, 0, len(text)) if groups is not None else None
-            if full is None and prose and _lost_period(entry, text):
-                # The message's own final period, lost where it was quoted in a sentence.
-                groups = pieces_fullmatch(entry.pieces, text + ".")
-                if groups is not None:
-                    full = _Hit("full", groups, 0, len(text), restored=True)
-        else:
-            compiled = entry.compiled
-            m = compiled.full.fullmatch(text, timeout=REGEX_TIMEOUT)
-            full = _regex_hit("full", m) if m else None
-            if full is None and prose and _lost_period(entry, text):
-                m = compiled.full.fullmatch(text + ".", timeout=REGEX_TIMEOUT)
-                if m is not None:
-                    full = _Hit("full", m.groups(), 0, len(text), restored=True)
-        if full is not None:
-            lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
-            if lead and _WRAPPER_LEAD.match(lead):
-                # "worker crashed: <message>": the wrapper is not the placeholder's value.
-                inner = entry.compiled.inner.search(text, timeout=REGEX_TIMEOUT)
-                if inner:
-                    return _regex_hit("inner", inner)
-            return full
-        if use_pieces and entry.pieces is not None:
-            prefix = pieces_prefix(entry.pieces, text)
-            if prefix is not None:
-                return _Hit("prefix", prefix[0], 0, prefix[1])
-            if entry.pieces[0]:
-                inner_hit = pieces_inner(entry.pieces, text)
-                if inner_hit is None and prose and _lost_period(entry, text):
-                    # Quoted at the end of a sentence that took its final period.
-                    inner_hit = pieces_inner(entry.pieces, text + ".")
-                    if inner_hit is not None and inner_hit[1] < len(text):
-                        groups, start, _ = inner_hit
-                        return _Hit("inner", groups, start, len(text), restored=True)
-                    return None
-                return None if inner_hit is None else _Hit("inner", *inner_hit)
-            if not inner_tail_possible(entry.pieces, text):
+    if use_pieces and entry.pieces is not None:
+        groups = pieces_fullmatch(entry.pieces, text)
+        full = _Hit("full", groups, 0, len(text)) if groups is not None else None
+        if full is None and prose and _lost_period(entry, text):
+            # The message's own final period, lost where it was quoted in a sentence.
+            groups = pieces_fullmatch(entry.pieces, text + ".")
+            if groups is not None:
+                full = _Hit("full", groups, 0, len(text), restored=True)
+    else:
+        compiled = entry.compiled
+        m = compiled.full.fullmatch(text, timeout=timeout)
+        full = _regex_hit("full", m) if m else None
+        if full is None and prose and _lost_period(entry, text):
+            m = compiled.full.fullmatch(text + ".", timeout=timeout)
+            if m is not None:
+                full = _Hit("full", m.groups(), 0, len(text), restored=True)
+    if full is not None:
+        lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
+        if lead and _WRAPPER_LEAD.match(lead):
+            # "worker crashed: <message>": the wrapper is not the placeholder's value.
+            inner = entry.compiled.inner.search(text, timeout=timeout)
+            if inner:
+                return _regex_hit("inner", inner)
+        return full
+    if use_pieces and entry.pieces is not None:
+        prefix = pieces_prefix(entry.pieces, text)
+        if prefix is not None:
+            return _Hit("prefix", prefix[0], 0, prefix[1])
+        if entry.pieces[0]:
+            inner_hit = pieces_inner(entry.pieces, text)
+            if inner_hit is None and prose and _lost_period(entry, text):
+                # Quoted at the end of a sentence that took its final period.
+                inner_hit = pieces_inner(entry.pieces, text + ".")
+                if inner_hit is not None and inner_hit[1] < len(text):
+                    groups, start, _ = inner_hit
+                    return _Hit("inner", groups, start, len(text), restored=True)
                 return None
-        else:
-            assert compiled is not None
-            m = compiled.full.match(text, timeout=REGEX_TIMEOUT)
-            if m:
-                return _regex_hit("prefix", m)
-        m = entry.compiled.inner.search(text, timeout=REGEX_TIMEOUT)
+            return None if inner_hit is None else _Hit("inner", *inner_hit)
+        if not inner_tail_possible(entry.pieces, text):
+            return None
+    else:
+        assert compiled is not None
+        m = compiled.full.match(text, timeout=timeout)
         if m:
-            return _regex_hit("inner", m)
-        if prose and _lost_period(entry, text):
-            m = entry.compiled.inner.search(text + ".", timeout=REGEX_TIMEOUT)
-            if m and m.start() < len(text):
-                return _Hit("inner", m.groups(), m.start(), len(text), restored=True)
-    except TimeoutError:
-        return None
+            return _regex_hit("prefix", m)
+    m = entry.compiled.inner.search(text, timeout=timeout)
+    if m:
+        return _regex_hit("inner", m)
+    if prose and _lost_period(entry, text):
+        m = entry.compiled.inner.search(text + ".", timeout=timeout)
+        if m and m.start() < len(text):
+            return _Hit("inner", m.groups(), m.start(), len(text), restored=True)
     return None
 
 
@@ -661,10 +678,13 @@ def _lookup_text(text: str) -> str:
 def _verify_truncated(entry: Entry, text: str) -> _Hit | None:
     if entry.pieces is not None and not pieces_truncated(entry.pieces, text):
         return None  # the same answer as the regex, without compiling it
-    try:
-        m = entry.compiled.full.fullmatch(text, partial=True, timeout=REGEX_TIMEOUT)
-    except TimeoutError:
-        return None
+    m = None
+    for timeout in (REGEX_TIMEOUT, REGEX_TIMEOUT * 10):  # see _verify
+        try:
+            m = entry.compiled.full.fullmatch(text, partial=True, timeout=timeout)
+            break
+        except TimeoutError:
+            continue
     return _regex_hit("truncated", m) if m is not None and m.partial else None
 
 

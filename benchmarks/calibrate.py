@@ -58,7 +58,7 @@ import numpy as np
 
 from accuracy import c_twin_files
 from errcat import Catalog
-from errcat.confidence import FEATURES
+from errcat.confidence import FEATURES, THRESHOLD, fuzzy_probability
 from errcat.evidence import same_file_depth
 from errcat.matcher import Match, candidates, match_all
 
@@ -507,7 +507,7 @@ _RISE = 0.002
 
 
 #: The matcher's cap on hints (``matcher._FUZZY_CAP``): just below the threshold.
-HINT_CAP = 0.49
+HINT_CAP = round(THRESHOLD - 0.01, 2)
 
 
 def capped(features: dict[str, float], confidence: float) -> float:
@@ -631,11 +631,6 @@ def shipped_series(
     ]
 
 
-def fuzzy_probability_with(knots: list[tuple[float, float]], share: float) -> float:
-    """What :func:`errcat.confidence.fuzzy_probability` gives with these knots."""
-    return min(interpolate(knots, share) if knots else 0.45 * share, HINT_CAP)
-
-
 def check_shipped(args: argparse.Namespace) -> int:
     """The reliability of the model in ``_calibration.py`` as the matcher applies it.
 
@@ -649,7 +644,6 @@ def check_shipped(args: argparse.Namespace) -> int:
     shows what they give. Without it, the diagram is of the confidences the
     matcher gave: run it again after ``--write`` to see what ships.
     """
-    from errcat.confidence import THRESHOLD
 
     began = time.perf_counter()
     if args.cache is not None and args.cache.exists():
@@ -696,7 +690,7 @@ def check_shipped(args: argparse.Namespace) -> int:
         if not args.write:
             return f.confidence  # what the shipped maps gave: the diagram users get
         if f.share is not None:
-            return fuzzy_probability_with(knots_fuzzy, f.share)
+            return fuzzy_probability(f.share, HINT_CAP, tuple(knots_fuzzy))
         if f.features is None:
             return f.confidence
         return capped(f.features, interpolate(knots[bool(f.features.get("bare"))], logit(f)))
@@ -777,7 +771,7 @@ def _fuzzy_block() -> list[str]:
 
     return [
         "#: (share of words, share right) knots of fuzzy hints (no pattern matched), fitted on",
-        "#: match_all's first answers (``calibrate.py --shipped``); empty: 0.45 x share.",
+        "#: match_all's first answers (``calibrate.py --shipped``); empty: the cap x share.",
         "KNOTS_FUZZY: tuple[tuple[float, float], ...] = (",
         *(f"    ({x}, {y})," for x, y in KNOTS_FUZZY),
         ")",

@@ -84,7 +84,7 @@ KNOTS_BARE: tuple[tuple[float, float], ...] = (
     (9.3682, 0.9957),
 )
 #: (share of words, share right) knots of fuzzy hints (no pattern matched), fitted on
-#: match_all's first answers (``calibrate.py --shipped``); empty: 0.45 x share.
+#: match_all's first answers (``calibrate.py --shipped``); empty: the cap x share.
 KNOTS_FUZZY: tuple[tuple[float, float], ...] = (
     (0.3375, 0.0132),
     (0.761905, 0.0172),

@@ -138,18 +138,21 @@ def probability(logit: float, *, bare: bool = False) -> float:
     return z / (1.0 + z)
 
 
-def fuzzy_probability(share: float, cap: float) -> float:
+def fuzzy_probability(
+    share: float, cap: float, knots: tuple[tuple[float, float], ...] = KNOTS_FUZZY
+) -> float:
     """The confidence of a fuzzy hint (no pattern matched) sharing ``share`` of the words.
 
     ``share`` is the mean of the share of the record's words in the message and
-    of the message's words in the record. The fitted map (``KNOTS_FUZZY``, from
-    ``benchmarks/calibrate.py --shipped``) gives how often such hints are right;
-    a hint never reaches ``cap`` (it is not an answer).
+    of the message's words in the record. The fitted map (``knots``, by default
+    ``KNOTS_FUZZY`` from ``benchmarks/calibrate.py --shipped``) gives how often
+    such hints are right (without one: ``cap * share``); a hint never passes
+    ``cap`` (it is not an answer).
 
     >>> fuzzy_probability(0.2, 0.49) <= fuzzy_probability(0.9, 0.49) <= 0.49
     True
     """
-    value = interpolate(KNOTS_FUZZY, share) if KNOTS_FUZZY else cap * share
+    value = interpolate(knots, share) if knots else cap * share
     return min(value, cap)
 
 

@@ -807,3 +807,20 @@ def test_a_regex_that_runs_past_the_wall_clock_limit_once_is_tried_again(
     assert m is not None and m.params == {"n": "3", "what": "llama"}
     timeout = matcher_module.REGEX_TIMEOUT
     assert limits[:2] == [timeout, timeout * 10]
+
+
+@given(
+    value=words,
+    name=st.lists(words, min_size=1, max_size=3).map(".".join),
+    tail=st.lists(words, min_size=2, max_size=6).map(" ".join),
+)
+@settings(max_examples=40, deadline=None)
+def test_a_name_placeholder_never_swallows_a_sentence(value: str, name: str, tail: str) -> None:
+    catalog = catalog_of("{value!r} is not a valid {cls.__qualname__}")
+    named = match_all(f"ValueError: {value!r} is not a valid {name}", catalog=catalog)
+    assert named and named[0].mode == "full"
+    assert named[0].params["cls.__qualname__"] == name
+    # Another library's message of the same start: a qualname never holds spaces.
+    text = f"ValueError: {value!r} is not a valid {name} token. It may only hold {tail}"
+    assert match_error(text, catalog=catalog) is None
+    assert all(m.mode == "fuzzy" for m in match_all(text, catalog=catalog))

@@ -665,6 +665,40 @@ def _verify_once(
     return None
 
 
+#: Placeholder expressions that print a name: a module's, a class's or a function's.
+_NAME_EXPRESSIONS = ("__name__", "__qualname__")
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_fields(template: str) -> tuple[int, tuple[int, ...]]:
+    """How many placeholders a template has, and which of them print a name."""
+    try:
+        names = placeholder_names(template)
+    except ValueError:
+        return (-1, ())
+    return (len(names), tuple(i for i, n in enumerate(names) if n.endswith(_NAME_EXPRESSIONS)))
+
+
+def _spaced_name(template: str, captures: Sequence[str | None]) -> bool:
+    """Whether a placeholder that prints a name captured text with whitespace in it.
+
+    ``{cls.__qualname__}`` prints ``Outer.<locals>.Inner``, never ``prerelease
+    token. It may only consist of ...``: a pattern whose name placeholder has to
+    swallow a sentence to match matched the wrong message.
+
+    >>> _spaced_name("{v!r} is not a valid {cls.__qualname__}", ["'x'", "build token. It"])
+    True
+    >>> _spaced_name("{v!r} is not a valid {cls.__qualname__}", ["'x' y", "Color"])
+    False
+    """
+    count, fields = _name_fields(template)
+    if not fields or count != len(captures):
+        return False
+    return any(
+        (value := captures[i]) is not None and any(c.isspace() for c in value) for i in fields
+    )
+
+
 def _lost_period(entry: Entry, text: str) -> bool:
     """Whether the pattern ends with a period that the text, ending in a word, lacks."""
     return text[-1:].isalnum() and entry.pattern.endswith(r"\.") and entry.literal_length > 1
@@ -836,6 +870,8 @@ class _Collector:
             summary = store.summary(position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
+            if captures and _spaced_name(summary.error_message, captures):
+                continue  # the record's template could not have printed this text
             confidence, reasons, (frame_gain, closeness), features = _score(
                 text=evidence,
                 text_logit=text_logit,

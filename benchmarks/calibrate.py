@@ -588,15 +588,16 @@ def write_png(png: Path, series: list[tuple[str, list[tuple[Query, float, bool]]
     from accuracy import Bin
     from bench_accuracy import plot
 
-    drawn = []
-    for label, answers in series:
-        bins = [Bin(d / 10, (d + 1) / 10) for d in range(10)]
-        for _, confidence, ok in answers:
-            b = bins[min(int(confidence * 10), 9)]
-            b.n += 1
-            b.right += ok
-            b.confidence_sum += confidence
-        drawn.append((label, bins))
+    drawn = [
+        (
+            label,
+            [
+                Bin(lo, lo + 0.1, n, round(right * n), mean * n)
+                for lo, n, mean, right in reliability(answers)
+            ],
+        )
+        for label, answers in series
+    ]
     if plot(png, drawn):
         print(f"reliability diagram: {png}")
 
@@ -615,14 +616,16 @@ def shipped_answers(
 
 
 def shipped_series(
-    data: list[tuple[Query, Shipped | None]], splits: tuple[str, ...] = ("fit", "test")
+    data: list[tuple[Query, Shipped | None]],
+    splits: tuple[str, ...] = ("fit", "test"),
+    confidence: Callable[[Shipped], float] = lambda f: f.confidence,
 ) -> list[tuple[str, list[tuple[Query, float, bool]]]]:
     """Per half, (query, confidence, right) of the shipped answers (0 and wrong: none)."""
     return [
         (
             f"{split} half",
             [
-                (q, f.confidence, f.right) if f else (q, 0.0, False)
+                (q, confidence(f), f.right) if f else (q, 0.0, False)
                 for q, f in data
                 if q.split == split
             ],
@@ -667,7 +670,7 @@ def check_shipped(args: argparse.Namespace) -> int:
         features = f.features or {}
         return sum(w * features.get(name, 0.0) for w, name in zip(WEIGHTS, FEATURES, strict=True))
 
-    fit = [f for q, f in data if q.split == "fit" and f]
+    fit = [f for q, f in data if q.split == "fit" and f] if args.write else []
     knots_fuzzy = isotonic(
         [(f.share, f.right) for f in fit if f.share is not None], min_count=args.block
     )
@@ -684,23 +687,21 @@ def check_shipped(args: argparse.Namespace) -> int:
         )
         for bare in (False, True)
     }
-    print(f"fuzzy hints map (share -> right): {knots_fuzzy}")
+    if args.write:
+        print(f"fuzzy hints map (share -> right): {knots_fuzzy}")
 
-    def confidence(f: Shipped) -> float:
-        if not args.write:
-            return f.confidence  # what the shipped maps gave: the diagram users get
+    def refitted(f: Shipped) -> float:
         if f.share is not None:
             return fuzzy_probability(f.share, HINT_CAP, tuple(knots_fuzzy))
         if f.features is None:
             return f.confidence
         return capped(f.features, interpolate(knots[bool(f.features.get("bare"))], logit(f)))
 
-    series = []
-    for split in ("fit", "test"):
-        answers = [(q, confidence(f), f.right) for q, f in data if q.split == split and f]
-        answers += [(q, 0.0, False) for q, f in data if q.split == split and not f]
-        print_reliability(f"shipped model, {split} half (match_all's first answer)", answers)
-        series.append((f"{split} half", answers))
+    # Without --write: the confidences the shipped maps gave, the diagram users get.
+    confidence: Callable[[Shipped], float] = refitted if args.write else lambda f: f.confidence
+    series = shipped_series(data, confidence=confidence)
+    for (label, answers), split in zip(series, ("fit", "test"), strict=True):
+        print_reliability(f"shipped model, {label} (match_all's first answer)", answers)
         modes: dict[str, list[tuple[float, bool]]] = {}
         for q, f in data:
             if q.split == split and f:

@@ -422,10 +422,30 @@ def test_every_message_belongs_to_one_lineage(revisions: list[dict[str, list[str
         record = next(r for r in result.records if r.id == lin.record_id)
         assert (record.file_path, record.line_number) == (lin.current.file_path, lin.current.line)
         assert record.analyzed_sha == lin.last.sha
+        messages = {r.id: r.error_message for r in result.records}
         if lin.successor is not None:
+            # Carried on at the next revision: reworded into a new lineage, or the
+            # same text raised at a site that remained.
             after = history.lineage(lin.successor)
-            assert after is not None and after.predecessor == lin.record_id
-            assert order[after.first.sha] == order[lin.last.sha] + 1
+            assert after is not None
+            assert order[lin.last.sha] + 1 in {order[s.revision.sha] for s in after.sites}
+            if after.predecessor == lin.record_id:
+                assert order[after.first.sha] == order[lin.last.sha] + 1
+            else:
+                assert messages[after.record_id] == messages[lin.record_id]
+        elif lin.status != "current":
+            # Nothing lost: an ended message whose text is raised at the next revision
+            # is linked to it.
+            following = snaps[order[lin.last.sha] + 1].revision
+            assert not [
+                other
+                for other in history
+                if messages[other.record_id] == messages[lin.record_id]
+                and any(s.revision == following for s in other.sites)
+            ]
+        if lin.predecessor is not None:
+            before = history.lineage(lin.predecessor)
+            assert before is not None and before.successor == lin.record_id
         if lin.status == "current":
             assert lin.last == history.revisions[-1]
 
@@ -760,3 +780,38 @@ def test_a_loaded_sidecar_reads_each_lineage_on_demand_as_the_whole_file_would(
     other = History("o/s", revs[:1], [Lineage(ids[0], (Site(revs[0], "x.py", 1),))])
     assert lazy.merged(other).lineage(ids[0]) == eager.merged(other).lineage(ids[0])
     assert lazy.merged(other).to_json() == eager.merged(other).to_json()
+
+
+def test_an_ended_message_names_the_one_that_carries_it_on() -> None:
+    # v1: the same text in two workers, and a message in executor.py; v2: worker_a.py
+    # is gone, and executor.py's message was reworded into a new file, with no siblings.
+    gpu = "def f():\n    raise ValueError('No available memory for the cache blocks.')\n"
+    old = (
+        "def g(n):\n    raise ValueError("
+        "'The number of required GPUs exceeds the total number of available GPUs.')\n"
+    )
+    new = (
+        "def g(n, device):\n    raise ValueError("
+        "f'The number of required {device}s exceeds the total number of available {device}s.')\n"
+    )
+    snaps = [
+        _snap("v1", {"p/worker_a.py": gpu, "p/v1/kv.py": gpu, "p/executor.py": old}, day=1),
+        _snap("v2", {"p/v1/kv.py": gpu, "p/v1/ray.py": new}, day=2),
+    ]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    by_file = {r.file_path: r for r in result.records}
+    history = result.history
+    gone = history.lineage(by_file["p/worker_a.py"].id)
+    assert gone is not None and gone.successor == by_file["p/v1/kv.py"].id
+    kept = history.lineage(by_file["p/v1/kv.py"].id)
+    assert kept is not None and kept.predecessor is None  # it was raised all along
+    messages = {r.id: r.error_message for r in result.records}
+    assert history.describe(gone.record_id, messages.get) == (
+        "raised elsewhere after 2025-01 (7631763): now at p/v1/kv.py:2"
+    )
+    reworded = history.lineage(by_file["p/executor.py"].id)
+    assert reworded is not None and reworded.successor == by_file["p/v1/ray.py"].id
+    after = history.lineage(by_file["p/v1/ray.py"].id)
+    assert after is not None and after.predecessor == reworded.record_id
+    assert history.current(reworded.record_id) == after
+

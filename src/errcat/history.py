@@ -116,7 +116,9 @@ class Lineage:
 
     ``sites`` holds one entry per revision where the message exists, oldest
     first. ``predecessor`` is the record it was reworded from, ``successor``
-    the record it was reworded into (ids; ``None`` when there is none).
+    the record that carries it on after its last revision: the message it was
+    reworded into, or the same message raised at a site that remained (ids;
+    ``None`` when there is none).
     ``newest`` is the newest revision of the whole history, which tells a
     message still present from one that was removed.
     """
@@ -190,8 +192,12 @@ class Lineage:
                     break
         return tuple(out)
 
-    def note(self, successor_message: str | None = None, now: Site | None = None) -> str:
+    def note(
+        self, successor_message: str | None = None, now: Site | None = None, *, moved: bool = False
+    ) -> str:
         """A short sentence on when the message existed, for an answer.
+
+        ``moved``: the message it became is the same text, raised elsewhere.
 
         >>> from datetime import datetime, timezone
         >>> r1 = Revision("v1", "abc1234" + "0" * 33, datetime(2025, 3, 1, tzinfo=timezone.utc))
@@ -199,12 +205,17 @@ class Lineage:
         >>> old = Lineage("1" * 16, (Site(r1, "a.py", 3),), successor="2" * 16, newest=r2)
         >>> print(old.note("bad value: {x}", Site(r2, "b.py", 7)))
         reworded after 2025-03 (abc1234): now 'bad value: {x}' at b.py:7
+        >>> print(old.note("bad value: {x}", Site(r2, "b.py", 7), moved=True))
+        raised elsewhere after 2025-03 (abc1234): now at b.py:7
         """
         last = self.last
         if self.status == "current":
             return f"present since {self.first.date:%Y-%m} ({self.first.short})"
         if self.status == "removed":
             return f"removed after {last.date:%Y-%m} ({last.short})"
+        if moved:
+            text = f"raised elsewhere after {last.date:%Y-%m} ({last.short}): now"
+            return f"{text} at {now.file_path}:{now.line}" if now is not None else text
         text = f"reworded after {last.date:%Y-%m} ({last.short})"
         if successor_message is not None:
             text += f": now {successor_message!r}"
@@ -330,6 +341,8 @@ class History:
         ... )
         >>> h.describe("1" * 16, {"2" * 16: "bad value: {x}"}.get)
         "reworded after 2025-03 (abc1234): now 'bad value: {x}' at b.py:7"
+        >>> h.describe("1" * 16, lambda record_id: "bad value: {x}")
+        'raised elsewhere after 2025-03 (abc1234): now at b.py:7'
         """
         lineage = self._lineages.get(record_id)
         if lineage is None:
@@ -337,7 +350,9 @@ class History:
         newest = self.current(record_id)
         if lineage.status != "reworded" or newest is None or newest is lineage:
             return lineage.note()
-        return lineage.note(message_of(newest.record_id), newest.current)
+        message = message_of(newest.record_id)
+        moved = message is not None and message == message_of(record_id)
+        return lineage.note(message, newest.current, moved=moved)
 
     def fits(self, record_id: str, lines: Iterable[int]) -> tuple[Revision, ...]:
         """The revisions at which a record's raise was on one of ``lines`` (empty if unknown)."""

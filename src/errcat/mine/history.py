@@ -40,7 +40,7 @@ from typing import Any
 from errcat.history import History, Lineage, Revision, Site
 from errcat.mine.core import records_from_scans
 from errcat.mine.facts import _FileScan
-from errcat.mine.pairing import Msg, pair_messages
+from errcat.mine.pairing import Msg, _similar, pair_messages
 from errcat.mine.scan import scan_source
 from errcat.models import ErrorRecord, RecordEnvelope
 
@@ -241,6 +241,89 @@ class HistoryResult:
         return "\n".join(lines)
 
 
+#: How alike a message that appeared elsewhere must be to one that ended just before
+#: to carry it on (:func:`_link_survivors`): stricter than pairing within a file.
+SURVIVOR_THRESHOLD = 0.8
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many leading path parts two paths share."""
+    n = 0
+    for x, y in zip(a.split("/"), b.split("/"), strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> int:
+    """Give each message that ended with no successor the message that carries it on; a count.
+
+    Pairing is one to one between two revisions, so a message raised at two
+    sites ends its lineage when one site goes (a retired backend, a deleted
+    file) although its text lives on at the other; and a message reworded
+    while moving to an unrelated file pairs with nothing. Users of the old
+    version still paste the old message, and its answer should say where it
+    is raised now. So, at the revision after a lineage's last one:
+
+    1. a lineage raised there with the same template and class (last dotted
+       part) carries it on: the one whose file there shares the most leading
+       folders, then the nearest line;
+    2. else a lineage that begins there, was reworded from nothing, raises the
+       same class and is at least :data:`SURVIVOR_THRESHOLD` similar: the most
+       similar; it also gets this lineage as its ``predecessor``.
+
+    Only ``successor`` (and, in rule 2, ``predecessor``) change; every message
+    keeps its one lineage.
+    """
+    order = {r.sha: n for n, r in enumerate(revisions)}
+    newest = len(revisions) - 1
+    at: dict[int, dict[str, list[tuple[_Line, Site]]]] = {}
+    born: dict[int, dict[str, list[_Line]]] = {}
+    for line in lines:
+        cls = _short_class(line.msg.error_class)
+        for site in line.sites:
+            at.setdefault(order[site.revision.sha], {}).setdefault(cls, []).append((line, site))
+        born.setdefault(order[line.sites[0].revision.sha], {}).setdefault(cls, []).append(line)
+    linked = 0
+    for line in lines:
+        last = order[line.sites[-1].revision.sha]
+        if line.successor is not None or last >= newest:
+            continue
+        cls = _short_class(line.msg.error_class)
+        end = line.sites[-1]
+        same = [
+            (
+                -_common_prefix(site.file_path, end.file_path),
+                abs(site.line - end.line),
+                other.id,
+                other,
+            )
+            for other, site in at.get(last + 1, {}).get(cls, ())
+            if other.msg.template == line.msg.template
+        ]
+        if same:
+            line.successor = min(same, key=lambda item: item[:3])[3].id
+            linked += 1
+            continue
+        scored = []
+        for other in born.get(last + 1, {}).get(cls, ()):
+            if other.predecessor is None:
+                ratio = _similar(line.msg.template, other.msg.template, SURVIVOR_THRESHOLD)
+                if ratio >= SURVIVOR_THRESHOLD:
+                    scored.append((ratio, other.id, other))
+        if scored:
+            best = max(scored, key=lambda item: item[:2])[2]
+            line.successor = best.id
+            best.predecessor = line.id
+            linked += 1
+    return linked
+
+
+def _short_class(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
 @dataclass
 class _Line:
     """A lineage being built."""
@@ -432,6 +515,7 @@ def _build(
             )
         )
         alive = next_alive
+    _link_survivors(list(lines.values()), revisions)
     out: list[RecordEnvelope] = []
     lineages: list[Lineage] = []
     for line in lines.values():

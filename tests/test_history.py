@@ -815,3 +815,28 @@ def test_an_ended_message_names_the_one_that_carries_it_on() -> None:
     assert after is not None and after.predecessor == reworded.record_id
     assert history.current(reworded.record_id) == after
 
+
+def test_a_frame_at_an_older_revisions_raise_line_is_the_raise_site(tmp_path: Path) -> None:
+    body = "def check(x):\n    raise ValueError(f'backend {x} cannot start on this node')\n"
+    later = "def check(x):\n" + "    x = str(x)\n" * 20 + body.split("\n", 1)[1]
+    snaps = [_snap("v1", {"pkg/args.py": body}, day=1), _snap("v2", {"pkg/args.py": later}, day=2)]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    (record,) = result.records
+    assert record.line_number == 22
+    out = tmp_path / "cat.jsonl"
+    out.write_text("".join(e.model_dump_json(by_alias=True) + "\n" for e in result.envelopes))
+    text = (
+        'Traceback (most recent call last):\n  File "/venv/pkg/args.py", line 2, in check\n'
+        "ValueError: backend gpu cannot start on this node\n"
+    )
+    without = match_all(text, Catalog.from_path(out))[0]
+    assert without.summary.id == record.id
+    assert "another version?" in " ".join(without.reasons)
+    result.history.dump(sidecar_path(out))
+    with_history = match_all(text, Catalog.from_path(out))[0]
+    assert with_history.summary.id == record.id
+    assert any("is where v1" in reason for reason in with_history.reasons)
+    assert with_history.confidence > without.confidence
+    # Another line that no revision raised it at stays "another version".
+    elsewhere = match_all(text.replace("line 2,", "line 9,"), Catalog.from_path(out))[0]
+    assert elsewhere.confidence == without.confidence

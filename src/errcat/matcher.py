@@ -49,7 +49,7 @@ import builtins
 import functools
 import heapq
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -502,6 +502,23 @@ def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
     return ("package", missing)
 
 
+def _site_in_history(
+    evidence: FrameEvidence, record: RecordSummary, report: ExceptionReport, lineage: Lineage | None
+) -> FrameEvidence:
+    """``site`` evidence when the innermost frame is the raise line at an older revision."""
+    fits = lineage.fits_frames(report.frames[-1:]) if lineage is not None else ()
+    if not fits:
+        return evidence
+    frame = report.frames[-1]
+    return FrameEvidence(
+        "site",
+        0,
+        evidence.depth,
+        f"traceback frame {frame.path}:{frame.line} is where {fits[-1].label} "
+        f"({fits[-1].short}) raised it ({record.file_path} is at line {record.line_number} now)",
+    )
+
+
 def _score(
     *,
     text: TextEvidence,
@@ -512,8 +529,15 @@ def _score(
     reasons: list[str],
     mentions: frozenset[str],
     keep_features: bool = False,
+    lineage_of: Callable[[str], Lineage | None] | None = None,
 ) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
-    """Confidence, reasons, tie-break evidence and (when asked) the features, for one record."""
+    """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
+
+    ``lineage_of`` gives a record's history, if the catalog has one: an error
+    raised in the record's file at another line was raised at the record's
+    line of an older revision when the history says so, which is the raise
+    site as surely as the current line is.
+    """
     reasons = list(reasons)
     state = _class_state(report, record)
     if state in ("agree", "custom"):
@@ -526,6 +550,8 @@ def _score(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
+    if evidence.kind == "raise_file" and lineage_of is not None:
+        evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
     if evidence.kind == "elsewhere" and report.kind == "text":
         # The frames of a traceback cut before its exception line (the message came
         # before it, or was lost): the raise site may be in the frames cut off.
@@ -881,6 +907,7 @@ class _Collector:
                 reasons=text_reasons,
                 mentions=self.mentions,
                 keep_features=self.keep_features,
+                lineage_of=self.lineage,
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
@@ -922,6 +949,11 @@ class _Collector:
 
             history = self._histories[self.part] = history_of(self.catalog.parts[self.part])
         return history  # type: ignore[no-any-return]
+
+    def lineage(self, record_id: str) -> Lineage | None:
+        """A record's lineage in the current part's history (None without one)."""
+        history = self.history()
+        return history.lineage(record_id) if history is not None else None
 
     def sites(self, entry: Entry) -> int:
         """How many places raise the entry's pattern: its records, old ones left out.

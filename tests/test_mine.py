@@ -141,7 +141,16 @@ FORMS: list[tuple[str, str, list[str]]] = [
         'raise ValueError("bad: " + repr(x) + " in " + str(y) + "!")',
         ["bad: {x!r} in {y}!"],
     ),
-    ("first of several arguments", 'raise ValueError("bad thing", 3, x)', ["bad thing"]),
+    (
+        "several arguments print as their tuple",
+        'raise ValueError("bad thing", 3, x)',
+        ["('bad thing', 3, {x!r})"],
+    ),
+    (
+        "several arguments, a quote inside",
+        """raise RuntimeError(f"can't load {name}", "retry\\n")""",
+        ["(\"can't load {name}\", 'retry\\n')"],
+    ),
     ("from", 'raise ValueError("bad input") from None', ["bad input"]),
     ("gettext", 'raise ValueError(_("translated message %s") % x)', ["translated message {x}"]),
     (
@@ -1111,6 +1120,34 @@ def test_format_pattern_matches_the_raised_message(
     call = ", ".join(x for x in (positional, keywords) if x)
     source = f"def raiser({params}):\n    raise ValueError('{fmt}'.format({call}))\n"
     _check(source, [p[1] for p in parts])
+
+
+_ARGUMENT = st.one_of(
+    _TEXT.map(lambda t: ("text", t, None)),
+    _VALUES.map(lambda v: ("value", "", v)),
+    st.tuples(_TEXT, _VALUES).map(lambda p: ("fstring", p[0], p[1])),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_ARGUMENT, min_size=2, max_size=4))
+def test_several_arguments_pattern_matches_the_printed_tuple(
+    arguments: list[tuple[str, str, object]],
+) -> None:
+    assume(_has_word([text for _kind, text, _v in arguments]))
+    written, params, values = [], [], []
+    for i, (kind, text, value) in enumerate(arguments):
+        if kind == "text":
+            written.append(f"'{_escape(text)}'")
+            continue
+        params.append(f"v{i}")
+        values.append(value)
+        if kind == "value":
+            written.append(f"v{i}")
+        else:
+            written.append(f"f'{_escape(text).replace('{', '{{').replace('}', '}}')}{{v{i}}}'")
+    source = f"def raiser({', '.join(params)}):\n    raise ValueError({', '.join(written)})\n"
+    _check(source, values)
 
 
 @settings(max_examples=150, deadline=None)

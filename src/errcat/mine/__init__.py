@@ -47,9 +47,12 @@ Design decisions:
   (``{}``, ``{0}``, ``{name}``, ``{0.attr}``), ``+`` concatenation,
   ``str()``/``repr()``, ``sep.join([...])``, gettext calls (``_("...")``), a
   conditional expression, or a local (or module-level) variable assigned any of
-  these earlier, including ``msg += ...``. With several arguments the first is
-  the message, except for ``OSError`` and its subclasses, whose ``[Errno N]
-  strerror: 'filename'`` form is reproduced. ``%`` and ``.format`` messages are
+  these earlier, including ``msg += ...``. With several arguments a builtin
+  class (and a mined class that passes them on) prints the repr of their tuple,
+  ``('bad dtype', torch.float16)``, which is reproduced; so is the ``[Errno N]
+  strerror: 'filename'`` form of ``OSError`` and its subclasses. For a class
+  from elsewhere, whose ``__str__`` is unknown, the first argument is the
+  message. ``%`` and ``.format`` messages are
   rewritten to the f-string ``{expr}`` form; literal braces are doubled so that
   :func:`errcat.patterns.parse_template` reads them back; whitespace at both
   ends is dropped (the traceback does not show it either).

@@ -38,9 +38,32 @@ from errcat.mine.templates import (
     _Template,
 )
 
+#: Builtin classes whose ``str()`` of several arguments is not the tuple's repr (and
+#: SyntaxError's subclasses).
+_OWN_STR = frozenset({"ExceptionGroup", "BaseExceptionGroup"})
 
-def _builtin_message(name: str, call: _Call) -> tuple[_Alts, str | None]:
-    """The message of a builtin exception class (or of a class left unknown) called so."""
+
+def _builtin_message(name: str, call: _Call, *, several: bool = True) -> tuple[_Alts, str | None]:
+    """The message of a builtin exception class (or of a class left unknown) called so.
+
+    With several arguments, ``str()`` of a builtin exception is the repr of the
+    tuple of them (``ValueError('bad dtype', x)`` prints ``('bad dtype', ...)``),
+    which is what the traceback shows; ``several=False`` (a class whose
+    ``__str__`` is unknown) takes the first argument as the message instead.
+
+    >>> found = _builtin_message(
+    ...     "ValueError",
+    ...     _Call(
+    ...         (
+    ...             _Arg(alts=(("Unsupported dtype",),), source="'Unsupported dtype'"),
+    ...             _Arg(alts=None, source="dtype"),
+    ...         )
+    ...     ),
+    ... )
+    >>> (template,), why = found
+    >>> template[0], template[1].expr, template[1].conversion, template[2], why
+    ("('Unsupported dtype', ", 'dtype', 'r', ')', None)
+    """
     if name in _CONTROL_FLOW:
         return (), CONTROL_FLOW
     args = call.args
@@ -67,7 +90,46 @@ def _builtin_message(name: str, call: _Call) -> tuple[_Alts, str | None]:
             if len(args) >= 5:
                 tail = (*tail, " -> ", _filename(args[4]))
         return tuple(_normalise((*head, *t, *tail)) for t in strerror), None
+    builtin = isinstance(cls, type) and issubclass(cls, BaseException)
+    if (
+        several
+        and len(args) >= 2
+        and not call.starred
+        and not (builtin and (issubclass(cls, SyntaxError) or name in _OWN_STR))
+    ):
+        pieces: list[_Alts] = [(("(",),)]
+        for i, arg in enumerate(args):
+            if i:
+                pieces.append(((", ",),))
+            pieces.append(_repr_alts(arg))
+        pieces.append(((")",),))
+        alts = _product(pieces)
+        if not any(_has_static_text(t) for t in alts):
+            return (), NO_STATIC_TEXT
+        return alts, None
     return _arg_message(args[0])
+
+
+def _repr_alts(arg: _Arg) -> _Alts:
+    """How ``repr()`` shows an argument: a constant's own repr, a string's text in quotes."""
+    if arg.as_repr is not None:
+        return ((arg.as_repr,),)
+    if arg.alts:
+        return tuple(_quoted(t) for t in arg.alts)
+    return ((_Field(arg.source, "r"),),)
+
+
+def _quoted(template: _Template) -> _Template:
+    """A string template as ``repr()`` shows it: quoted, with escapes in its literal text."""
+    text = "".join(p for p in template if isinstance(p, str))
+    quote = '"' if "'" in text and '"' not in text else "'"
+
+    def escape(part: str) -> str:
+        # repr() of the part alone, its quotes taken off; a '"' added when the
+        # whole is in single quotes makes repr() escape the part's own single quotes.
+        return repr(part + '"')[1:-2] if quote == "'" else repr(part)[1:-1]
+
+    return _normalise((quote, *(escape(p) if isinstance(p, str) else p for p in template), quote))
 
 
 def _filename(arg: _Arg) -> _Part:

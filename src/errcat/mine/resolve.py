@@ -177,7 +177,10 @@ class _Resolver:
 
     def _class_message(self, kind: str, name: str, call: _Call) -> tuple[_Alts, str | None]:
         if kind == "written" or name not in self.classes:
-            return _builtin_message(name if name in _BUILTINS.values() else "Exception", call)
+            if name in _BUILTINS.values():
+                return _builtin_message(name, call)
+            # A class from elsewhere: its __str__ is unknown, the first argument is the message.
+            return _builtin_message("Exception", call, several=False)
         return self._message(name, call)
 
     def _message(self, name: str, call: _Call) -> tuple[_Alts, str | None]:

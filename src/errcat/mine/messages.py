@@ -90,13 +90,8 @@ def _builtin_message(name: str, call: _Call, *, several: bool = True) -> tuple[_
             if len(args) >= 5:
                 tail = (*tail, " -> ", _filename(args[4]))
         return tuple(_normalise((*head, *t, *tail)) for t in strerror), None
-    builtin = isinstance(cls, type) and issubclass(cls, BaseException)
-    if (
-        several
-        and len(args) >= 2
-        and not call.starred
-        and not (builtin and (issubclass(cls, SyntaxError) or name in _OWN_STR))
-    ):
+    own_str = name in _OWN_STR or (isinstance(cls, type) and issubclass(cls, SyntaxError))
+    if several and len(args) >= 2 and not call.starred and not own_str:
         pieces: list[_Alts] = [(("(",),)]
         for i, arg in enumerate(args):
             if i:

@@ -565,6 +565,18 @@ def test_prefix_removed_from_every_traceback_line(prefix: str) -> None:
     assert report.frames == TRACEBACK_FRAMES
 
 
+@pytest.mark.parametrize("tag", ["[Bug]: ", "[Bug] ", "[BUG] ", "[Usage]: ", "[Bug][L40][DSV4]: "])
+@pytest.mark.parametrize("line", ["ValueError: max_model_len 9000 exceeds 8192", "Worker failed"])
+def test_issue_title_tag_is_not_part_of_the_message(tag: str, line: str) -> None:
+    assert summary(tag + line) == summary(line)
+    assert tag.strip() not in only(tag + line).message
+
+
+def test_errno_in_brackets_is_a_message_not_a_tag() -> None:
+    text = "[Errno 2] No such file or directory: 'x'"
+    assert only(text).message == text
+
+
 def test_pytest_failed_summary_line() -> None:
     text = "FAILED tests/test_cfg.py::test_load[tp-2] - ValueError: tp_size must divide 7"
     assert summary(text) == [("line", "ValueError", "tp_size must divide 7")]

@@ -212,6 +212,12 @@ _TS = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
 # A log level name.
 _LEVEL = r"(?:TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL|SUCCESS)"
 
+# The tags issue trackers' templates put before a title ([Bug]: ...).
+_ISSUE_TAG = (
+    r"bug|bugfix|usage|feature|feature\ request|performance|installation|misc|docs?"
+    r"|question|rfc|new\ model|model|hardware|help|discussion|issue|error"
+)
+
 # Every known line prefix, one named alternative each; the name says what the
 # prefix carries (see _PREFIX_STREAM and _PREFIX_RECORD). Anchored with match().
 _PREFIX_RE: Final = re.compile(
@@ -245,6 +251,8 @@ _PREFIX_RE: Final = re.compile(
                                     # bare timestamps (docker --timestamps, CI)
   | (?P<lvlbracket>\[{_LEVEL}\]:?\ ?)
                                     # [ERROR]
+  | (?P<tag>\[(?i:{_ISSUE_TAG})\](?:\[[\w.+/-]{{1,30}}\])*:?\ +)
+                                    # issue titles: [Bug]: / [Bug][L40][DSV4]:
   | (?P<lvlcolon>{_LEVEL}:(?:[\w.]{{1,100}}:|\ +))
                                     # logging's default ERROR:root: / uvicorn ERROR:
   | (?P<glog>\[?[IWEF]\d{{4}}\ \d\d:\d\d:\d\d\.\d{{1,9}}(?:\ +\d{{1,10}})?

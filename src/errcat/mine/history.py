@@ -29,12 +29,14 @@ import dataclasses
 import hashlib
 import io
 import multiprocessing
+import re
 import time
 import tokenize
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from difflib import SequenceMatcher
 from typing import Any
 
 from errcat.history import History, Lineage, Revision, Site
@@ -307,17 +309,53 @@ def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> in
             linked += 1
             continue
         scored = []
+        words = _words(line.msg.template)
         for other in born.get(last + 1, {}).get(cls, ()):
-            if other.predecessor is None:
-                ratio = _similar(line.msg.template, other.msg.template, SURVIVOR_THRESHOLD)
-                if ratio >= SURVIVOR_THRESHOLD:
-                    scored.append((ratio, other.id, other))
+            score = _carried(line.msg.template, words, other.msg.template)
+            if score >= SURVIVOR_THRESHOLD:
+                scored.append((score, other.predecessor is None, other.id, other))
         if scored:
-            best = max(scored, key=lambda item: item[:2])[2]
+            best = max(scored, key=lambda item: item[:3])[3]
             line.successor = best.id
-            best.predecessor = line.id
+            if best.predecessor is None:
+                best.predecessor = line.id
             linked += 1
     return linked
+
+
+#: A message this long (characters) that another holds almost whole lives on in it.
+_CONTAINED_LENGTH = 40
+
+
+def _words(template: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(template) if len(w) >= 4)
+
+
+def _carried(old: str, old_words: frozenset[str], new: str) -> float:
+    """How well ``new`` carries ``old`` on: their similarity, or the share of ``old`` it holds.
+
+    The share counts only for a message of at least :data:`_CONTAINED_LENGTH`
+    characters (a rewording that appended advice keeps the old text whole);
+    cheap word checks come first.
+
+    >>> old = "The number of required GPUs exceeds the total number of available GPUs."
+    >>> new = (
+    ...     "The number of required {d}s exceeds the total number of available {d}s. "
+    ...     "Required number of devices: {n}. Total number of devices: {m}."
+    ... )
+    >>> round(_carried(old, _words(old), new), 2)
+    0.92
+    """
+    if old_words and len(old_words & _words(new)) < SURVIVOR_THRESHOLD * len(old_words):
+        return 0.0
+    ratio = _similar(old, new, SURVIVOR_THRESHOLD)
+    if ratio >= SURVIVOR_THRESHOLD or len(old) < _CONTAINED_LENGTH:
+        return ratio
+    blocks = SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks()
+    return sum(b.size for b in blocks) / len(old)
+
+
+_WORD = re.compile(r"[A-Za-z]+")
 
 
 def _short_class(name: str) -> str:

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from errcat.catalog import Catalog
     from errcat.matcher import Match
 
-FORMS = ("traceback", "line", "log")
+FORMS = ("traceback", "line", "log", "title")
 #: The issue's goals on bare and log lines count messages with this many literal characters.
 LITERAL_GOAL = 12
 
@@ -61,6 +61,8 @@ LOG_PREFIXES: tuple[tuple[str, bool], ...] = (
     ("2026-01-04 08:00:01,123 - ERROR - app - ", False),
     ("(APIServer pid=412231) ", True),
 )
+#: What issue titles open with (chosen per case by a hash).
+TITLE_TAGS = ("[Bug]: ", "[Bug] ", "")
 RED = "\x1b[1;31m"
 RESET = "\x1b[0m"
 
@@ -133,8 +135,37 @@ def bare_line(case: Case) -> str:
     return f"{case.error_class}: {case.message}" if case.message else case.error_class
 
 
+def title(error_class: str, message: str) -> str:
+    """The error as an issue title shows it: a tag, the first line, cut to fit.
+
+    Titles hold the first line of the message, after the class (left out in a
+    quarter of them), cut at 70-119 characters when longer: at a word boundary
+    or mid-word. So a long message keeps only its opening, often a small share
+    of the whole, which a cut at a share of the message (``calibrate.cut_off``)
+    never shows.
+
+    >>> title(
+    ...     "ValueError",
+    ...     "Model architectures ['LlamaForCausalLM'] are not supported "
+    ...     "for now. Supported architectures: " + ", ".join(["A" * 20] * 9),
+    ... )
+    "ValueError: Model architectures ['LlamaForCausalLM'] are not supported"
+    """
+    line = message.strip().split("\n", 1)[0].rstrip()
+    seed = zlib.crc32(f"{error_class}: {message}".encode())
+    if seed % 4:
+        line = f"{error_class}: {line}" if line else error_class
+    budget = 70 + seed // 4 % 50
+    if len(line) > budget:
+        cut = line[:budget]
+        if seed // 200 % 2 and " " in cut:
+            cut = cut[: cut.rindex(" ")]
+        line = cut.rstrip()
+    return TITLE_TAGS[seed // 400 % len(TITLE_TAGS)] + line
+
+
 def render(case: Case, form: str) -> str:
-    """The case as users paste it: ``traceback``, bare ``line`` or ``log`` line."""
+    """The case as users paste it: ``traceback``, bare ``line``, ``log`` line or issue ``title``."""
     if form == "traceback":
         return case.traceback
     line = bare_line(case)
@@ -145,6 +176,8 @@ def render(case: Case, form: str) -> str:
         if every_line:
             return "\n".join(f"{prefix}{RED}{part}{RESET}" for part in line.split("\n"))
         return f"{prefix}{RED}{line}{RESET}"
+    if form == "title":
+        return title(case.error_class, case.message)
     raise ValueError(f"unknown form {form!r}")
 
 

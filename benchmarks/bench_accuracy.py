@@ -6,8 +6,9 @@ Run: ``.venv/bin/python benchmarks/bench_accuracy.py`` after ``harvest.py``
 ``--no-diagram``, ``--dump-candidates OUT.jsonl``.
 
 Every corpus exception (see ``harvest.py`` and ``accuracy.py``) is rendered as
-the full traceback, the bare ``Class: message`` line, and a log line (server
-prefix and ANSI colour), and matched:
+the full traceback, the bare ``Class: message`` line, a log line (server
+prefix and ANSI colour) and an issue title (a tag, the first line of the
+message cut to 70-119 characters: ``accuracy.title``), and matched:
 
 * against the mined catalog of its own side (standard-library exceptions
   against ``catalog-stdlib.jsonl``, third-party ones against

@@ -7,8 +7,9 @@ and ``--shipped --png FILE`` (the reliability diagram of what ships).
 The corpus is what ``benchmarks/harvest.py`` writes (real exceptions raised by
 real code under its own test suites, with their true raise sites, and the
 catalogs mined from the same sources). Every corpus exception is rendered in
-three forms (traceback, bare ``Class: message`` line, log line with a prefix
-and colour) and matched against the catalog mined from its project (its true
+the forms users paste (traceback, bare ``Class: message`` line, log line with a
+prefix and colour, an issue title, and a traceback from another version, a
+drifted message and a cut-off one where the message allows) and matched against the catalog mined from its project (its true
 record is there), against the disjoint catalog (it is not) and, when
 ``--unrelated`` names one (by default the sglang+vllm catalog that
 ``benchmarks/mine_wheels.py`` writes), against a large catalog of another
@@ -56,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from accuracy import c_twin_files
+from accuracy import c_twin_files, title
 from errcat import Catalog
 from errcat.confidence import FEATURES, THRESHOLD, fuzzy_probability
 from errcat.evidence import same_file_depth
@@ -120,6 +121,7 @@ def forms(row: dict[str, object]) -> Iterator[tuple[str, str]]:
     message = str(row["message"])
     if len(message) >= 60 and "\n" not in message:
         yield "cut-line", f"{row['error_class']}: {cut_off(message)}"
+    yield "title", title(str(row["error_class"]), message)
     changed = drifted(message) if "\n" not in message else None
     if changed is not None:
         tb = str(row["traceback"]).rstrip("\n")
@@ -826,7 +828,7 @@ def main() -> int:
     parser.add_argument(
         "--block",
         type=int,
-        default=300,
+        default=450,
         help="fewest answers in a block of the maps (--shipped; smaller blocks follow one"
         " test suite's loops over a message)",
     )

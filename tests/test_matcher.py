@@ -824,3 +824,20 @@ def test_a_name_placeholder_never_swallows_a_sentence(value: str, name: str, tai
     text = f"ValueError: {value!r} is not a valid {name} token. It may only hold {tail}"
     assert match_error(text, catalog=catalog) is None
     assert all(m.mode == "fuzzy" for m in match_all(text, catalog=catalog))
+
+
+def test_the_builtin_base_of_a_records_class_is_not_a_disagreement() -> None:
+    # vllm raised ValueError for this message before VLLMValidationError(ValueError).
+    message = "max_tokens must be at least 1, got {self.max_tokens}."
+    tagged = catalog_of(
+        message, cls="vllm.exceptions.VLLMValidationError", tags=["errcat:base:ValueError"]
+    )
+    untagged = catalog_of(message, cls="vllm.exceptions.VLLMValidationError")
+    line = "ValueError: max_tokens must be at least 1, got -239."
+    base = match_all(line, tagged)[0]
+    assert not any("differs" in reason for reason in base.reasons)
+    assert base.confidence > match_all(line, untagged)[0].confidence
+    assert match_error(line, catalog=tagged) is not None
+    # Another builtin class still disagrees.
+    other = match_all(line.replace("ValueError", "TypeError"), tagged)[0]
+    assert any("differs" in reason for reason in other.reasons)

@@ -1167,3 +1167,18 @@ def test_records_are_valid_models(tmp_path: Path) -> None:
     assert isinstance(record, ErrorRecord)
     compiled = compile_pattern(record.message_pattern)
     assert compiled.full.fullmatch("a {weird} [pattern] (with) $meta^ *chars+? | end.")
+
+
+def test_own_class_records_carry_their_builtin_base_as_a_tag(tmp_path: Path) -> None:
+    source = (
+        "class ValidationError(ValueError):\n    pass\n\n"
+        "class Plain(Exception):\n    pass\n\n"
+        "def f(x):\n"
+        "    if x == 1:\n        raise ValidationError('max_tokens must be at least 1')\n"
+        "    if x == 2:\n        raise Plain('plain failure happened here')\n"
+        "    raise KeyError('builtin failure happened here')\n"
+    )
+    tags = {r.error_message: r.tags for r in mine_text(tmp_path, source).records}
+    assert "errcat:base:ValueError" in tags["max_tokens must be at least 1"]
+    assert not [t for t in tags["plain failure happened here"] if t.startswith("errcat:base:")]
+    assert not [t for t in tags["builtin failure happened here"] if t.startswith("errcat:base:")]

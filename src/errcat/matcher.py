@@ -80,7 +80,7 @@ from errcat.patterns import (
     pieces_truncated,
     placeholder_names,
 )
-from errcat.store import RecordSummary, Store, file_tail
+from errcat.store import BASE_TAG_PREFIX, RecordSummary, Store, file_tail
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -410,7 +410,9 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
         return "unknown"
     want = record.error_class
     if _short_class(got) != _short_class(want):
-        return "disagree"
+        # The builtin base of the record's class: an older version raised it (vllm's
+        # ValueError before VLLMValidationError), so the class says nothing.
+        return "unknown" if _is_base_of(got, record) else "disagree"
     if (
         got == want
         or "." not in got
@@ -420,6 +422,11 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     ):
         return "agree" if _is_builtin_class(got) else "custom"
     return "unknown"
+
+
+def _is_base_of(name: str | None, record: RecordSummary) -> bool:
+    """Whether ``name`` is the builtin base the miner tagged the record's class with."""
+    return name is not None and f"{BASE_TAG_PREFIX}{_short_class(name)}" in record.tags
 
 
 @functools.lru_cache(maxsize=4096)
@@ -548,6 +555,11 @@ def _score(
     state = _class_state(report, record)
     if state in ("agree", "custom"):
         reasons.append(f"exception class {_short_class(report.error_class)} agrees")
+    elif _is_base_of(report.error_class, record):
+        reasons.append(
+            f"exception class {report.error_class} is the base of the record's "
+            f"{record.error_class} (another version raised it?)"
+        )
     elif state == "disagree" or (
         report.error_class not in (None, record.error_class)
         and _short_class(report.error_class) not in _HTTP_ERROR_NAMES

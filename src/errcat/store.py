@@ -69,6 +69,13 @@ _JSONL = frozenset({".jsonl", ".ndjson"})
 CACHE_ENV = "ERRCAT_CACHE_DIR"
 
 
+#: The tag prefix naming the builtin exception a project's own class derives from
+#: (``errcat:base:ValueError`` on ``vllm.exceptions.VLLMValidationError``, written by
+#: the miner): a paste of that builtin class is the same error from a version that
+#: raised it.
+BASE_TAG_PREFIX = "errcat:base:"
+
+
 @dataclass(frozen=True, slots=True)
 class RecordSummary:
     """The fields of a record that matching, lookup and filtering need."""

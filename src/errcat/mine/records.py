@@ -17,6 +17,7 @@ from errcat.errors import InvalidRecordError
 from errcat.mine.advice import _Advice
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
+from errcat.store import BASE_TAG_PREFIX
 
 #: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
 SNIPPET_RADIUS = 18
@@ -142,6 +143,14 @@ def _build_envelopes(
     return envelopes
 
 
+def _base_tag(entry: _Entry) -> tuple[str, ...]:
+    """``errcat:base:<Builtin>`` for a project's own class with a builtin base (not Exception)."""
+    own = entry.error_class.rsplit(".", 1)[-1] != entry.base
+    if entry.base is None or entry.base in ("Exception", "BaseException") or not own:
+        return ()
+    return (f"{BASE_TAG_PREFIX}{entry.base}",)
+
+
 def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> RecordEnvelope:
     start, end, code = entry.snippet
     advice = entry.advice
@@ -173,7 +182,7 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
         type_guard=advice.type_guard if advice else None,
         try_catch_pattern=None,
         prevention_tips=advice.prevention_tips if advice else (),
-        tags=advice.tags if advice else (),
+        tags=(*(advice.tags if advice else ()), *_base_tag(entry)),
         background_tag=None,
         analyzed_sha=sha,
         analyzed_at=when,

@@ -841,3 +841,21 @@ def test_the_builtin_base_of_a_records_class_is_not_a_disagreement() -> None:
     # Another builtin class still disagrees.
     other = match_all(line.replace("ValueError", "TypeError"), tagged)[0]
     assert any("differs" in reason for reason in other.reasons)
+
+
+def test_a_log_line_quoting_a_projects_own_exception_names_its_class() -> None:
+    template = "KVTransferError(bootstrap_room={self.bootstrap_room}): {failure_reason}"
+    catalog = catalog_of(template, cls="sglang.srt.disaggregation.common.conn.KVTransferError")
+    line = (
+        "[2025-09-17 16:23:13] Decode transfer failed for request rank=0 "
+        "decode_req.req.rid='c5d3a8' decode_req.req.bootstrap_room=3979 with exception "
+        "KVTransferError(bootstrap_room=3979): Failed to get kvcache from prefill instance"
+    )
+    found = match_all(line, catalog)[0]
+    assert found.mode == "inner"
+    assert "the text names the record's class KVTransferError" in found.reasons
+    assert match_error(line, catalog=catalog) is not None
+    # A builtin class named in the text is no such evidence.
+    builtin = catalog_of("transfer failed: {reason}", cls="ConnectionAbortedError")
+    text = "worker said ConnectionAbortedError then: transfer failed: peer gone"
+    assert not any("names the record's class" in r for r in match_all(text, builtin)[0].reasons)

@@ -424,6 +424,20 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     return "unknown"
 
 
+#: A project's class name this long is specific enough to name the project.
+_OWN_CLASS_NAME = 8
+
+
+def _names_own_class(record: RecordSummary, mentions: frozenset[str]) -> bool:
+    """Whether the text names the record's class, a project's own (not a builtin)."""
+    short = _short_class(record.error_class) or ""
+    return (
+        len(short) >= _OWN_CLASS_NAME
+        and short.lower() in mentions
+        and not _is_builtin_class(record.error_class)
+    )
+
+
 def _is_base_of(name: str | None, record: RecordSummary) -> bool:
     """Whether ``name`` is the builtin base the miner tagged the record's class with."""
     return name is not None and f"{BASE_TAG_PREFIX}{_short_class(name)}" in record.tags
@@ -582,6 +596,12 @@ def _score(
     named = package in mentions
     if named and evidence.kind not in ("site", "raise_file", "file", "package"):
         reasons.append(f"the text names {package}")
+    elif not named and state == "unknown" and _names_own_class(record, mentions):
+        # A log line that quotes the exception without its class line
+        # ("... with exception KVTransferError(bootstrap_room=3): ..."): the
+        # project's own class name is as specific as the project's name.
+        named = True
+        reasons.append(f"the text names the record's class {_short_class(record.error_class)}")
     logit = text_logit + record_logit(state, evidence.kind, named=named)
     features = (
         {**text.features(), **record_features(state, evidence.kind, named=named)}

@@ -859,3 +859,34 @@ def test_a_log_line_quoting_a_projects_own_exception_names_its_class() -> None:
     builtin = catalog_of("transfer failed: {reason}", cls="ConnectionAbortedError")
     text = "worker said ConnectionAbortedError then: transfer failed: peer gone"
     assert not any("names the record's class" in r for r in match_all(text, builtin)[0].reasons)
+
+
+def test_a_traceback_cut_before_its_exception_line_answers_from_its_last_frame() -> None:
+    template = (
+        "No available memory for the cache blocks. Try increasing "
+        "`gpu_memory_utilization` when initializing the engine."
+    )
+    catalog = catalog_of(
+        template,
+        filePath="vllm/v1/core/kv_cache_utils.py",
+        lineNumber=699,
+        sourceCodeStart=690,
+        sourceCodeEnd=705,
+    )
+    site = "/opt/venv/lib/python3.13/site-packages/vllm/v1/core/kv_cache_utils.py"
+    cut = (
+        "ERROR 10-25 13:08:43 [core.py:708] Traceback (most recent call last):\n"
+        f'ERROR 10-25 13:08:43 [core.py:708]   File "{site}", line 1243, in get_configs\n'
+        "ERROR 10-25 13:08:43 [core.py:708]     check_enough_kv_cache_memory(config)\n"
+        f'ERROR 10-25 13:08:43 [core.py:708]   File "{site}", line 699, in check_memory\n'
+        'ERROR 10-25 13:08:43 [core.py:708]     raise ValueError("No available "\n'
+        'ERROR 10-25 13:08:43 [core.py:708]         "memory for the cache blocks. Try "\n'
+        'ERROR 10-25 13:08:43 [core.py:708]         "increasing `gpu_memory_utilization` when "\n'
+        'ERROR 10-25 13:08:43 [core.py:708]         "initializing the engine.")\n'
+        "ERROR 10-25"
+    )
+    answer = match_error(cut, catalog=catalog)
+    assert answer is not None and not answer.exact
+    assert any("stops before its exception line" in r for r in answer.reasons)
+    # The last frame on another line: the raise statement shown is not the record's.
+    assert match_error(cut.replace("line 699,", "line 640,"), catalog=catalog) is None

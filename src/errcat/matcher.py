@@ -147,6 +147,10 @@ _TRUNCATED_MIN_LEAD = 20
 #: words that must be the record's.
 _DRIFT_CANDIDATES = 8
 _DRIFT_MIN_PRECISION = 0.6
+#: A traceback cut before its exception line (a text report with frames) whose last
+#: frame is on a record's raise line answers when its text (the raise statement's
+#: source lines) holds this share of the record's words.
+_CUT_MIN_RECALL = 0.9
 #: How many lines of a class-less paste are tried one by one.
 _MAX_TEXT_LINES = 2000
 
@@ -1257,6 +1261,11 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
     lines: dict[str, list[int]] = {}
     for frame in report.frames:
         lines.setdefault(file_tail(frame.path), []).append(frame.line)
+    # A traceback cut before its exception line: its text is frames and source
+    # lines, so only how much of the record's wording it shows counts, and only
+    # at the last frame (where the raise statement is).
+    cut = report.kind == "text"
+    last = {file_tail(report.frames[-1].path): [report.frames[-1].line]}
     for part, store in enumerate(collector.catalog.parts):
         collector.part = part
         in_files = collector.in_frame_files(report)
@@ -1279,6 +1288,10 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
                 break
             recall = shared / total
             precision = shared / message_words
+            at_last = cut and any(_near_a_frame(store.summary(p), last) for p in only)
+            if at_last and recall >= _CUT_MIN_RECALL and shared >= 3:
+                precision = 1.0  # the raise statement's text: the rest is frames
+                only = [p for p in only if _near_a_frame(store.summary(p), last)]
             if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
                 continue
             if (order, entry.pattern) in collector.exact:
@@ -1291,7 +1304,14 @@ def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
                 text=text,
                 present_literal=round(entry.literal_length * recall),
                 only=only,
-                extra_reasons=(_differences(entry, text),),
+                extra_reasons=(
+                    (
+                        "the traceback stops before its exception line: its last frame "
+                        "shows this raise statement"
+                    )
+                    if at_last
+                    else _differences(entry, text),
+                ),
             )
 
 

@@ -847,6 +847,9 @@ def test_a_frame_at_an_older_revisions_raise_line_is_the_raise_site(tmp_path: Pa
     assert with_history.summary.id == record.id
     assert any("is where v1" in reason for reason in with_history.reasons)
     assert with_history.confidence > without.confidence
+    # A release between two mined revisions: a line or two off still fits.
+    nearby = match_all(text.replace("line 2,", "line 4,"), Catalog.from_path(out))[0]
+    assert nearby.confidence == with_history.confidence
     # Another line that no revision raised it at stays "another version".
     elsewhere = match_all(text.replace("line 2,", "line 9,"), Catalog.from_path(out))[0]
     assert elsewhere.confidence == without.confidence

@@ -161,8 +161,11 @@ class Lineage:
         wanted = set(lines)
         return tuple(s.revision for s in self.sites if s.line in wanted)
 
-    def fits_frames(self, frames: Iterable[FrameLike]) -> tuple[Revision, ...]:
+    def fits_frames(self, frames: Iterable[FrameLike], near: int = 0) -> tuple[Revision, ...]:
         """The revisions at which a traceback's frames in the record's file show the raise.
+
+        ``near``: a frame this many lines from a revision's raise line fits it too
+        (a release between two mined revisions moved the line a little).
 
         A frame is in the file when its path ends with the file's path less
         some leading folders (installed paths lack a repo's ``python/``), at
@@ -187,7 +190,11 @@ class Lineage:
                 k = min(len(parts), len(tail))
                 while k >= 2 and parts[-k:] != tail[-k:]:
                     k -= 1
-                if k >= min(2, len(tail)) and parts[-k:] == tail[-k:] and frame.line == site.line:
+                if (
+                    k >= min(2, len(tail))
+                    and parts[-k:] == tail[-k:]
+                    and abs(frame.line - site.line) <= near
+                ):
                     out.append(site.revision)
                     break
         return tuple(out)

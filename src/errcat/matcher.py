@@ -537,7 +537,7 @@ def _site_in_history(
     evidence: FrameEvidence, record: RecordSummary, report: ExceptionReport, lineage: Lineage | None
 ) -> FrameEvidence:
     """``site`` evidence when the innermost frame is the raise line at an older revision."""
-    fits = lineage.fits_frames(report.frames[-1:]) if lineage is not None else ()
+    fits = lineage.fits_frames(report.frames[-1:], near=NEAR_LINES) if lineage is not None else ()
     if not fits:
         return evidence
     frame = report.frames[-1]

@@ -853,3 +853,24 @@ def test_a_frame_at_an_older_revisions_raise_line_is_the_raise_site(tmp_path: Pa
     # Another line that no revision raised it at stays "another version".
     elsewhere = match_all(text.replace("line 2,", "line 9,"), Catalog.from_path(out))[0]
     assert elsewhere.confidence == without.confidence
+
+
+def test_a_class_an_older_revision_raised_the_message_as_is_kept(tmp_path: Path) -> None:
+    v1 = "def f(n):\n    raise ValueError(f'max_tokens must be at least 1, got {n}.')\n"
+    v2 = (
+        "class ClientError(Exception):\n    pass\n\n"
+        "def f(n):\n    raise ClientError(f'max_tokens must be at least 1, got {n}.')\n"
+    )
+    snaps = [_snap("v1", {"pkg/params.py": v1}, day=1), _snap("v2", {"pkg/params.py": v2}, day=2)]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    (record,) = result.records
+    assert record.error_class.endswith("ClientError")
+    assert "errcat:was:ValueError" in record.tags
+    out = tmp_path / "cat.jsonl"
+    out.write_text("".join(e.model_dump_json(by_alias=True) + "\n" for e in result.envelopes))
+    catalog = Catalog.from_path(out)
+    old = match_all("ValueError: max_tokens must be at least 1, got -239.", catalog)[0]
+    assert any("another version raised" in reason for reason in old.reasons)
+    other = match_all("TypeError: max_tokens must be at least 1, got -239.", catalog)[0]
+    assert any("differs" in reason for reason in other.reasons)
+    assert old.confidence > other.confidence

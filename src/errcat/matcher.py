@@ -80,7 +80,7 @@ from errcat.patterns import (
     pieces_truncated,
     placeholder_names,
 )
-from errcat.store import BASE_TAG_PREFIX, RecordSummary, Store, file_tail
+from errcat.store import BASE_TAG_PREFIX, WAS_TAG_PREFIX, RecordSummary, Store, file_tail
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -414,9 +414,9 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
         return "unknown"
     want = record.error_class
     if _short_class(got) != _short_class(want):
-        # The builtin base of the record's class: an older version raised it (vllm's
-        # ValueError before VLLMValidationError), so the class says nothing.
-        return "unknown" if _is_base_of(got, record) else "disagree"
+        # The builtin base of the record's class, or the class an older version
+        # raised it as (vllm's ValueError before VLLMValidationError): no evidence.
+        return "unknown" if _raised_as(got, record) else "disagree"
     if (
         got == want
         or "." not in got
@@ -442,9 +442,16 @@ def _names_own_class(record: RecordSummary, mentions: frozenset[str]) -> bool:
     )
 
 
-def _is_base_of(name: str | None, record: RecordSummary) -> bool:
-    """Whether ``name`` is the builtin base the miner tagged the record's class with."""
-    return name is not None and f"{BASE_TAG_PREFIX}{_short_class(name)}" in record.tags
+def _raised_as(name: str | None, record: RecordSummary) -> bool:
+    """Whether the record's message is raised as ``name`` too, by the tags the miner wrote.
+
+    That is the builtin base of the record's class, or the class an older
+    revision raised the message as.
+    """
+    if name is None:
+        return False
+    short = _short_class(name)
+    return f"{BASE_TAG_PREFIX}{short}" in record.tags or f"{WAS_TAG_PREFIX}{short}" in record.tags
 
 
 @functools.lru_cache(maxsize=4096)
@@ -573,10 +580,10 @@ def _score(
     state = _class_state(report, record)
     if state in ("agree", "custom"):
         reasons.append(f"exception class {_short_class(report.error_class)} agrees")
-    elif _is_base_of(report.error_class, record):
+    elif _raised_as(report.error_class, record):
         reasons.append(
-            f"exception class {report.error_class} is the base of the record's "
-            f"{record.error_class} (another version raised it?)"
+            f"exception class {report.error_class} is how another version raised "
+            f"the record's {record.error_class}"
         )
     elif state == "disagree" or (
         report.error_class not in (None, record.error_class)

@@ -74,6 +74,10 @@ CACHE_ENV = "ERRCAT_CACHE_DIR"
 #: the miner): a paste of that builtin class is the same error from a version that
 #: raised it.
 BASE_TAG_PREFIX = "errcat:base:"
+#: The tag prefix naming a class an older revision raised the record's message as
+#: (``errcat:was:ValueError``, written by ``errcat history``): vllm moved messages
+#: from ``ValueError`` to ``VLLMValidationError``, which no longer derives from it.
+WAS_TAG_PREFIX = "errcat:was:"
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from errcat.mine.facts import _FileScan
 from errcat.mine.pairing import Msg, _similar, pair_messages
 from errcat.mine.scan import scan_source
 from errcat.models import ErrorRecord, RecordEnvelope
+from errcat.store import WAS_TAG_PREFIX
 
 __all__ = [
     "HistoryResult",
@@ -372,6 +373,8 @@ class _Line:
     sites: list[Site] = field(default_factory=list)
     predecessor: str | None = None
     successor: str | None = None
+    #: Classes (last dotted part) older revisions raised the message as.
+    classes: set[str] = field(default_factory=set)
 
 
 def _unique_id(rid: str, revision: Revision, used: Container[str]) -> str:
@@ -505,6 +508,8 @@ def _build(
                 successors.append((alive[i], j))
                 continue
             line = alive[i]
+            if _short_class(msgs[j].error_class) != _short_class(line.msg.error_class):
+                line.classes.add(_short_class(line.msg.error_class))
             line.msg = msgs[j]
             line.envelope = envelopes[j]
             line.sites.append(Site(revision, msgs[j].file_path, msgs[j].line))
@@ -558,8 +563,14 @@ def _build(
     lineages: list[Lineage] = []
     for line in lines.values():
         envelope = line.envelope
+        update: dict[str, Any] = {}
         if envelope.record.id != line.id:
-            record = envelope.record.model_copy(update={"id": line.id})
+            update["id"] = line.id
+        was = sorted(line.classes - {_short_class(line.msg.error_class)})
+        if was:
+            update["tags"] = (*envelope.record.tags, *(f"{WAS_TAG_PREFIX}{c}" for c in was))
+        if update:
+            record = envelope.record.model_copy(update=update)
             envelope = envelope.model_copy(update={"record": record})
         out.append(envelope)
         lineages.append(Lineage(line.id, tuple(line.sites), line.predecessor, line.successor))

@@ -19,7 +19,7 @@ from errcat.catalog import Catalog
 from errcat.cli import main
 from errcat.errors import CatalogSourceError, ErrcatError, InvalidRecordError
 from errcat.history import History, sidecar_path
-from errcat.matcher import match_all
+from errcat.matcher import Match, match_all
 from errcat.mine import reanchor
 from errcat.mine.dists import dist_snapshot
 from errcat.mine.git import (
@@ -874,3 +874,32 @@ def test_a_class_an_older_revision_raised_the_message_as_is_kept(tmp_path: Path)
     other = match_all("TypeError: max_tokens must be at least 1, got -239.", catalog)[0]
     assert any("differs" in reason for reason in other.reasons)
     assert old.confidence > other.confidence
+
+
+def test_a_frame_in_the_file_an_older_revision_raised_from_is_the_raise_file(
+    tmp_path: Path,
+) -> None:
+    body = "def check(x):\n    raise ValueError(f'backend {x} cannot start on this node')\n"
+    snaps = [
+        _snap("v1", {"pkg/executor/ray.py": body}, day=1),
+        _snap("v2", {"pkg/v1/ray_executor.py": body, "pkg/executor/other.py": "X = 1\n"}, day=2),
+    ]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    (record,) = result.records
+    assert record.file_path == "pkg/v1/ray_executor.py"
+    out = tmp_path / "cat.jsonl"
+    out.write_text("".join(e.model_dump_json(by_alias=True) + "\n" for e in result.envelopes))
+    result.history.dump(sidecar_path(out))
+    catalog = Catalog.from_path(out)
+
+    def answer(line: int) -> Match:
+        text = (
+            'Traceback (most recent call last):\n  File "C:\\venv\\pkg\\executor\\ray.py", '
+            f"line {line}, in check\nValueError: backend gpu cannot start on this node\n"
+        )
+        return match_all(text, catalog)[0]
+
+    at_line, in_file = answer(2), answer(40)
+    assert any("is where v1" in reason for reason in at_line.reasons)
+    assert any("where v1 (" in r and "raised this message" in r for r in in_file.reasons)
+    assert at_line.confidence >= in_file.confidence

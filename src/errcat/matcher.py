@@ -540,20 +540,45 @@ def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
     return ("package", missing)
 
 
+#: Frame evidence that a record's older revisions may improve on.
+_HISTORY_KINDS = frozenset({"raise_file", "file", "package", "elsewhere"})
+
+
 def _site_in_history(
     evidence: FrameEvidence, record: RecordSummary, report: ExceptionReport, lineage: Lineage | None
 ) -> FrameEvidence:
-    """``site`` evidence when the innermost frame is the raise line at an older revision."""
-    fits = lineage.fits_frames(report.frames[-1:], near=NEAR_LINES) if lineage is not None else ()
-    if not fits:
+    """Frame evidence from the record's older revisions, when it beats ``evidence``.
+
+    The innermost frame within a few lines of where an older revision raised the
+    message is the raise site (``site``); in the file an older revision raised it
+    from (the code moved since: ``vllm/executor/`` to ``vllm/v1/executor/``), it is
+    ``raise_file``.
+    """
+    if lineage is None:
         return evidence
     frame = report.frames[-1]
+    fits = lineage.fits_frames((frame,), near=NEAR_LINES)
+    if fits:
+        return FrameEvidence(
+            "site",
+            0,
+            max(evidence.depth, 2),
+            f"traceback frame {frame.path}:{frame.line} is where {fits[-1].label} "
+            f"({fits[-1].short}) raised it ({record.file_path} is at line "
+            f"{record.line_number} now)",
+        )
+    if evidence.kind == "raise_file":
+        return evidence
+    in_file = lineage.fits_frames((frame,), near=_FAR)
+    if not in_file:
+        return evidence
+    site = next(s for s in lineage.sites if s.revision == in_file[-1])
     return FrameEvidence(
-        "site",
-        0,
-        evidence.depth,
-        f"traceback frame {frame.path}:{frame.line} is where {fits[-1].label} "
-        f"({fits[-1].short}) raised it ({record.file_path} is at line {record.line_number} now)",
+        "raise_file",
+        abs(frame.line - site.line),
+        2,
+        f"the error was raised in {site.file_path} ({frame.path}:{frame.line}), where "
+        f"{in_file[-1].label} ({in_file[-1].short}) raised this message at line {site.line}",
     )
 
 
@@ -593,7 +618,7 @@ def _score(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
-    if evidence.kind == "raise_file" and lineage_of is not None:
+    if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
         evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
     if evidence.kind == "elsewhere" and report.kind == "text":
         # The frames of a traceback cut before its exception line (the message came

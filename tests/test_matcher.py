@@ -890,3 +890,29 @@ def test_a_traceback_cut_before_its_exception_line_answers_from_its_last_frame()
     assert any("stops before its exception line" in r for r in answer.reasons)
     # The last frame on another line: the raise statement shown is not the record's.
     assert match_error(cut.replace("line 699,", "line 640,"), catalog=catalog) is None
+
+
+def test_a_raise_frame_showing_the_records_code_at_another_line_is_the_raise_site() -> None:
+    code = "raise ValueError(f'max_tokens must be at least 1, got {n}.')"
+    catalog = catalog_of(
+        "max_tokens must be at least 1, got {n}.",
+        filePath="pkg/params.py",
+        lineNumber=3,
+        sourceCode=f"def check(n):\n    if n < 1:\n        {code}\n",
+        sourceCodeStart=1,
+        sourceCodeEnd=3,
+    )
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/pkg/params.py", line 416, in check\n'
+        f"    {code}\n"
+        "ValueError: max_tokens must be at least 1, got -3.\n"
+    )
+    same = match_all(traceback, catalog)[0]
+    assert any("shows the record's raising code" in reason for reason in same.reasons)
+    other_code = match_all(traceback.replace("f'max_tokens", "f'min_tokens"), catalog)[0]
+    assert any("another version?" in reason for reason in other_code.reasons)
+    assert same.confidence > other_code.confidence
+    # Under a log prefix the source line is read too.
+    logged = "\n".join(f"(EngineCore pid=1) {line}" for line in traceback.splitlines())
+    assert match_all(logged, catalog)[0].confidence == same.confidence

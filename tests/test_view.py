@@ -40,7 +40,9 @@ def test_view_equals_the_validated_record_for_every_shown_field() -> None:
 @settings(max_examples=60)
 @given(
     st.dictionaries(
-        st.sampled_from(["id", "errorMessage", "solutions", "lineNumber", "tags", "extra"]),
+        st.sampled_from(
+            ["id", "errorMessage", "solutions", "lineNumber", "tags", "sourceCodeStart", "extra"]
+        ),
         st.one_of(st.none(), st.integers(), st.text(), st.lists(st.one_of(st.text(), st.none()))),
     )
 )
@@ -48,7 +50,7 @@ def test_a_view_of_any_json_never_raises_and_keeps_its_types(data: dict[str, Any
     view = RecordView(data)
     for name in FIELDS:
         value = getattr(view, name)
-        if name == "line_number":
+        if name in ("line_number", "source_code_start"):
             assert isinstance(value, int)
         elif name in ("solutions", "prevention_tips", "tags"):
             assert isinstance(value, tuple) and all(isinstance(v, str) for v in value)

@@ -53,7 +53,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal, overload
 
 __all__ = ["ExceptionReport", "Frame", "ReportKind", "clean_text", "extract_reports"]
@@ -63,11 +63,17 @@ ReportKind = Literal["traceback", "line", "repr", "embedded", "text"]
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """One traceback frame as printed."""
+    """One traceback frame as printed.
+
+    ``source`` is the first source line Python printed under it, stripped (empty
+    when none was): the code of the frame's line, which stays the same when the
+    line number moves between versions. It is left out of comparisons.
+    """
 
     path: str
     line: int
     function: str
+    source: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,7 +445,9 @@ _PLAIN_TB_RE: Final = re.compile(
     r"(?P<frames>(?:  File \"[^\"\n]+\", line \d+, in [^\n]+\n(?:    [^\n]*\n)*)+)"
     r"(?P<cls>[A-Za-z_][\w.]*)(?:: (?P<msg>[^\n]*))?\n?"
 )
-_PLAIN_FRAME_RE: Final = re.compile(r'  File "([^"\n]+)", line (\d+), in ([^\n]+)')
+_PLAIN_FRAME_RE: Final = re.compile(
+    r'  File "([^"\n]+)", line (\d+), in ([^\n]+)(?:\n    ([^\n]*))?'
+)
 # Anything that needs the full parser: escapes, carriage returns, other control
 # characters, tabs, and messages that may hold another exception, a repr or a body.
 _NOT_PLAIN_RE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\[type=|\{|Traceback")
@@ -464,8 +472,8 @@ def _plain_traceback(text: str) -> list[ExceptionReport] | None:
     if message != message.strip() or not message.isprintable():
         return None
     frames = tuple(
-        Frame(path, int(line), function.strip())
-        for path, line, function in _PLAIN_FRAME_RE.findall(match.group("frames"))
+        Frame(path, int(line), function.strip(), source.strip())
+        for path, line, function, source in _PLAIN_FRAME_RE.findall(match.group("frames"))
     )
     start = match.start("cls")
     end = len(text.rstrip("\n"))
@@ -840,12 +848,14 @@ def _parse_traceback(
         if frames:
             if structured:
                 if _indent(text) > header_indent:
+                    frames[-1] = _with_source(frames[-1], stripped)
                     index += 1
                     continue
             elif _CARET_RE.fullmatch(text):
                 index += 1
                 continue
             elif after_frame == 0 and not _flat_exception_line(stripped):
+                frames[-1] = _with_source(frames[-1], stripped)
                 after_frame = 1
                 index += 1
                 continue
@@ -853,6 +863,14 @@ def _parse_traceback(
             return tuple(frames), index, index + 1
         break
     return tuple(frames), -1, index
+
+
+def _with_source(frame: Frame, stripped: str) -> Frame:
+    """The frame with its first source line (markers such as ``^^^`` are not source)."""
+    code = stripped.strip()
+    if frame.source or not code or _CARET_RE.fullmatch(stripped):
+        return frame
+    return replace(frame, source=code)
 
 
 def _frame_match(text: str, stripped: str) -> re.Match[str] | None:

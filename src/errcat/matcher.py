@@ -540,6 +540,34 @@ def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
     return ("package", missing)
 
 
+#: A line of code this short (``)``, ``raise``) says nothing about which statement it is.
+_MIN_RAISE_CODE = 12
+
+
+def _same_raise_code(
+    evidence: FrameEvidence,
+    record: RecordSummary,
+    report: ExceptionReport,
+    source_of: Callable[[], str],
+) -> FrameEvidence:
+    """``site`` evidence when the raise frame, at another line, shows the record's raising code.
+
+    Another version moved the line, not the statement: the traceback prints the
+    frame's code, and it is the record's ``raise`` line.
+    """
+    frame = report.frames[-1]
+    code = " ".join(frame.source.split())
+    if len(code) < _MIN_RAISE_CODE or code != " ".join(source_of().split()):
+        return evidence
+    return FrameEvidence(
+        "site",
+        evidence.distance,
+        evidence.depth,
+        f"traceback frame {frame.path}:{frame.line} shows the record's raising code "
+        f"`{code[:80]}` (at line {record.line_number} in this version)",
+    )
+
+
 #: Frame evidence that a record's older revisions may improve on.
 _HISTORY_KINDS = frozenset({"raise_file", "file", "package", "elsewhere"})
 
@@ -593,13 +621,16 @@ def _score(
     mentions: frozenset[str],
     keep_features: bool = False,
     lineage_of: Callable[[str], Lineage | None] | None = None,
+    source_of: Callable[[], str] | None = None,
 ) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
 
     ``lineage_of`` gives a record's history, if the catalog has one: an error
     raised in the record's file at another line was raised at the record's
     line of an older revision when the history says so, which is the raise
-    site as surely as the current line is.
+    site as surely as the current line is. ``source_of()`` gives the record's
+    raising line of code: the innermost frame in the record's file showing that
+    very code is the raise site whatever its line number.
     """
     reasons = list(reasons)
     state = _class_state(report, record)
@@ -618,6 +649,8 @@ def _score(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
+    if evidence.kind == "raise_file" and source_of is not None:
+        evidence = _same_raise_code(evidence, record, report, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
         evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
     if evidence.kind == "elsewhere" and report.kind == "text":
@@ -982,6 +1015,7 @@ class _Collector:
                 mentions=self.mentions,
                 keep_features=self.keep_features,
                 lineage_of=self.lineage,
+                source_of=functools.partial(self.raise_source, position),
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
@@ -1023,6 +1057,12 @@ class _Collector:
 
             history = self._histories[self.part] = history_of(self.catalog.parts[self.part])
         return history  # type: ignore[no-any-return]
+
+    def raise_source(self, position: int) -> str:
+        """The raising line of code of the current part's record at ``position``."""
+        from errcat.view import raise_source
+
+        return raise_source(self.catalog.parts[self.part].view(position))
 
     def lineage(self, record_id: str) -> Lineage | None:
         """A record's lineage in the current part's history (None without one)."""

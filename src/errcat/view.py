@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-__all__ = ["RecordFields", "RecordView"]
+__all__ = ["RecordFields", "RecordView", "raise_source"]
 
 
 class RecordFields(Protocol):
@@ -86,6 +86,27 @@ class RecordFields(Protocol):
     @property
     def title(self) -> str:
         """``Class: message``."""
+
+    @property
+    def source_code(self) -> str:
+        """The source snippet around the raise."""
+
+    @property
+    def source_code_start(self) -> int:
+        """The line the snippet starts at."""
+
+
+def raise_source(record: RecordFields) -> str:
+    r"""The record's raising line of code, stripped (empty when the snippet lacks it).
+
+    >>> class R:
+    ...     source_code, source_code_start, line_number = "def f():\n    raise E('x')\n", 4, 5
+    >>> raise_source(R())
+    "raise E('x')"
+    """
+    lines = record.source_code.splitlines()
+    at = record.line_number - record.source_code_start
+    return lines[at].strip() if 0 <= at < len(lines) else ""
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
@@ -158,6 +179,17 @@ class RecordView:
     def github_url(self) -> str:
         """A link to the raising code."""
         return _text(self._data, "githubUrl")
+
+    @property
+    def source_code(self) -> str:
+        """The source snippet around the raise."""
+        return _text(self._data, "sourceCode")
+
+    @property
+    def source_code_start(self) -> int:
+        """The line the snippet starts at (0 when the JSON has none)."""
+        value = self._data.get("sourceCodeStart")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
     @property
     def documentation(self) -> str:

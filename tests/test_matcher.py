@@ -916,3 +916,14 @@ def test_a_raise_frame_showing_the_records_code_at_another_line_is_the_raise_sit
     # Under a log prefix the source line is read too.
     logged = "\n".join(f"(EngineCore pid=1) {line}" for line in traceback.splitlines())
     assert match_all(logged, catalog)[0].confidence == same.confidence
+    # Code without the message's words is written at many places: no evidence.
+    generic = catalog_of(
+        "max_tokens must be at least 1, got {n}.",
+        filePath="pkg/params.py",
+        lineNumber=3,
+        sourceCode="def check(n):\n    if n < 1:\n        raise ValueError(message)\n",
+        sourceCodeStart=1,
+        sourceCodeEnd=3,
+    )
+    vague = traceback.replace(code, "raise ValueError(message)")
+    assert any("another version?" in r for r in match_all(vague, generic)[0].reasons)

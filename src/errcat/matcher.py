@@ -542,6 +542,8 @@ def _frame_kinds(report: ExceptionReport, *, in_files: bool) -> tuple[str, ...]:
 
 #: A line of code this short (``)``, ``raise``) says nothing about which statement it is.
 _MIN_RAISE_CODE = 12
+#: Words of the record's message the raising code must hold (all when it has fewer).
+_RAISE_CODE_WORDS = 3
 
 
 def _same_raise_code(
@@ -558,6 +560,11 @@ def _same_raise_code(
     frame = report.frames[-1]
     code = " ".join(frame.source.split())
     if len(code) < _MIN_RAISE_CODE or code != " ".join(source_of().split()):
+        return evidence
+    # `raise ValueError(msg)` is written at many places of a file: only code that
+    # holds the message's own words tells which statement it is.
+    wanted = set(words(record.error_message))
+    if len(wanted & set(words(code))) < min(_RAISE_CODE_WORDS, len(wanted)) or not wanted:
         return evidence
     return FrameEvidence(
         "site",

@@ -903,3 +903,41 @@ def test_a_frame_in_the_file_an_older_revision_raised_from_is_the_raise_file(
     assert any("is where v1" in reason for reason in at_line.reasons)
     assert any("where v1 (" in r and "raised this message" in r for r in in_file.reasons)
     assert at_line.confidence >= in_file.confidence
+
+
+def test_of_identical_answers_the_message_out_longest_answers_where_it_is_now(
+    tmp_path: Path,
+) -> None:
+    # runner.py's message moved to runners/decode.py at v3, its tips reworded;
+    # piecewise.py opens its
+    # message with the same words. A title cut after the opening fits all three.
+    runner = (
+        "def capture(e):\n    raise Exception(\n        f'Capture cuda graph failed: {e}. '\n"
+        "        'Possible solutions: lower the static memory fraction.'\n    )\n"
+    )
+    piecewise = (
+        "def capture(e):\n    raise Exception(\n        f'Capture cuda graph failed: {e}. '\n"
+        "        'Possible solutions: turn off the piecewise graph.'\n    )\n"
+    )
+    decode = runner.replace("lower the static memory fraction", "lower --mem-fraction-static")
+    snaps = [
+        _snap("v1", {"pkg/runner.py": runner}, day=1),
+        _snap("v2", {"pkg/runner.py": runner, "pkg/piecewise.py": piecewise}, day=2),
+        _snap("v3", {"pkg/runners/decode.py": decode, "pkg/piecewise.py": piecewise}, day=3),
+    ]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    by_file = {r.file_path: r.id for r in result.records}
+    assert set(by_file) == {"pkg/runner.py", "pkg/runners/decode.py", "pkg/piecewise.py"}
+    out = tmp_path / "cat.jsonl"
+    out.write_text("".join(e.model_dump_json(by_alias=True) + "\n" for e in result.envelopes))
+    result.history.dump(sidecar_path(out))
+    catalog = Catalog.from_path(out)
+    title = "[Bug] Exception: Capture cuda graph failed: Could not run 'rmsnorm' with argu"
+    found = match_all(title, catalog)
+    ids = [m.summary.id for m in found] + [a.id for m in found for a in m.alternatives]
+    assert set(ids) == set(by_file.values())
+    # What tells them apart was cut off: the text says as much for each.
+    assert len({m.confidence for m in found}) == 1
+    # runner.py and decode.py are one message raised v1 to v3, piecewise.py's v2 to v3;
+    # of the two, the answer is where it is raised now.
+    assert found[0].summary.id == by_file["pkg/runners/decode.py"]

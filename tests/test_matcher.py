@@ -927,3 +927,64 @@ def test_a_raise_frame_showing_the_records_code_at_another_line_is_the_raise_sit
     )
     vague = traceback.replace(code, "raise ValueError(message)")
     assert any("another version?" in r for r in match_all(vague, generic)[0].reasons)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    opening=st.lists(words, min_size=4, max_size=7, unique=True).map(" ".join),
+    rare=st.text(alphabet="qxzj", min_size=9, max_size=12),
+    fillers=st.integers(3, 8),
+    inner=st.lists(words, min_size=2, max_size=6).map(" ".join),
+)
+def test_a_cut_off_text_says_as_much_for_every_pattern_it_fits(
+    opening: str, rare: str, fillers: int, inner: str
+) -> None:
+    # Two messages open alike and differ after the cut: one has a rare word there,
+    # the other only words many patterns share. The cut text holds neither.
+    common = "please retry with a smaller batch"
+    templates = [
+        f"{opening} failed: {{e}}. Possible fix: use the {rare} runner.",
+        f"{opening} failed: {{e}}. Possible fix: {common}.",
+        *(f"Step {n} stopped: {{why}}. Possible fix: {common} {n}." for n in range(fillers)),
+    ]
+    catalog = catalog_of(*templates, cls="RuntimeError")
+    text = f"[Bug] RuntimeError: {opening} failed: {inner}"
+    found = [m for m in match_all(text, catalog, limit=10) if m.mode == "truncated"]
+    fitted = {m.summary.slug: m.confidence for m in found}
+    assert set(fitted) == {"record-0", "record-1"}
+    assert fitted["record-0"] == fitted["record-1"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    first=st.lists(words, min_size=3, max_size=6).map(" ".join),
+    value=st.from_regex(r"--[a-z]{3,8}-[a-z]{3,8}", fullmatch=True),
+    after=st.lists(words, min_size=1, max_size=4).map(" ".join),
+    lead=st.sampled_from(["2. Run the server → ", "Then I get ", "- "]),
+)
+def test_a_message_quoted_in_a_sentence_that_goes_on_without_its_period(
+    first: str, value: str, after: str, lead: str
+) -> None:
+    template = f"Not enough {{what}}. Please try to increase {value}."
+    catalog = catalog_of(template, "Something else entirely {x}.", cls="RuntimeError")
+    text = f"{lead}RuntimeError: Not enough {first}. Please try to increase {value} {after}."
+    found = match_all(text, catalog)[0]
+    assert found.summary.slug == "record-0"
+    assert found.mode == "prefix" and found.captures == (first,)
+    # A word that runs on from the message's last one is another message.
+    glued = text.replace(f"{value} {after}", f"{value}{after}")
+    assert all(m.mode != "prefix" for m in match_all(glued, catalog))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError",
+        'Traceback (most recent call last):\n  File "/x/a.py", line 3, in f\nStopIteration\n',
+        "2026-01-02 03:04:05 ERROR worker died: RuntimeError: ",
+    ],
+)
+def test_an_exception_without_a_message_is_no_error(text: str) -> None:
+    catalog = catalog_of("Not enough memory. Please try to increase {flag}.")
+    assert match_all(text, catalog) == []
+    assert match_error(text, catalog) is None

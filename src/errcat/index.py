@@ -418,6 +418,29 @@ class PatternIndex:
         found.sort(key=_rank_key)
         return found
 
+    def unpunctuated_candidates(self, text: str) -> list[Entry]:
+        """Patterns ending in a period that ``text`` holds without it, a sentence going on.
+
+        ``...increase --mem-fraction-static error occurs.`` quotes a message
+        that ends ``--mem-fraction-static.`` in prose; its longest fragment,
+        period included, is not in the text.
+        """
+        keys = self.keys
+        found = []
+        for pid in self._proposed(text):
+            key = keys[pid]
+            if len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
+                continue
+            entry = self.entry(pid)
+            if (
+                entry.pattern.endswith(r"\.")
+                and not key[-2].isspace()
+                and _in_order((*entry.fragments[:-1], entry.fragments[-1][:-1]), text)
+            ):
+                found.append(entry)
+        found.sort(key=_rank_key)
+        return found
+
     def prefix_candidates(self, text: str) -> list[Entry]:
         """Patterns ``text`` could be a cut-off rendering of (it holds their first fragment)."""
         # Patterns whose longest fragment is in the text or is cut partway by the text's

@@ -50,6 +50,7 @@ import functools
 import heapq
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -73,6 +74,7 @@ from errcat.extract import ExceptionReport, extract_reports, literal_eval
 from errcat.index import Entry, PatternIndex, fold_whitespace, words
 from errcat.patterns import (
     GROUP,
+    compile_pattern,
     inner_tail_possible,
     pieces_fullmatch,
     pieces_inner,
@@ -154,6 +156,9 @@ _CUT_MIN_RECALL = 0.9
 #: How many lines of a class-less paste are tried one by one.
 _MAX_TEXT_LINES = 2000
 
+#: Where a message quoted without its final period goes on as a sentence: a space, then
+#: a lower-case word.
+_PROSE_GOES_ON = re.compile(r" [a-z]+\b")
 #: A leading capture that starts like prose followed by ": " is a wrapper's text.
 _WRAPPER_LEAD = re.compile(r"[A-Za-z][A-Za-z0-9_ .'-]*: \S")
 _ERRNO = re.compile(r"^\[(?:Errno|WinError) -?\d+\] ")
@@ -480,12 +485,15 @@ def _text_evidence(
     bare: bool = False,
     records: int | None = None,
     builtin: bool = False,
+    rarity: int | None = None,
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit (shared by the pattern's records).
 
     ``literal`` is the number of the pattern's literal characters the message
     holds: all of them, except for a truncated or drifted message. ``builtin``:
     CPython's C code raises the message itself (whatever the pattern explains).
+    ``rarity`` overrides the pattern's own (how many patterns hold its rarest
+    word) when the text holds only part of the pattern.
     """
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
     unexplained = max(0, message_length - matched_length)
@@ -499,7 +507,7 @@ def _text_evidence(
         placeholders=sum(1 for c in captures if c is not None),
         information=background.information(entry.fragments),
         background=background.projects(entry.fragments),
-        catalog_rarity=entry.rarity,
+        catalog_rarity=entry.rarity if rarity is None else rarity,
         records=len(entry.records) if records is None else records,
         present=present,
         builtin=builtin or background.raised_by_builtins(entry.fragments),
@@ -948,11 +956,13 @@ class _Collector:
         only: Sequence[int] | None = None,
         extra_reasons: Sequence[str] = (),
         cap: float | None = None,
+        cut: _CutGroup | None = None,
     ) -> None:
         """Score the records of ``entry`` for a hit and keep the best per record.
 
         With ``cap``, every confidence stays below it (a match another explains better),
-        but for a record a traceback frame shows raising it.
+        but for a record a traceback frame shows raising it. ``cut``: the patterns
+        a cut-off text fits as well as this one (see :func:`_cut_groups`).
         """
         mode = hit.mode
         captures = hit.groups
@@ -970,6 +980,7 @@ class _Collector:
             bare=not report.frames,
             records=self.sites(entry),
             builtin=background.message_raised_by_builtins(text),
+            rarity=cut.rarity if cut is not None else None,
         )
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()
@@ -1047,9 +1058,9 @@ class _Collector:
                     closeness,
                     # A pattern the message matches as it is ranks above one it matches
                     # only with a final period put back.
-                    entry.literal_length - 1.5 * hit.restored,
+                    (literal if mode == "truncated" else entry.literal_length) - 1.5 * hit.restored,
                     -order,
-                    self.age(summary.id),
+                    *self.age(summary.id, cut.records if cut is not None else entry.record_set),
                     -position,
                 ),
                 _coverage=_Coverage(text, hit.start, hit.end, literal, agreement),
@@ -1094,19 +1105,37 @@ class _Collector:
             current += lineage is None or lineage.status == "current"
         return current or len(records)
 
-    def age(self, record_id: str) -> float:
-        """How long the record's message was raised, as a tie-break: longer ranks first.
+    def age(self, record_id: str, kin: AbstractSet[int]) -> tuple[float, float]:
+        """How long the record's message was raised, then how lately: a tie-break, more first.
 
         Of identical messages raised at several sites (a project's message and
         its copies in a fork or a sibling package), the one raised over the
         longest span of revisions has been out longest, so the most pastes are
-        of it. Without a history, all are equal.
+        of it. A message that moved is one message over all the sites its
+        history links among ``kin`` (the records of its pattern, or of every
+        pattern a cut-off text fits: a rewording the text shows is another
+        message), and of those records the newest is the one to answer
+        with: the code as it is now, with the history's note on where it was.
+        Without a history, all are equal.
         """
         history = self.history()
         lineage = history.lineage(record_id) if history is not None else None
-        if lineage is None:
-            return float("-inf")
-        return (lineage.last.date - lineage.first.date).total_seconds()
+        if history is None or lineage is None:
+            return (float("-inf"), float("-inf"))
+        store = self.catalog.parts[self.part]
+        first, last = lineage.first.date, lineage.last.date
+        seen = {record_id}
+        for step in ("predecessor", "successor"):
+            link = lineage
+            while (other := getattr(link, step)) is not None and other not in seen:
+                seen.add(other)
+                position = store.position_of(other)
+                found = history.lineage(other)
+                if found is None or position is None or position not in kin:
+                    break
+                link = found
+                first, last = min(first, link.first.date), max(last, link.last.date)
+        return ((last - first).total_seconds(), lineage.last.date.timestamp())
 
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})
@@ -1174,6 +1203,8 @@ def _collect(
                         continue
                     hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
                     collector.exact.add((order, entry.pattern))
+            if not hits and variants:
+                hits.extend(_unpunctuated_hits(index, variants[0]))
             if not any(_explains_most(found) for found in hits):
                 # No pattern's literal text explains most of the message: it may be a
                 # longer pattern cut off (``Worker failed with error 'x`` is not the
@@ -1201,6 +1232,30 @@ class _Found:
     text: str
     #: How many of the pattern's literal characters the message holds.
     literal: int
+
+
+def _unpunctuated_hits(index: PatternIndex, text: str) -> Iterator[_Found]:
+    """Patterns the message starts with but for their final period, a sentence going on.
+
+    ``...increase --mem-fraction-static error occurs.``: the message's final
+    period was lost where the writer's sentence goes on (Python never prints
+    that), so the pattern without it matches the start (mode ``prefix``).
+    """
+    for entry in index.unpunctuated_candidates(text):
+        hit = None
+        if index.uses_pieces and entry.pieces is not None:
+            prefix = pieces_prefix((*entry.pieces[:-1], entry.pieces[-1][:-1]), text)
+            if prefix is not None:
+                hit = _Hit("prefix", prefix[0], 0, prefix[1], restored=True)
+        else:
+            try:
+                m = compile_pattern(entry.pattern[:-2]).full.match(text, timeout=REGEX_TIMEOUT)
+            except TimeoutError:
+                m = None
+            if m is not None:
+                hit = _Hit("prefix", m.groups(), 0, m.end(), restored=True)
+        if hit is not None and _PROSE_GOES_ON.match(text, hit.end):
+            yield _Found(entry, hit, text, entry.literal_length - 1)
 
 
 def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_Found]:
@@ -1271,6 +1326,7 @@ def _add_hits(
     wording.
     """
     dominated = _dominated(hits)
+    cut_groups = _cut_groups(hits)
 
     def add(found: _Found, cap: float | None = None, reasons: tuple[str, ...] = ()) -> None:
         collector.add(
@@ -1282,6 +1338,7 @@ def _add_hits(
             present_literal=_present(found),
             cap=cap,
             extra_reasons=reasons,
+            cut=cut_groups.get(_cut_key(found)),
         )
 
     for i, found in enumerate(hits):
@@ -1301,6 +1358,44 @@ def _add_hits(
             default=0.0,
         )
         add(found, cap, ("a longer pattern explains more of this message",))
+
+
+def _cut_key(found: _Found) -> tuple[str, int, int] | None:
+    """What a cut-off hit holds of its text (None for any other hit)."""
+    if found.hit.mode != "truncated":
+        return None
+    return (found.text, found.hit.start, found.literal)
+
+
+@dataclass(frozen=True, slots=True)
+class _CutGroup:
+    """The patterns one cut-off text fits equally: their shared rarity and their records."""
+
+    rarity: int
+    records: frozenset[int]
+
+
+def _cut_groups(hits: Sequence[_Found]) -> dict[tuple[str, int, int] | None, _CutGroup]:
+    """For each cut-off text that several patterns fit, what those patterns share.
+
+    ``Capture cuda graph failed: <inner error>`` cut off fits every pattern that
+    opens with those words; what tells them apart (``piecewise`` in one's
+    tips) was cut, so none is rarer than the commonest of them, nor than their
+    number says, and as far as the text shows they are one message.
+    """
+    groups: dict[tuple[str, int, int] | None, list[Entry]] = {}
+    for found in hits:
+        key = _cut_key(found)
+        if key is not None:
+            groups.setdefault(key, []).append(found.entry)
+    return {
+        key: _CutGroup(
+            max(len({e.pattern for e in entries}), *(e.rarity for e in entries)),
+            frozenset().union(*(e.record_set for e in entries)),
+        )
+        for key, entries in groups.items()
+        if len(entries) > 1
+    }
 
 
 def _present(found: _Found) -> int | None:
@@ -1463,7 +1558,7 @@ def _near_hints(
                 features={"fuzzy_share": share},
                 _store=store,
                 _position=position,
-                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, 0.0, -position),
+                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, 0.0, 0.0, -position),
             )
 
 

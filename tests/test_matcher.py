@@ -988,3 +988,20 @@ def test_an_exception_without_a_message_is_no_error(text: str) -> None:
     catalog = catalog_of("Not enough memory. Please try to increase {flag}.")
     assert match_all(text, catalog) == []
     assert match_error(text, catalog) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lead=st.lists(words, min_size=1, max_size=5).map(lambda ws: " ".join(ws).capitalize()),
+    what=st.lists(words, min_size=2, max_size=4).map(" ".join),
+    period=st.booleans(),
+)
+def test_a_titles_own_words_before_a_colon_are_not_the_message(
+    lead: str, what: str, period: bool
+) -> None:
+    template = "Not enough memory for {what}. Please try to increase --mem-fraction-static."
+    catalog = catalog_of(template, "{label}: {detail}", cls="RuntimeError")
+    message = f"Not enough memory for {what}. Please try to increase --mem-fraction-static"
+    found = match_all(f"{lead}: {message}{'.' if period else ''}", catalog)[0]
+    assert found.summary.slug == "record-0"
+    assert found.mode == "full" and found.captures == (what,)

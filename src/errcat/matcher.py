@@ -166,6 +166,10 @@ _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 #: Context a wrapper puts before a re-raised message: ``[address=0.0.0.0:1, pid=7] ``.
 #: Tags an issue title puts before the error it quotes: ``[Bug]: ``, ``[Usage][V1] ``.
 _TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
+#: A few words of a title's own before a colon, and how long the rest must be to be read
+#: as the message they introduce.
+_PROSE_LEAD = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z][A-Za-z-]*){0,5}: (?=\S)")
+_PROSE_LEAD_REST = 20
 #: A quoted stretch of prose long enough to be a message.
 _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
 #: The names HTTP APIs and their clients give a response's status (OpenAI-style bodies
@@ -360,6 +364,11 @@ def _variants(report: ExceptionReport) -> list[str]:
     if report.kind == "text":
         # A message quoted in prose (an issue title): "...", `...`.
         out.extend(q.group(1) or q.group(2) for q in _QUOTED.finditer(stripped))
+        # A title's own words before a colon: "Contradictory suggestions: <message>".
+        for form in dict.fromkeys(f for f in (stripped, untagged) if f):
+            lead = _PROSE_LEAD.match(form)
+            if lead and len(form) - lead.end() >= _PROSE_LEAD_REST:
+                out.append(form[lead.end() :])
     if report.kind == "text" and "\n" in message:
         lines = [line for line in message.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])

@@ -1006,3 +1006,47 @@ def test_a_titles_own_words_before_a_colon_are_not_the_message(
     found = match_all(f"{lead}: {message}{'.' if period else ''}", catalog)[0]
     assert found.summary.slug == "record-0"
     assert found.mode == "full" and found.captures == (what,)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(shift=st.integers(10, 400), first=st.booleans())
+def test_a_raise_frame_in_the_function_that_raises_the_message_is_its_site(
+    tmp_path: Any, shift: int, first: bool
+) -> None:
+    # One message raised by two methods of one file; a traceback from another version
+    # (lines moved) names the method in its raise frame.
+    from errcat.mine import mine_paths
+
+    root = tmp_path / "src" / "pkg"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "runner.py").write_text(
+        "class Runner:\n"
+        "    def capture(self, n):\n"
+        "        raise ValueError(f'capture size {n} is larger than the graph limit')\n"
+        "\n"
+        "    def replay(self, n):\n"
+        "        raise ValueError(f'capture size {n} is larger than the graph limit')\n"
+    )
+    records = mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
+    catalog = Catalog(records)
+    function, line = ("capture", 3) if first else ("replay", 6)
+
+    def answer(name: str) -> Any:
+        text = (
+            "Traceback (most recent call last):\n"
+            f'  File "/venv/lib/python3.12/site-packages/pkg/runner.py", line {line + shift}, '
+            f"in {name}\n    raise ValueError(\n"
+            "ValueError: capture size 9 is larger than the graph limit\n"
+        )
+        return match_all(text, catalog)
+
+    found = answer(function)
+    assert found[0].summary.line_number == line
+    assert any(f"is in {function}()" in reason for reason in found[0].reasons)
+    assert found[0].confidence > found[1].confidence
+    # A frame in another function of the file is only the raise file.
+    elsewhere = answer("warmup")
+    assert elsewhere[0].confidence < found[0].confidence
+    assert not any("is in warmup()" in reason for reason in elsewhere[0].reasons)

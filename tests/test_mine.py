@@ -862,7 +862,7 @@ def test_reanchor_fixture_package(tmp_path: Path) -> None:
     assert len(by_id) == 7
     changed = by_id[ids["unknown shape kind {kind!r}"]]
     assert changed.documentation == "Raised for an unknown kind."
-    assert changed.tags == ("kind",)
+    assert changed.tags == ("kind", "errcat:in:parse_kind")  # curated, plus the code's function
     assert changed.error_message.endswith("expected 'circle' or 'square'")
     assert changed.message_pattern == template_to_pattern(changed.error_message)
     assert changed.slug == "unknown-shape-kind-kind-r"  # slugs are kept
@@ -1182,3 +1182,36 @@ def test_own_class_records_carry_their_builtin_base_as_a_tag(tmp_path: Path) -> 
     assert "errcat:base:ValueError" in tags["max_tokens must be at least 1"]
     assert not [t for t in tags["plain failure happened here"] if t.startswith("errcat:base:")]
     assert not [t for t in tags["builtin failure happened here"] if t.startswith("errcat:base:")]
+
+
+_NAMES = st.from_regex(r"[a-z][a-z_]{2,10}", fullmatch=True).filter(
+    lambda n: n not in {"def", "class", "raise", "return", "pass", "for", "not", "and", "lambda"}
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(outer=_NAMES, inner=_NAMES, cls=st.sampled_from(["", "Holder"]), nested=st.booleans())
+def test_a_record_names_the_function_a_traceback_shows_raising_it(
+    tmp_path_factory: pytest.TempPathFactory, outer: str, inner: str, cls: str, nested: bool
+) -> None:
+    body = (
+        f"def {outer}(x):\n"
+        + (
+            f"    def {inner}():\n        raise ValueError(f'inner step failed for {{x}}')\n"
+            if nested
+            else ""
+        )
+        + "    raise TypeError(f'outer step failed for {x}')\n"
+    )
+    if cls:
+        body = f"class {cls}:\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    source = body + "raise RuntimeError('module level step failed')\n"
+    result = mine_text(tmp_path_factory.mktemp("m"), source)
+    tags = {
+        r.error_class: [t for t in r.tags if t.startswith("errcat:in:")] for r in result.records
+    }
+    # What a frame prints: the code's own name, never the class or the enclosing def.
+    assert tags["TypeError"] == [f"errcat:in:{outer}"]
+    assert tags["RuntimeError"] == []
+    if nested:
+        assert tags["ValueError"] == [f"errcat:in:{inner}"]

@@ -288,7 +288,7 @@ def test_no_advice_keeps_the_drafts_empty(tmp_path: Path) -> None:
         advice=False,
     )
     r = _only(records, "x is bad")
-    assert (r.documentation, r.solutions, r.tags) == ("", (), ())
+    assert (r.documentation, r.solutions, r.tags) == ("", (), ("errcat:in:f",))
 
 
 # --- options ----------------------------------------------------------------------------
@@ -476,10 +476,12 @@ def test_update_keeps_curated_advice_and_refreshes_generated(tmp_path: Path) -> 
     )
     second = mine_paths([_write(tmp_path / "b", files)], repo="o/r", sha="1" * 40, analyzed_at=WHEN)
     [kept] = reanchor([curated], second).envelopes
-    assert kept.record.documentation == "Curated words." and kept.record.tags == ("curated",)
+    # The curated words stay; which function raises it is the code's, refreshed.
+    assert kept.record.documentation == "Curated words."
+    assert kept.record.tags == ("curated", "errcat:in:f")
     [fresh] = reanchor([env], second).envelopes
     assert "greater than 5" in fresh.record.documentation
-    assert fresh.record.tags == (GENERATED_TAG,)
+    assert fresh.record.tags == (GENERATED_TAG, "errcat:in:f")
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:

@@ -58,9 +58,12 @@ def _formatted(make: int) -> list[str]:
     except Exception as exc:  # the exception to format
         lines = "".join(traceback.format_exception(exc)).rstrip("\n").split("\n")
         if make == 0:
-            # Raised where the seed record says it is (sglang's server_args.py), as an
-            # installed sglang would show it: the frame is evidence for the record.
-            site = '  File "/usr/lib/python3/site-packages/sglang/srt/server_args.py", line 7632,'
+            # Raised where the seed record says it is, as an installed sglang would show
+            # it: the frame is evidence for the record.
+            seed = Catalog.bundled().get(SEED_ID)
+            assert seed is not None and seed.file_path.startswith("python/")
+            installed = seed.file_path.removeprefix("python/")
+            site = f'  File "/usr/lib/python3/site-packages/{installed}", line {seed.line_number},'
             lines = [
                 f"{site} in _raise" if line.endswith(", in _raise") else line for line in lines
             ]

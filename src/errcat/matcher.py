@@ -82,7 +82,14 @@ from errcat.patterns import (
     pieces_truncated,
     placeholder_names,
 )
-from errcat.store import BASE_TAG_PREFIX, WAS_TAG_PREFIX, RecordSummary, Store, file_tail
+from errcat.store import (
+    BASE_TAG_PREFIX,
+    FUNCTION_TAG_PREFIX,
+    WAS_TAG_PREFIX,
+    RecordSummary,
+    Store,
+    file_tail,
+)
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -592,6 +599,31 @@ def _same_raise_code(
     )
 
 
+def _same_function(
+    evidence: FrameEvidence, record: RecordSummary, report: ExceptionReport, text: TextEvidence
+) -> FrameEvidence:
+    """``site`` evidence when the raise frame is in the function that raises the message.
+
+    The frame is in the record's file at another line; the record's ``errcat:in:``
+    tag names its function. A message the text matches, raised from the same
+    function of the same file, is the same ``raise`` statement in another version
+    (lines above it moved). Only for a message with words of its own: a function
+    may raise several messages, and ``{msg}`` matches them all.
+    """
+    if text.information < _MIN_BITS:
+        return evidence
+    frame = report.frames[-1]
+    if not frame.function or f"{FUNCTION_TAG_PREFIX}{frame.function}" not in record.tags:
+        return evidence
+    return FrameEvidence(
+        "site",
+        evidence.distance,
+        evidence.depth,
+        f"traceback frame {frame.path}:{frame.line} is in {frame.function}(), which raises "
+        f"this message (at line {record.line_number} in this version)",
+    )
+
+
 #: Frame evidence that a record's older revisions may improve on.
 _HISTORY_KINDS = frozenset({"raise_file", "file", "package", "elsewhere"})
 
@@ -677,6 +709,8 @@ def _score(
         evidence = _same_raise_code(evidence, record, report, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
         evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
+    if evidence.kind == "raise_file":
+        evidence = _same_function(evidence, record, report, text)
     if evidence.kind == "elsewhere" and report.kind == "text":
         # The frames of a traceback cut before its exception line (the message came
         # before it, or was lost): the raise site may be in the frames cut off.

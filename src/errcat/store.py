@@ -78,6 +78,11 @@ BASE_TAG_PREFIX = "errcat:base:"
 #: (``errcat:was:ValueError``, written by ``errcat history``): vllm moved messages
 #: from ``ValueError`` to ``VLLMValidationError``, which no longer derives from it.
 WAS_TAG_PREFIX = "errcat:was:"
+#: The tag prefix naming the function that raises the record's message, as a traceback
+#: prints it (``errcat:in:__init__``, written by the miner; none at module level): a
+#: raise frame in that function, at another line, is the same statement in another
+#: version.
+FUNCTION_TAG_PREFIX = "errcat:in:"
 
 
 @dataclass(frozen=True, slots=True)

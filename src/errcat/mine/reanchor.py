@@ -14,6 +14,7 @@ from errcat.mine.core import MineResult
 from errcat.mine.pairing import Msg, follow_siblings
 from errcat.mine.records import github_url
 from errcat.models import GENERATED_TAG, ErrorRecord, RecordEnvelope
+from errcat.store import FUNCTION_TAG_PREFIX
 
 #: Similarity (difflib ratio of the two templates) from which a reworded message
 #: is taken to be the same record (see :func:`reanchor`).
@@ -83,6 +84,9 @@ def _reanchored(old: RecordEnvelope, new: RecordEnvelope, *, reworded: bool) -> 
         update["error_message"] = n.error_message
         update["message_pattern"] = n.message_pattern
     update.update(_advice_update(old.record, n))
+    # Which function raises it is a fact of the code, like its line: the new run's.
+    kept = [t for t in update.get("tags", old.record.tags) if not t.startswith(FUNCTION_TAG_PREFIX)]
+    update["tags"] = (*kept, *(t for t in n.tags if t.startswith(FUNCTION_TAG_PREFIX)))
     record = old.record.model_copy(update=update)
     envelope = old.model_copy(update={"record": record, "dataset_version": new.dataset_version})
     # model_copy does not validate: check the result as a release would.

@@ -17,7 +17,7 @@ from errcat.errors import InvalidRecordError
 from errcat.mine.advice import _Advice
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
-from errcat.store import BASE_TAG_PREFIX
+from errcat.store import BASE_TAG_PREFIX, FUNCTION_TAG_PREFIX
 
 #: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
 SNIPPET_RADIUS = 18
@@ -151,6 +151,19 @@ def _base_tag(entry: _Entry) -> tuple[str, ...]:
     return (f"{BASE_TAG_PREFIX}{entry.base}",)
 
 
+def _function_tag(qualname: str) -> tuple[str, ...]:
+    """``errcat:in:<name>``: the raising function as a traceback frame prints it.
+
+    A traceback shows a frame's code name (``__init__``, not ``Runner.__init__``);
+    a raise at module level or in a class body gets no tag.
+
+    >>> _function_tag("Runner.capture.<locals>.inner"), _function_tag("")
+    (('errcat:in:inner',), ())
+    """
+    names = [part for part in qualname.split(".") if part and part != "<locals>"]
+    return (f"{FUNCTION_TAG_PREFIX}{names[-1]}",) if names else ()
+
+
 def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> RecordEnvelope:
     start, end, code = entry.snippet
     advice = entry.advice
@@ -182,7 +195,7 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
         type_guard=advice.type_guard if advice else None,
         try_catch_pattern=None,
         prevention_tips=advice.prevention_tips if advice else (),
-        tags=(*(advice.tags if advice else ()), *_base_tag(entry)),
+        tags=(*(advice.tags if advice else ()), *_base_tag(entry), *_function_tag(entry.qualname)),
         background_tag=None,
         analyzed_sha=sha,
         analyzed_at=when,

@@ -8,8 +8,10 @@ The corpus is what ``benchmarks/harvest.py`` writes (real exceptions raised by
 real code under its own test suites, with their true raise sites, and the
 catalogs mined from the same sources). Every corpus exception is rendered in
 the forms users paste (traceback, bare ``Class: message`` line, log line with a
-prefix and colour, an issue title, and a traceback from another version, a
-drifted message and a cut-off one where the message allows) and matched against the catalog mined from its project (its true
+prefix and colour, an issue title, a traceback from another version, a
+drifted message and a cut-off one where the message allows, a traceback whose
+exception line is cut off, and the message logged on a line of its own over
+its traceback's first frames) and matched against the catalog mined from its project (its true
 record is there), against the disjoint catalog (it is not) and, when
 ``--unrelated`` names one (by default the sglang+vllm catalog that
 ``benchmarks/mine_wheels.py`` writes), against a large catalog of another
@@ -27,7 +29,7 @@ have text weights of their own (``bare_*``): their text is all the evidence
 there is. The logit goes through a monotone map (isotonic regression on the
 fit half's top answers, one map for reports with frames and one for bare
 ones; answers the matcher's cap on wordless patterns holds down are left out
-of it). Its
+of it, and get the share of them that is right: ``WORDLESS``). Its
 reliability is printed on both halves: for each decile of confidence, how many
 top answers fall there and how many are right. With ``--write`` the weights
 and maps go to ``src/errcat/_calibration.py`` together with the threshold,
@@ -121,6 +123,13 @@ def forms(row: dict[str, object]) -> Iterator[tuple[str, str]]:
     message = str(row["message"])
     if len(message) >= 60 and "\n" not in message:
         yield "cut-line", f"{row['error_class']}: {cut_off(message)}"
+        if tb.rstrip("\n").endswith(message):
+            # A clipped log: the traceback's exception line stops partway through.
+            clipped = tb.rstrip("\n")[: -len(message)] + cut_off(message)
+            yield "cut-traceback", clipped + "\n"
+    logged = logged_then_cut(tb, message)
+    if logged is not None:
+        yield "logged-traceback", f"{PREFIXES[1]}{logged}"
     yield "title", title(str(row["error_class"]), message)
     changed = drifted(message) if "\n" not in message else None
     if changed is not None:
@@ -129,6 +138,37 @@ def forms(row: dict[str, object]) -> Iterator[tuple[str, str]]:
         if cut >= 0 and tb.endswith(message):
             yield "drift-traceback", tb[:cut] + changed + "\n"
         yield "drift-line", f"{row['error_class']}: {changed}"
+
+
+def logged_then_cut(traceback: str, message: str) -> str | None:
+    r"""The message as a log handler printed it, then its traceback cut before the exception line.
+
+    A server logs the error's message on one line and the traceback under it; a
+    paste often keeps the message and the first frames only. The frames kept
+    are the outermost 1 to all of the last traceback's.
+
+    >>> tb = (
+    ...     "Traceback (most recent call last):\n"
+    ...     '  File "/a.py", line 1, in f\n    g()\n'
+    ...     '  File "/b.py", line 2, in g\n    raise ValueError("bad value")\n'
+    ...     "ValueError: bad value\n"
+    ... )
+    >>> logged_then_cut(tb, "bad value").splitlines()[:2]
+    ['bad value', 'Traceback (most recent call last):']
+    """
+    if "\n" in message or not message.strip():
+        return None
+    lines = traceback.rstrip("\n").split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent")]
+    if not starts:
+        return None
+    section = lines[starts[-1] :]
+    frames = [i for i, line in enumerate(section) if line.startswith('  File "')]
+    if not frames:
+        return None
+    keep = 1 + zlib.crc32(traceback.encode()) % len(frames)
+    end = frames[keep] if keep < len(frames) else len(section) - 1
+    return "\n".join([message, *section[:end]]) + "\n"
 
 
 def cut_off(message: str) -> str:
@@ -512,11 +552,11 @@ _RISE = 0.002
 HINT_CAP = round(THRESHOLD - 0.01, 2)
 
 
-def capped(features: dict[str, float], confidence: float) -> float:
+def capped(features: dict[str, float], confidence: float, cap: float = HINT_CAP) -> float:
     """The matcher's cap on wordless text: under 6 bits and no frame at the site."""
     bits = max(features["information"], features.get("bare_information", 0.0)) * 10.0
     if bits < 6.0 and not features["frame_site"]:
-        return min(confidence, HINT_CAP)
+        return min(confidence, cap)
     return confidence
 
 
@@ -559,7 +599,13 @@ def top_answers(
 
 
 #: The forms whose text carries traceback frames.
-FRAMED = ("traceback", "version-traceback", "drift-traceback")
+FRAMED = (
+    "traceback",
+    "version-traceback",
+    "drift-traceback",
+    "cut-traceback",
+    "logged-traceback",
+)
 
 
 def interpolate(knots: list[tuple[float, float]], logit: float) -> float:
@@ -689,15 +735,22 @@ def check_shipped(args: argparse.Namespace) -> int:
         )
         for bare in (False, True)
     }
+    # Answers held down by the cap on wordless text are left out of the maps; their
+    # confidence is the share of them that is right.
+    held = [f.right for f in fit if f.features is not None and capped(f.features, 1.0) != 1.0]
+    wordless = round(min(max(sum(held) / max(1, len(held)), 0.0005), HINT_CAP), 4)
     if args.write:
         print(f"fuzzy hints map (share -> right): {knots_fuzzy}")
+        print(f"wordless answers: {len(held)}, right {wordless:.2%}")
 
     def refitted(f: Shipped) -> float:
         if f.share is not None:
             return fuzzy_probability(f.share, HINT_CAP, tuple(knots_fuzzy))
         if f.features is None:
             return f.confidence
-        return capped(f.features, interpolate(knots[bool(f.features.get("bare"))], logit(f)))
+        return capped(
+            f.features, interpolate(knots[bool(f.features.get("bare"))], logit(f)), wordless
+        )
 
     # Without --write: the confidences the shipped maps gave, the diagram users get.
     confidence: Callable[[Shipped], float] = refitted if args.write else lambda f: f.confidence
@@ -739,8 +792,11 @@ def check_shipped(args: argparse.Namespace) -> int:
             text, n = block.subn(f"{name}: tuple[tuple[float, float], ...] = (\n{body})\n", text)
             if n != 1:
                 raise SystemExit(f"{OUT}: no {name} block to replace")
+        text, n = re.subn(r"^WORDLESS = .*$", f"WORDLESS = {wordless}", text, flags=re.M)
+        if n != 1:
+            raise SystemExit(f"{OUT}: no WORDLESS line to replace")
         OUT.write_text(text, encoding="utf-8")
-        print(f"wrote the maps (KNOTS, KNOTS_BARE, KNOTS_FUZZY) to {OUT}")
+        print(f"wrote the maps (KNOTS, KNOTS_BARE, KNOTS_FUZZY) and WORDLESS to {OUT}")
     if args.png is not None:
         write_png(args.png, series)
     return 0

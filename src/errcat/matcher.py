@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import regex
 
 from errcat import background
+from errcat._calibration import WORDLESS
 from errcat.confidence import (
     THRESHOLD,
     TextEvidence,
@@ -133,7 +134,8 @@ _FEW_BITS = 12.0
 #: answer, whatever the loaded catalog (the model's evidence was fitted on real catalogs,
 #: where such patterns are many; in a catalog of a few records nothing else says so).
 _MIN_BITS = 6.0
-_GENERIC_CAP = _FUZZY_CAP
+#: ... and such an answer is right about this often (fitted: ``_calibration.WORDLESS``).
+_GENERIC_CAP = min(_FUZZY_CAP, WORDLESS)
 #: A captured value counts at most this many characters against the explained share.
 _CAPTURE_CAP = 24
 #: A cut-off message that holds this many literal characters of a pattern holds

@@ -1050,3 +1050,34 @@ def test_a_raise_frame_in_the_function_that_raises_the_message_is_its_site(
     elsewhere = answer("warmup")
     assert elsewhere[0].confidence < found[0].confidence
     assert not any("is in warmup()" in reason for reason in elsewhere[0].reasons)
+
+
+def test_a_raise_frame_on_one_records_line_is_not_another_records_function(tmp_path: Any) -> None:
+    # Two classes' __contains__ raise messages that one text fits; the frame sits on the
+    # second one's raise line, in a function of the same name as the first's.
+    from errcat.mine import mine_paths
+
+    root = tmp_path / "src" / "pkg"
+    root.mkdir(parents=True)
+    (root / "flags.py").write_text(
+        "class Meta:\n"
+        "    def __contains__(self, value):\n"
+        "        raise TypeError(\n"
+        "            f'unsupported operand type(s) for in: {type(value).__name__!r} and {self!r}'\n"
+        "        )\n"
+        + "\n" * 40
+        + "class Flag:\n"
+        "    def __contains__(self, other):\n"
+        "        raise TypeError(f'unsupported operand type(s) for in: {other!r} and {self!r}')\n"
+    )
+    records = mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
+    second = max(e.record.line_number for e in records)
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "/venv/lib/python3.12/site-packages/pkg/flags.py", line {second}, '
+        "in __contains__\n    raise TypeError(\n"
+        "TypeError: unsupported operand type(s) for in: 'str' and 'Flag.Perm'\n"
+    )
+    found = match_all(text, Catalog(records))
+    assert found[0].summary.line_number == second
+    assert not any("is in __contains__()" in r for m in found for r in m.reasons)

@@ -69,8 +69,16 @@ from errcat.confidence import (
     record_features,
     record_logit,
 )
+from errcat.errors import InvalidPatternError
 from errcat.evidence import FAR as _FAR
-from errcat.evidence import NEAR_LINES, FrameEvidence, FrameView, package_of
+from errcat.evidence import (
+    NEAR_LINES,
+    FrameEvidence,
+    FrameView,
+    package_of,
+    path_parts,
+    same_file_depth,
+)
 from errcat.extract import ExceptionReport, extract_reports, literal_eval
 from errcat.index import Entry, PatternIndex, fold_whitespace, words
 from errcat.patterns import (
@@ -601,6 +609,18 @@ def _same_raise_code(
     )
 
 
+def _fits(pattern: str, text: str) -> bool:
+    """Whether a message is the pattern's, whole or cut off (a cheap check of one record)."""
+    try:
+        full = compile_pattern(pattern).full
+        return bool(
+            full.fullmatch(text, timeout=REGEX_TIMEOUT)
+            or full.fullmatch(text, partial=True, timeout=REGEX_TIMEOUT)
+        )
+    except (TimeoutError, InvalidPatternError):
+        return False
+
+
 def _same_function(
     evidence: FrameEvidence, record: RecordSummary, report: ExceptionReport, text: TextEvidence
 ) -> FrameEvidence:
@@ -680,6 +700,7 @@ def _score(
     keep_features: bool = False,
     lineage_of: Callable[[str], Lineage | None] | None = None,
     source_of: Callable[[], str] | None = None,
+    rival_at_frame: bool = False,
 ) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
 
@@ -688,7 +709,10 @@ def _score(
     line of an older revision when the history says so, which is the raise
     site as surely as the current line is. ``source_of()`` gives the record's
     raising line of code: the innermost frame in the record's file showing that
-    very code is the raise site whatever its line number.
+    very code is the raise site whatever its line number. ``rival_at_frame``:
+    the raise frame sits on another record's raise line, whose message the text
+    fits too; that statement is the other record's, whatever this one's code or
+    function.
     """
     reasons = list(reasons)
     state = _class_state(report, record)
@@ -707,11 +731,11 @@ def _score(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
-    if evidence.kind == "raise_file" and source_of is not None:
+    if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
         evidence = _same_raise_code(evidence, record, report, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
         evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
-    if evidence.kind == "raise_file":
+    if evidence.kind == "raise_file" and not rival_at_frame:
         evidence = _same_function(evidence, record, report, text)
     if evidence.kind == "elsewhere" and report.kind == "text":
         # The frames of a traceback cut before its exception line (the message came
@@ -954,6 +978,7 @@ class _Collector:
     _views: dict[int, FrameView] = field(default_factory=dict)
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     _histories: dict[int, History | None] = field(default_factory=dict)
+    _at_frame: dict[tuple[int, int, str], frozenset[int]] = field(default_factory=dict)
 
     def frame_view(self, report: ExceptionReport) -> FrameView:
         """The report's frames, indexed once per report."""
@@ -961,6 +986,31 @@ class _Collector:
         if view is None:
             view = self._views[id(report)] = FrameView(report.frames)
         return view
+
+    def raised_at_frame(self, report: ExceptionReport) -> frozenset[int]:
+        """Records (current store) raised within a few lines of the raise frame that fit the text.
+
+        A raise frame that sits on another record's raise statement is that
+        record's statement: no other record's code or function can claim it.
+        """
+        key = (self.part, id(report), "at-frame")
+        found = self._at_frame.get(key)
+        if found is None:
+            found = frozenset()
+            if report.frames and report.message:
+                frame = report.frames[-1]
+                store = self.catalog.parts[self.part]
+                parts = path_parts(frame.path)
+                near = [
+                    p
+                    for p in store.records_in_file(file_tail(frame.path))
+                    if abs(store.summary(p).line_number - frame.line) <= NEAR_LINES
+                    and same_file_depth(parts, path_parts(store.summary(p).file_path))
+                ]
+                text = fold_whitespace(report.message)
+                found = frozenset(p for p in near if _fits(store.record(p).message_pattern, text))
+            self._at_frame[key] = found
+        return found
 
     def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
         """Positions (in the current store) of records whose file name a frame shows."""
@@ -1079,6 +1129,7 @@ class _Collector:
                 keep_features=self.keep_features,
                 lineage_of=self.lineage,
                 source_of=functools.partial(self.raise_source, position),
+                rival_at_frame=bool(self.raised_at_frame(report) - {position}),
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site

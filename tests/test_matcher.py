@@ -1081,3 +1081,31 @@ def test_a_raise_frame_on_one_records_line_is_not_another_records_function(tmp_p
     found = match_all(text, Catalog(records))
     assert found[0].summary.line_number == second
     assert not any("is in __contains__()" in r for m in found for r in m.reasons)
+
+
+def test_matching_reads_only_the_index_when_the_source_is_gone(tmp_path: Any) -> None:
+    # A stored index shipped without its source (as to Spark executors) still answers
+    # a traceback from another version; the evidence that needs the source is skipped.
+    from errcat.loaders import write_jsonl
+    from errcat.mine import mine_paths
+
+    root = tmp_path / "src" / "pkg"
+    root.mkdir(parents=True)
+    (root / "runner.py").write_text(
+        "def capture(n):\n    raise ValueError(f'capture size {n} is larger than the graph limit')\n"
+        "\ndef replay(n):\n    raise ValueError(f'replay size {n} is larger than the graph limit')\n"
+    )
+    records = mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
+    source = tmp_path / "cat.jsonl"
+    write_jsonl(source, records)
+    catalog = Catalog.from_path(source, lazy=True)
+    catalog.index  # noqa: B018 - built and stored before the source goes
+    source.unlink()
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/pkg/runner.py", line 40, in replay\n'
+        "    raise ValueError(f'replay size {n} is larger than the graph limit')\n"
+        "ValueError: capture size 9 is larger than the graph limit\n"
+    )
+    found = match_all(text, catalog)
+    assert found and found[0].summary.line_number == 2

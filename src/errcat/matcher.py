@@ -69,7 +69,7 @@ from errcat.confidence import (
     record_features,
     record_logit,
 )
-from errcat.errors import InvalidPatternError
+from errcat.errors import CatalogSourceError
 from errcat.evidence import FAR as _FAR
 from errcat.evidence import (
     NEAR_LINES,
@@ -90,6 +90,7 @@ from errcat.patterns import (
     pieces_prefix,
     pieces_truncated,
     placeholder_names,
+    template_to_pattern,
 )
 from errcat.store import (
     BASE_TAG_PREFIX,
@@ -609,15 +610,15 @@ def _same_raise_code(
     )
 
 
-def _fits(pattern: str, text: str) -> bool:
-    """Whether a message is the pattern's, whole or cut off (a cheap check of one record)."""
+def _fits(template: str, text: str) -> bool:
+    """Whether a message is the template's, whole or cut off (a cheap check of one record)."""
     try:
-        full = compile_pattern(pattern).full
+        full = compile_pattern(template_to_pattern(template)).full
         return bool(
             full.fullmatch(text, timeout=REGEX_TIMEOUT)
             or full.fullmatch(text, partial=True, timeout=REGEX_TIMEOUT)
         )
-    except (TimeoutError, InvalidPatternError):
+    except (TimeoutError, ValueError):  # InvalidPatternError is a ValueError
         return False
 
 
@@ -1008,7 +1009,8 @@ class _Collector:
                     and same_file_depth(parts, path_parts(store.summary(p).file_path))
                 ]
                 text = fold_whitespace(report.message)
-                found = frozenset(p for p in near if _fits(store.record(p).message_pattern, text))
+                # From the index alone (a shipped index may have no source beside it).
+                found = frozenset(p for p in near if _fits(store.summary(p).error_message, text))
             self._at_frame[key] = found
         return found
 
@@ -1173,10 +1175,17 @@ class _Collector:
         return history  # type: ignore[no-any-return]
 
     def raise_source(self, position: int) -> str:
-        """The raising line of code of the current part's record at ``position``."""
+        """The raising line of code of the current part's record at ``position``.
+
+        Empty when the record's source cannot be read (a stored index shipped
+        without it, as to Spark executors): that evidence is then not used.
+        """
         from errcat.view import raise_source
 
-        return raise_source(self.catalog.parts[self.part].view(position))
+        try:
+            return raise_source(self.catalog.parts[self.part].view(position))
+        except CatalogSourceError:
+            return ""
 
     def lineage(self, record_id: str) -> Lineage | None:
         """A record's lineage in the current part's history (None without one)."""

@@ -1064,9 +1064,7 @@ def test_a_raise_frame_on_one_records_line_is_not_another_records_function(tmp_p
         "    def __contains__(self, value):\n"
         "        raise TypeError(\n"
         "            f'unsupported operand type(s) for in: {type(value).__name__!r} and {self!r}'\n"
-        "        )\n"
-        + "\n" * 40
-        + "class Flag:\n"
+        "        )\n" + "\n" * 40 + "class Flag:\n"
         "    def __contains__(self, other):\n"
         "        raise TypeError(f'unsupported operand type(s) for in: {other!r} and {self!r}')\n"
     )
@@ -1092,8 +1090,10 @@ def test_matching_reads_only_the_index_when_the_source_is_gone(tmp_path: Any) ->
     root = tmp_path / "src" / "pkg"
     root.mkdir(parents=True)
     (root / "runner.py").write_text(
-        "def capture(n):\n    raise ValueError(f'capture size {n} is larger than the graph limit')\n"
-        "\ndef replay(n):\n    raise ValueError(f'replay size {n} is larger than the graph limit')\n"
+        "def capture(n):\n"
+        "    raise ValueError(f'capture size {n} is larger than the graph limit')\n"
+        "\ndef replay(n):\n"
+        "    raise ValueError(f'replay size {n} is larger than the graph limit')\n"
     )
     records = mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
     source = tmp_path / "cat.jsonl"

@@ -1008,6 +1008,16 @@ def test_a_titles_own_words_before_a_colon_are_not_the_message(
     assert found.mode == "full" and found.captures == (what,)
 
 
+def _mined(tmp_path: Any, name: str, source: str) -> tuple[RecordEnvelope, ...]:
+    """The records mined from one module ``pkg/<name>`` (repo ``o/pkg``)."""
+    from errcat.mine import mine_paths
+
+    root = tmp_path / "src" / "pkg"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / name).write_text(source)
+    return mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
+
+
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -1017,19 +1027,16 @@ def test_a_raise_frame_in_the_function_that_raises_the_message_is_its_site(
 ) -> None:
     # One message raised by two methods of one file; a traceback from another version
     # (lines moved) names the method in its raise frame.
-    from errcat.mine import mine_paths
-
-    root = tmp_path / "src" / "pkg"
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "runner.py").write_text(
+    records = _mined(
+        tmp_path,
+        "runner.py",
         "class Runner:\n"
         "    def capture(self, n):\n"
         "        raise ValueError(f'capture size {n} is larger than the graph limit')\n"
         "\n"
         "    def replay(self, n):\n"
-        "        raise ValueError(f'capture size {n} is larger than the graph limit')\n"
+        "        raise ValueError(f'capture size {n} is larger than the graph limit')\n",
     )
-    records = mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
     catalog = Catalog(records)
     function, line = ("capture", 3) if first else ("replay", 6)
 
@@ -1055,20 +1062,17 @@ def test_a_raise_frame_in_the_function_that_raises_the_message_is_its_site(
 def test_a_raise_frame_on_one_records_line_is_not_another_records_function(tmp_path: Any) -> None:
     # Two classes' __contains__ raise messages that one text fits; the frame sits on the
     # second one's raise line, in a function of the same name as the first's.
-    from errcat.mine import mine_paths
-
-    root = tmp_path / "src" / "pkg"
-    root.mkdir(parents=True)
-    (root / "flags.py").write_text(
+    records = _mined(
+        tmp_path,
+        "flags.py",
         "class Meta:\n"
         "    def __contains__(self, value):\n"
         "        raise TypeError(\n"
         "            f'unsupported operand type(s) for in: {type(value).__name__!r} and {self!r}'\n"
         "        )\n" + "\n" * 40 + "class Flag:\n"
         "    def __contains__(self, other):\n"
-        "        raise TypeError(f'unsupported operand type(s) for in: {other!r} and {self!r}')\n"
+        "        raise TypeError(f'unsupported operand type(s) for in: {other!r} and {self!r}')\n",
     )
-    records = mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
     second = max(e.record.line_number for e in records)
     text = (
         "Traceback (most recent call last):\n"
@@ -1085,17 +1089,15 @@ def test_matching_reads_only_the_index_when_the_source_is_gone(tmp_path: Any) ->
     # A stored index shipped without its source (as to Spark executors) still answers
     # a traceback from another version; the evidence that needs the source is skipped.
     from errcat.loaders import write_jsonl
-    from errcat.mine import mine_paths
 
-    root = tmp_path / "src" / "pkg"
-    root.mkdir(parents=True)
-    (root / "runner.py").write_text(
+    records = _mined(
+        tmp_path,
+        "runner.py",
         "def capture(n):\n"
         "    raise ValueError(f'capture size {n} is larger than the graph limit')\n"
         "\ndef replay(n):\n"
-        "    raise ValueError(f'replay size {n} is larger than the graph limit')\n"
+        "    raise ValueError(f'replay size {n} is larger than the graph limit')\n",
     )
-    records = mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").envelopes
     source = tmp_path / "cat.jsonl"
     write_jsonl(source, records)
     catalog = Catalog.from_path(source, lazy=True)

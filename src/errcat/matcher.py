@@ -1114,6 +1114,7 @@ class _Collector:
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
+        at_frame = self.raised_at_frame(report)
         for position in records:
             summary = store.summary(position)
             if self.catalog.hidden(self.part, summary.id):
@@ -1131,7 +1132,7 @@ class _Collector:
                 keep_features=self.keep_features,
                 lineage_of=self.lineage,
                 source_of=functools.partial(self.raise_source, position),
-                rival_at_frame=bool(self.raised_at_frame(report) - {position}),
+                rival_at_frame=len(at_frame) > (position in at_frame),
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site

@@ -114,6 +114,11 @@ def _text(data: Mapping[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _int(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def _texts(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
     value = data.get(key)
     if not isinstance(value, list | tuple):
@@ -172,8 +177,7 @@ class RecordView:
     @property
     def line_number(self) -> int:
         """The raising line (0 when the JSON has none)."""
-        value = self._data.get("lineNumber")
-        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+        return _int(self._data, "lineNumber")
 
     @property
     def github_url(self) -> str:
@@ -188,8 +192,7 @@ class RecordView:
     @property
     def source_code_start(self) -> int:
         """The line the snippet starts at (0 when the JSON has none)."""
-        value = self._data.get("sourceCodeStart")
-        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+        return _int(self._data, "sourceCodeStart")
 
     @property
     def documentation(self) -> str:

@@ -979,7 +979,7 @@ class _Collector:
     _views: dict[int, FrameView] = field(default_factory=dict)
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     _histories: dict[int, History | None] = field(default_factory=dict)
-    _at_frame: dict[tuple[int, int, str], frozenset[int]] = field(default_factory=dict)
+    _at_frame: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
 
     def frame_view(self, report: ExceptionReport) -> FrameView:
         """The report's frames, indexed once per report."""
@@ -994,7 +994,7 @@ class _Collector:
         A raise frame that sits on another record's raise statement is that
         record's statement: no other record's code or function can claim it.
         """
-        key = (self.part, id(report), "at-frame")
+        key = (self.part, id(report))
         found = self._at_frame.get(key)
         if found is None:
             found = frozenset()
@@ -1002,15 +1002,15 @@ class _Collector:
                 frame = report.frames[-1]
                 store = self.catalog.parts[self.part]
                 parts = path_parts(frame.path)
-                near = [
-                    p
-                    for p in store.records_in_file(file_tail(frame.path))
-                    if abs(store.summary(p).line_number - frame.line) <= NEAR_LINES
-                    and same_file_depth(parts, path_parts(store.summary(p).file_path))
-                ]
                 text = fold_whitespace(report.message)
                 # From the index alone (a shipped index may have no source beside it).
-                found = frozenset(p for p in near if _fits(store.summary(p).error_message, text))
+                found = frozenset(
+                    p
+                    for p in store.records_in_file(file_tail(frame.path))
+                    if abs((summary := store.summary(p)).line_number - frame.line) <= NEAR_LINES
+                    and same_file_depth(parts, path_parts(summary.file_path))
+                    and _fits(summary.error_message, text)
+                )
             self._at_frame[key] = found
         return found
 

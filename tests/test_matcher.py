@@ -1111,3 +1111,17 @@ def test_matching_reads_only_the_index_when_the_source_is_gone(tmp_path: Any) ->
     )
     found = match_all(text, catalog)
     assert found and found[0].summary.line_number == 2
+
+
+def test_a_message_c_code_also_raises_says_so() -> None:
+    # `_pydecimal` raises the words of the C argument parser; a bare line cannot tell them apart.
+    wording = catalog_of(
+        "'{key}' is an invalid keyword argument for this function", cls="TypeError"
+    )
+    found = match_all(
+        "TypeError: 'precision' is an invalid keyword argument for this function", wording
+    )
+    assert any("C code raises the same words" in r for r in found[0].reasons)
+    own = catalog_of("'{key}' is not a field of the speculative draft config", cls="TypeError")
+    mine = match_all("TypeError: 'precision' is not a field of the speculative draft config", own)
+    assert not any("C code" in r for r in mine[0].reasons)

@@ -546,6 +546,10 @@ def _text_evidence(
     ]
     if evidence.background > 1:
         reasons.append(f"{evidence.background} projects raise messages of this shape")
+    if evidence.builtin:
+        reasons.append(
+            "Python's C code raises the same words (the message alone cannot tell which did)"
+        )
     return evidence, reasons
 
 

@@ -90,6 +90,11 @@ class Query:
     #: C module's Python twin that matches the whole message counts right (see
     #: ``accuracy.c_twin_files``).
     twin_class: str = ""
+    #: Whose catalog answers: ``own`` (the exception's project's), ``other`` (the
+    #: other mined side's), ``unrelated`` (sglang+vllm), ``outside-own`` (raised
+    #: outside mined code, against the catalog of the side whose suite raised it) or
+    #: ``outside-other``.
+    role: str = ""
 
 
 _FRAME_LINE = re.compile(r'  File "([^"]+)", line (\d+)')
@@ -297,6 +302,7 @@ def samples(
             # Answerable only when the miner made a record at the raise site.
             site = (str(row["raise_path"]), int(row["raise_line"]))  # type: ignore[call-overload]
             for name, answerable in ((own, site in held[own]), *((n, False) for n in negatives)):
+                role = "own" if name == own else "other" if name == other else "unrelated"
                 q = Query(
                     text,
                     form,
@@ -312,10 +318,12 @@ def samples(
                         for c in row.get("chain") or ()  # type: ignore[attr-defined]
                         if c.get("file")
                     ),
+                    role=role,
                 )
                 jobs.append((q, catalogs[name]))
     TWINS.update(c_twin_files())
     for row in outside:
+        own = "stdlib" if row.get("suite") == "stdlib" else "third-party"
         for form, text in forms(row):
             for name in ("stdlib", "third-party"):
                 q = Query(
@@ -329,6 +337,7 @@ def samples(
                     twin_class=str(row["error_class"]).rsplit(".", 1)[-1]
                     if name == "stdlib"
                     else "",
+                    role="outside-own" if name == own else "outside-other",
                 )
                 jobs.append((q, catalogs[name]))
     out = []

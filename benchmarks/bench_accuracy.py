@@ -139,10 +139,8 @@ def diagram(folder: Path, split: str, workers: int, png: Path) -> None:
     code against both mined catalogs; each query's ``match_all`` first answer
     (or none) is one point. The tables above count answers per form and role;
     their own-catalog rows alone hold no errors the catalog lacks, so they
-    cannot say whether a confidence is a probability. A second table keeps the
-    own-catalog queries and the exceptions each suite raised outside mined
-    code, against that suite's catalog: the population a test of one mined
-    project meets, with fewer errors from elsewhere than the fitted one.
+    cannot say whether a confidence is a probability. The second table is the
+    narrower population of the module docstring.
     """
     import calibrate  # numpy, with the bench extra
 

@@ -548,7 +548,8 @@ def _text_evidence(
         reasons.append(f"{evidence.background} projects raise messages of this shape")
     if evidence.builtin:
         reasons.append(
-            "Python's C code raises the same words (the message alone cannot tell which did)"
+            "CPython's C code (or other code outside the catalog) raises the same words:"
+            " the message alone cannot tell which did"
         )
     return evidence, reasons
 

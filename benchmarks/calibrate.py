@@ -739,24 +739,41 @@ def check_shipped(args: argparse.Namespace) -> int:
                 if f.features is not None
                 and bool(f.features.get("bare")) == bare
                 and capped(f.features, 1.0) == 1.0
+                and not f.features.get("wordless")
             ],
             min_count=args.block,
         )
         for bare in (False, True)
     }
+    if args.shares_only:  # the maps stay as shipped; only the shares are fitted
+        from errcat._calibration import KNOTS, KNOTS_BARE, KNOTS_FUZZY
+
+        knots = {False: list(KNOTS), True: list(KNOTS_BARE)}
+        knots_fuzzy = list(KNOTS_FUZZY)
     # Answers held down by the cap on wordless text are left out of the maps; their
     # confidence is the share of them that is right.
     held = [f.right for f in fit if f.features is not None and capped(f.features, 1.0) != 1.0]
     wordless = round(min(max(sum(held) / max(1, len(held)), 0.0005), HINT_CAP), 4)
+    # Patterns without a word, answered by a frame at their raise line: the frame is
+    # all the evidence, and they get the share of them that is right.
+    at_site = [f.right for f in fit if f.features is not None and f.features.get("wordless")]
+    from errcat._calibration import WORDLESS_SITE
+
+    wordless_site = (
+        round(sum(at_site) / len(at_site), 4) if at_site and args.write else WORDLESS_SITE
+    )
     if args.write:
         print(f"fuzzy hints map (share -> right): {knots_fuzzy}")
         print(f"wordless answers: {len(held)}, right {wordless:.2%}")
+        print(f"wordless patterns at their raise line: {len(at_site)}, right {wordless_site:.2%}")
 
     def refitted(f: Shipped) -> float:
         if f.share is not None:
             return fuzzy_probability(f.share, HINT_CAP, tuple(knots_fuzzy))
         if f.features is None:
             return f.confidence
+        if f.features.get("wordless"):
+            return wordless_site
         return capped(
             f.features, interpolate(knots[bool(f.features.get("bare"))], logit(f)), wordless
         )
@@ -788,11 +805,16 @@ def check_shipped(args: argparse.Namespace) -> int:
             )
     if args.write:
         text = OUT.read_text(encoding="utf-8")
-        for name, values in (
-            ("KNOTS", knots[False]),
-            ("KNOTS_BARE", knots[True]),
-            ("KNOTS_FUZZY", knots_fuzzy),
-        ):
+        maps = (
+            ()
+            if args.shares_only
+            else (
+                ("KNOTS", knots[False]),
+                ("KNOTS_BARE", knots[True]),
+                ("KNOTS_FUZZY", knots_fuzzy),
+            )
+        )
+        for name, values in maps:
             block = re.compile(
                 rf"^{name}: tuple\[tuple\[float, float\], \.\.\.\] = \(\n(?:    .*\n)*\)\n",
                 re.M,
@@ -801,11 +823,13 @@ def check_shipped(args: argparse.Namespace) -> int:
             text, n = block.subn(f"{name}: tuple[tuple[float, float], ...] = (\n{body})\n", text)
             if n != 1:
                 raise SystemExit(f"{OUT}: no {name} block to replace")
-        text, n = re.subn(r"^WORDLESS = .*$", f"WORDLESS = {wordless}", text, flags=re.M)
-        if n != 1:
-            raise SystemExit(f"{OUT}: no WORDLESS line to replace")
+        for name, value in (("WORDLESS", wordless), ("WORDLESS_SITE", wordless_site)):
+            text, n = re.subn(rf"^{name} = .*$", f"{name} = {value}", text, flags=re.M)
+            if n != 1:
+                raise SystemExit(f"{OUT}: no {name} line to replace")
         OUT.write_text(text, encoding="utf-8")
-        print(f"wrote the maps (KNOTS, KNOTS_BARE, KNOTS_FUZZY) and WORDLESS to {OUT}")
+        what = "" if args.shares_only else "the maps (KNOTS, KNOTS_BARE, KNOTS_FUZZY), "
+        print(f"wrote {what}WORDLESS and WORDLESS_SITE to {OUT}")
     if args.png is not None:
         write_png(args.png, series)
     return 0
@@ -846,6 +870,16 @@ def _fuzzy_block() -> list[str]:
     ]
 
 
+def _wordless_block() -> list[str]:
+    """The wordless shares as written now (``--shipped --write`` fits them; a fit keeps them)."""
+    from errcat import _calibration
+
+    text = Path(_calibration.__file__).read_text(encoding="utf-8")
+    start = text.index("#: The share of answers right among those whose pattern's literal words")
+    end = text.index("#: match_error answers when")
+    return text[start:end].rstrip("\n").split("\n")
+
+
 def write(
     w: np.ndarray, knots: dict[bool, list[tuple[float, float]]], threshold: float, note: str
 ) -> None:
@@ -873,6 +907,7 @@ def write(
         *(f"    ({x}, {y})," for x, y in knots[True]),
         ")",
         *_fuzzy_block(),
+        *_wordless_block(),
         "#: match_error answers when the confidence is at least this.",
         f"THRESHOLD = {threshold}",
         "",
@@ -901,6 +936,12 @@ def main() -> int:
         "--shipped",
         action="store_true",
         help="fit nothing: the shipped model's reliability, from match_all's first answer",
+    )
+    parser.add_argument(
+        "--shares-only",
+        action="store_true",
+        help="with --shipped --write: write only WORDLESS and WORDLESS_SITE, keep the maps"
+        " (when the answers the maps were fitted on have not changed)",
     )
     parser.add_argument(
         "--unrelated",

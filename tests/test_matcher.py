@@ -453,16 +453,20 @@ def test_a_wrapper_without_a_record_defers_to_the_nearest_cause(phrase: str) -> 
 
 @given(label=words, value=words)
 def test_no_exception_class_lifts_the_cap_on_wordless_patterns(label: str, value: str) -> None:
-    # "{label}: {err!r}" has no literal words: in a catalog of two records nothing
-    # else says how common it is, so without a frame at its raise line it only hints.
+    # "invalid {what}" has next to no evidence in its words, and "{label}: {err!r}" none:
+    # in a catalog of a few records nothing else says how common they are, so without a
+    # frame at its raise line the first only hints, and the second is not even proposed.
     for cls in ("ValueError", "plistlib.InvalidFileException"):
-        catalog = catalog_of("Invalid file", "{label}: {err!r}", cls=cls)
-        text = f"{cls}: {label}: {value!r}"
+        catalog = catalog_of("Invalid file", "invalid {what}", "{label}: {err!r}", cls=cls)
+        text = f"{cls}: invalid {label}"
         [top, *_] = match_all(text, catalog=catalog)
-        assert top.summary.error_message == "{label}: {err!r}"
+        assert top.summary.error_message == "invalid {what}"
         assert top.confidence < CONFIDENCE_THRESHOLD
         assert "bits of evidence" in " ".join(top.reasons)
         assert match_error(text, catalog=catalog) is None
+        wordless = f"{cls}: {label}: {value!r}"
+        assert match_all(wordless, catalog=catalog) == []
+        assert match_error(wordless, catalog=catalog) is None
 
 
 def test_a_project_class_that_agrees_is_told_from_a_builtin_one() -> None:
@@ -626,11 +630,17 @@ def test_the_pattern_that_explains_more_of_the_message_ranks_first(
 
 def test_a_generic_pattern_does_not_rank_above_a_specific_one_it_is_part_of() -> None:
     catalog = catalog_of(
-        "{op}, {detail}", "Too many knobs for {cls}; actual {got}, expected {want}", cls="TypeError"
+        "{op}; actual {detail}",
+        "{op}, {detail}",
+        "Too many knobs for {cls}; actual {got}, expected {want}",
+        cls="TypeError",
     )
     ranked = match_all("TypeError: Too many knobs for Foo; actual 3, expected 2", catalog=catalog)
-    assert ranked[0].record.error_message.startswith("Too many knobs")
-    assert ranked[1].record.error_message == "{op}, {detail}"
+    # The pattern without words is not even proposed: only a frame could tell its records.
+    assert [m.record.error_message for m in ranked] == [
+        "Too many knobs for {cls}; actual {got}, expected {want}",
+        "{op}; actual {detail}",
+    ]
 
 
 def test_a_match_on_weaker_evidence_is_not_lifted() -> None:
@@ -1125,3 +1135,62 @@ def test_a_message_c_code_also_raises_says_so() -> None:
     own = catalog_of("'{key}' is not a field of the speculative draft config", cls="TypeError")
     mine = match_all("TypeError: 'precision' is not a field of the speculative draft config", own)
     assert not any("raises the same words" in r for r in mine[0].reasons)
+
+
+message_texts = st.text(
+    alphabet=st.characters(whitelist_categories=("L", "N"), whitelist_characters=" .:'-_"),
+    min_size=1,
+    max_size=60,
+).filter(lambda t: t.strip() == t and t)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    message=message_texts,
+    cls=st.sampled_from(["ValueError", "RuntimeError", "KeyError"]),
+    site=st.sampled_from([3, 6]),
+)
+def test_a_message_of_values_only_is_found_through_its_raise_frame(
+    tmp_path: Any, message: str, cls: str, site: int
+) -> None:
+    # `raise ValueError(msg)` with `msg` built elsewhere: no text can say which record raised
+    # it; a traceback's frame at the raise line can, when the class agrees.
+    records = _mined(
+        tmp_path,
+        "loader.py",
+        "def load(path, describe):\n"
+        "    msg = describe(path)\n"
+        "    raise ValueError(msg)\n"
+        "\n"
+        "def save(path, describe):\n"
+        "    raise RuntimeError(f'{path}: {describe(path)}')\n",
+    )
+    catalog = Catalog(records)
+    assert {r.record.line_number for r in records} == {3, 6}
+    function, code, raised = {
+        3: ("load", "raise ValueError(msg)", "ValueError"),
+        6: ("save", "raise RuntimeError(f'{path}: {describe(path)}')", "RuntimeError"),
+    }[site]
+    line = f"{cls}: {message}"
+    traceback_text = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/main.py", line 9, in <module>\n    run()\n'
+        f'  File "/venv/lib/python3.12/site-packages/pkg/loader.py", line {site}, in {function}\n'
+        f"    {code}\n"
+        f"{line}\n"
+    )
+    found = match_error(traceback_text, catalog)
+    fits = site == 3 or ": " in message
+    if cls == raised and fits:
+        assert found is not None and found.summary.line_number == site
+        assert found.mode == "full"
+    else:
+        # Another class raised on that line (a lookup inside the raise), or a message
+        # the record's template cannot print: the frame alone is no answer.
+        assert found is None
+    # Without a frame in the file, the text alone proposes neither record.
+    assert match_all(line, catalog) == []
+    elsewhere = traceback_text.replace("pkg/loader.py", "other/reader.py")
+    assert match_all(elsewhere, catalog) == []

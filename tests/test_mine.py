@@ -562,6 +562,10 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
             raise Pair("first message", "second")
         if kind == 12:
             raise exc.with_traceback(None)
+        if kind == 13:
+            raise ValueError(msg, kind)
+        if kind == 14:
+            raise ValueError("")
         assert kind
         try:
             pass
@@ -571,8 +575,10 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
     """
     result = mine_text(tmp_path, source)
     stats = result.stats
-    assert stats.records == 0
-    assert stats.sites == 14
+    # A message of values only (`msg`, f"{msg}: {kind}") is mined: a frame at its line finds it.
+    assert stats.records == 2
+    assert sorted(r.error_message for r in result.records) == ["{msg}", "{msg}: {kind}"]
+    assert stats.sites == 16
     assert stats.reraises == 1
     assert dict(stats.skipped) == {
         NO_STATIC_TEXT: 2,
@@ -588,7 +594,7 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
     assert stats.skipped_total == 14
     assert next(iter(stats.skipped)) == NO_MESSAGE  # most frequent first
     summary = stats.summary()
-    assert "14 raise sites, 0 records, 14 sites skipped" in summary
+    assert "16 raise sites, 2 records, 14 sites skipped" in summary
     assert f"skipped, {NO_STATIC_TEXT}: 2" in summary
     assert stats.as_dict()["skipped"][STARRED] == 1
 

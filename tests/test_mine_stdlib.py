@@ -52,6 +52,7 @@ import pkgutil
 import plistlib
 import queue
 import random
+import re
 import secrets
 import selectors
 import shlex
@@ -88,7 +89,14 @@ import pytest
 from errcat import Catalog, match_error
 from errcat.mine import MineResult, mine_paths
 from errcat.models import ErrorRecord, validate_envelope
-from errcat.patterns import GROUP, compile_pattern, escape_literal, parse_template, render_template
+from errcat.patterns import (
+    GROUP,
+    compile_pattern,
+    escape_literal,
+    is_wordless,
+    parse_template,
+    render_template,
+)
 
 STDLIB = Path(os.path.realpath(sysconfig.get_paths()["stdlib"]))
 
@@ -150,7 +158,11 @@ def test_stdlib_patterns_match_their_own_templates(mined: Mined) -> None:
         for sample in SAMPLES:
             text = render_template(record.error_message, [sample] * len(fields))
             assert compiled.full.fullmatch(text, timeout=1), (record.error_message, sample)
-        assert "".join(literals).strip()
+        # Literal text, or (a message of values only) at least a value to show.
+        assert "".join(literals).strip() or fields
+        assert is_wordless(record.message_pattern) == (
+            not re.search(r"[^\W\d_]{2}", "".join(literals))
+        )
 
 
 def test_stdlib_patterns_cannot_backtrack_catastrophically(mined: Mined) -> None:

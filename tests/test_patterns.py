@@ -10,6 +10,7 @@ from errcat.patterns import (
     GROUP,
     compile_pattern,
     escape_literal,
+    is_wordless,
     literal_fragments,
     parse_template,
     placeholder_names,
@@ -144,3 +145,18 @@ def test_inner_form_captures_to_the_end_and_narrows_a_leading_group() -> None:
     m = compiled.inner.search("RuntimeError: worker said: n must be positive, got -3'.")
     assert m is not None
     assert m.groups() == ("n", "-3")
+
+
+@given(templates(), value_text)
+def test_a_pattern_is_wordless_when_its_literal_text_has_no_word(
+    case: tuple[str, list[str]], value: str
+) -> None:
+    template, literals = case
+    pattern = template_to_pattern(template)
+    has_word = any(regex.search(r"[^\W\d_]{2}", literal) for literal in literals)
+    assert is_wordless(pattern) == (not has_word)
+    if is_wordless(pattern) and placeholder_names(template):
+        # Such a pattern matches nearly anything: a value in every placeholder is enough.
+        n = len(placeholder_names(template))
+        text = render_template(template, [value] * n)
+        assert compile_pattern(pattern).full.fullmatch(fold_whitespace(text)) is not None

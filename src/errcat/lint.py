@@ -55,6 +55,7 @@ from errcat.patterns import (
     _skip_class,
     _skip_group,
     compile_pattern,
+    is_wordless,
     literal_fragments,
     parse_template,
     pattern_pieces,
@@ -107,7 +108,11 @@ RULES: dict[str, tuple[Level, str]] = {
     ),
     "pattern-speed": ("error", "the compiled pattern stays fast on 1 MB adversarial inputs"),
     "self-match": ("error", "messagePattern matches errorMessage rendered with sample values"),
-    "shadowing": ("warning", "a record's own message finds it first in the whole catalog"),
+    "shadowing": (
+        "warning",
+        "a record's own message finds it first in the whole catalog"
+        " (not a pattern without words: only a frame at its raise line finds it)",
+    ),
     "github-url": ("error", "githubUrl agrees with repo, analyzedSha, filePath and the span"),
     "line-in-span": ("error", "lineNumber is inside sourceCodeStart..sourceCodeEnd"),
     "source-lines": ("error", "sourceCode has as many lines as the span"),
@@ -1008,6 +1013,8 @@ def _shadowing(
         sample = samples.get(record.id)
         if sample is None or by_id.get(record.id) is not item:
             continue  # no sample matches its own pattern (self-match says so), or a duplicate id
+        if is_wordless(record.message_pattern):
+            continue  # no text finds it: only a frame at its raise line (by design)
         bare = f"{record.error_class}: {sample}"
         matches = _flat(_at_least_own(bare, record.id, catalog, limit))
         own = next((m for m in matches if m[0] == record.id), None)

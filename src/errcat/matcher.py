@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import regex
 
 from errcat import background
-from errcat._calibration import WORDLESS
+from errcat._calibration import WORDLESS, WORDLESS_SITE
 from errcat.confidence import (
     THRESHOLD,
     TextEvidence,
@@ -89,6 +89,7 @@ from errcat.patterns import (
     pieces_inner,
     pieces_prefix,
     pieces_truncated,
+    pieces_wordless,
     placeholder_names,
     template_to_pattern,
 )
@@ -563,6 +564,11 @@ _MODE_REASON = {
 }
 
 
+def _is_wordless(entry: Entry) -> bool:
+    """Whether a pattern has no word of its own (:func:`errcat.patterns.is_wordless`)."""
+    return entry.pieces is not None and pieces_wordless(entry.pieces)
+
+
 def _outside_cannot_qualify(best_outside_logit: float, floor: float) -> bool:
     """Whether records raised outside the traceback's files all fall below ``floor``."""
     return probability(best_outside_logit, bare=False) < floor
@@ -707,6 +713,7 @@ def _score(
     lineage_of: Callable[[str], Lineage | None] | None = None,
     source_of: Callable[[], str] | None = None,
     rival_at_frame: bool = False,
+    wordless: bool = False,
 ) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
 
@@ -718,7 +725,10 @@ def _score(
     very code is the raise site whatever its line number. ``rival_at_frame``:
     the raise frame sits on another record's raise line, whose message the text
     fits too; that statement is the other record's, whatever this one's code or
-    function.
+    function. ``wordless``: the record's pattern has no word (``{msg}``): only a
+    frame at its raise line, with a class that agrees, makes it an answer, as
+    often as such answers are right (``_calibration.WORDLESS_SITE``); the text
+    features say nothing.
     """
     reasons = list(reasons)
     state = _class_state(report, record)
@@ -737,6 +747,10 @@ def _score(
             f"exception class {report.error_class} differs from the record's {record.error_class}"
         )
     evidence = frames.evidence(record.file_path, record.line_number, record.repo)
+    # A frame a line or two off the raise line counts as the site, but for a pattern
+    # without words only the line itself (or its code, or its line in an older
+    # revision) does: a neighbouring statement may raise anything.
+    near = evidence.kind == "site" and evidence.distance != 0
     if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
         evidence = _same_raise_code(evidence, record, report, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
@@ -775,7 +789,14 @@ def _score(
     # information and background features were fitted against a large unrelated
     # catalog whose generic patterns meet every message (benchmarks/calibrate.py).
     confidence = probability(logit, bare=text.bare)
-    if evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
+    if wordless and evidence.kind == "site" and not near and state != "disagree":
+        confidence = WORDLESS_SITE
+        reasons.append(
+            "the message has no words of the record's own: the raise frame is the evidence"
+        )
+        if features is not None:
+            features["wordless"] = 1.0
+    elif evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
         confidence = _GENERIC_CAP
         reasons.append(
             f"its literal words carry {text.information:.0f} bits of evidence "
@@ -985,6 +1006,7 @@ class _Collector:
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     _histories: dict[int, History | None] = field(default_factory=dict)
     _at_frame: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+    _in_raise_file: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
 
     def frame_view(self, report: ExceptionReport) -> FrameView:
         """The report's frames, indexed once per report."""
@@ -1017,6 +1039,17 @@ class _Collector:
                     and _fits(summary.error_message, text)
                 )
             self._at_frame[key] = found
+        return found
+
+    def in_raise_file(self, report: ExceptionReport) -> frozenset[int]:
+        """Positions (in the current store) of records in the raise frame's file name."""
+        key = (self.part, id(report))
+        found = self._in_raise_file.get(key)
+        if found is None:
+            store = self.catalog.parts[self.part]
+            tail = file_tail(report.frames[-1].path) if report.frames else ""
+            found = frozenset(store.records_in_file(tail)) if tail else frozenset()
+            self._in_raise_file[key] = found
         return found
 
     def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
@@ -1095,11 +1128,20 @@ class _Collector:
         )
         if evidence.information < _MIN_BITS and bare:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
+        wordless = _is_wordless(entry)
+        if wordless and "site" in kinds:
+            best = max(best, WORDLESS_SITE)  # a frame at a record's raise line answers
         if best < floor:
             return  # none of this pattern's records can make the results (exact pruning)
         store = self.catalog.parts[self.part]
         frames = self.frame_view(report)
         records: Sequence[int] = entry.records if only is None else only
+        if wordless:
+            # Text proves nothing here: only a record in the raise frame's file can be it.
+            if not report.frames:
+                return
+            pool = entry.record_set if only is None else frozenset(only)
+            records = sorted(self.in_raise_file(report).intersection(pool))
         outside = best_logit(
             class_known=class_known, frame_kinds=_frame_kinds(report, in_files=False)
         )
@@ -1112,6 +1154,7 @@ class _Collector:
                 records = [p for p in records if p in in_files]
         if (
             floor < THRESHOLD
+            and not wordless  # the few records of the traceback's files: all scored
             and probability(
                 text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
             )
@@ -1138,6 +1181,7 @@ class _Collector:
                 lineage_of=self.lineage,
                 source_of=functools.partial(self.raise_source, position),
                 rival_at_frame=len(at_frame) > (position in at_frame),
+                wordless=wordless,
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
@@ -1309,6 +1353,8 @@ def _collect(
             for text in variants:
                 lookup = _lookup_text(text) if prose else text
                 for entry in index.candidates(lookup):
+                    if not report.frames and _is_wordless(entry):
+                        continue  # only a frame at a record's raise line can tell it
                     hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
                     if hit is None:
                         continue
@@ -1353,6 +1399,8 @@ def _unpunctuated_hits(index: PatternIndex, text: str) -> Iterator[_Found]:
     that), so the pattern without it matches the start (mode ``prefix``).
     """
     for entry in index.unpunctuated_candidates(text):
+        if _is_wordless(entry):
+            continue  # it matches any text whole; only a frame tells (see _Collector.add)
         hit = None
         if index.uses_pieces and entry.pieces is not None:
             prefix = pieces_prefix((*entry.pieces[:-1], entry.pieces[-1][:-1]), text)
@@ -1373,6 +1421,8 @@ def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_F
     """The patterns each variant is a cut-off rendering of (mode ``truncated``)."""
     for text in variants:
         for entry in index.prefix_candidates(text):
+            if _is_wordless(entry):
+                continue  # nothing of it to see cut off
             present = _literal_prefix(entry, text)
             if present < min(
                 _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length

@@ -33,6 +33,7 @@ __all__ = [
     "compile_pattern",
     "escape_literal",
     "is_simple_pattern",
+    "is_wordless",
     "literal_fragments",
     "parse_template",
     "pattern_pieces",
@@ -40,6 +41,7 @@ __all__ = [
     "pieces_inner",
     "pieces_prefix",
     "pieces_truncated",
+    "pieces_wordless",
     "placeholder_names",
     "render_template",
     "template_to_pattern",
@@ -353,6 +355,35 @@ def _tokens(pattern: str) -> list[_Token]:
             i += q
         tokens.append(_Token(pattern[start:i], literal))
     return tokens
+
+
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
+
+
+@lru_cache(maxsize=4096)
+def is_wordless(pattern: str) -> bool:
+    r"""Whether a template's pattern has no word in its literal text (``{msg}``, ``{a}: {b}``).
+
+    Such a pattern matches nearly any message: no text can tell its records
+    apart, only a traceback frame at one's raise line. A hand-written regex is
+    never wordless (its words are not read).
+
+    >>> is_wordless("(.+?)"), is_wordless("(.+?): (.+?)"), is_wordless("bad value (.+?)")
+    (True, True, False)
+    >>> is_wordless(r"\w+|\d+")
+    False
+    """
+    pieces = pattern_pieces(pattern)
+    return pieces is not None and pieces_wordless(pieces)
+
+
+def pieces_wordless(pieces: Sequence[str]) -> bool:
+    """:func:`is_wordless` for a pattern's :func:`pattern_pieces` (already split).
+
+    >>> pieces_wordless(("", ": ", "")), pieces_wordless(("bad value ", ""))
+    (True, False)
+    """
+    return not any(_TWO_LETTERS.search(piece) for piece in pieces)
 
 
 @lru_cache(maxsize=65536)

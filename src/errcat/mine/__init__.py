@@ -84,10 +84,14 @@ Design decisions:
   ``solutions`` and ``preventionTips`` are ``[]``, the nullable fields
   ``null``. ``analyzedAt`` is now (UTC, milliseconds) unless given, and
   ``datasetVersion`` equals it.
-* **Skipped sites** are counted by reason, never guessed. A message without a
-  word of two letters in its literal text (``raise ValueError(msg)`` with an
-  unknown ``msg``, ``f"{a}: {b}"``) is ``no static text``: its pattern would
-  match nearly anything.
+* **Messages of values only.** A message without a word of two letters in its
+  literal text (``raise ValueError(msg)`` with an unknown ``msg``,
+  ``f"{a}: {b}"``) is still a record (``{msg}``): its pattern matches nearly
+  anything, so the matcher proposes it only for a traceback with a frame at
+  its raise line (:func:`errcat.patterns.is_wordless`).
+* **Skipped sites** are counted by reason, never guessed: a message with
+  nothing to show at all (``raise ValueError("")``, a tuple or ``OSError`` of
+  values only) is ``no static text``.
 * **Re-anchoring** (:func:`reanchor`) matches existing records by id, then by
   template, then by the nearest-template rule, and keeps their curation.
 

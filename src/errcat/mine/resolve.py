@@ -268,7 +268,12 @@ def _with_base_str(alts: _Alts, given: _Alts) -> _Alts:
 
 
 def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, str]], str | None]:
-    """The ``(errorClass, template)`` of a site (static text, round-trip checked), or why not."""
+    """The ``(errorClass, template)`` of a site (round-trip checked), or why not.
+
+    A template without a word of its own (``{msg}``, ``{a}: {b}``) is kept: its
+    text matches nearly anything, so the matcher proposes it only for a
+    traceback with a frame in its file, and there it is the raise site.
+    """
     try:
         messages, reason = resolver.messages(site)
     except _TooManyVariantsError:
@@ -280,7 +285,11 @@ def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, st
     for cls_name, alts in messages:
         for raw in resolver.fill_constants(alts):
             template = _strip_edges(raw)
-            if not _has_static_text(template):
+            if not _has_static_text(template) and not any(
+                isinstance(part, _Field) for part in template
+            ):
+                # Nothing to show at all (``raise ValueError("")``). A message of values
+                # only (``{msg}``) is kept: a traceback's frame at its line finds it.
                 failed = failed or NO_STATIC_TEXT
                 continue
             text = _render(template)

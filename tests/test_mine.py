@@ -566,6 +566,8 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
             raise ValueError(msg, kind)
         if kind == 14:
             raise ValueError("")
+        if kind == 15:
+            raise exc.failureException(msg)  # values only, and a class nobody resolved
         assert kind
         try:
             pass
@@ -578,10 +580,10 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
     # A message of values only (`msg`, f"{msg}: {kind}") is mined: a frame at its line finds it.
     assert stats.records == 2
     assert sorted(r.error_message for r in result.records) == ["{msg}", "{msg}: {kind}"]
-    assert stats.sites == 16
+    assert stats.sites == 17
     assert stats.reraises == 1
     assert dict(stats.skipped) == {
-        NO_STATIC_TEXT: 2,
+        NO_STATIC_TEXT: 3,
         NO_MESSAGE: 3,
         EXISTING_OBJECT: 2,
         DYNAMIC_CLASS: 1,
@@ -591,11 +593,11 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
         OWN_FORMAT: 2,
         KEYWORD_ONLY: 1,
     }
-    assert stats.skipped_total == 14
+    assert stats.skipped_total == 15
     assert next(iter(stats.skipped)) == NO_MESSAGE  # most frequent first
     summary = stats.summary()
-    assert "16 raise sites, 2 records, 14 sites skipped" in summary
-    assert f"skipped, {NO_STATIC_TEXT}: 2" in summary
+    assert "17 raise sites, 2 records, 15 sites skipped" in summary
+    assert f"skipped, {NO_STATIC_TEXT}: 3" in summary
     assert stats.as_dict()["skipped"][STARRED] == 1
 
 

@@ -267,6 +267,16 @@ def _with_base_str(alts: _Alts, given: _Alts) -> _Alts:
     return _dedupe(out)
 
 
+def _known_class(site: _RawSite, cls_name: str) -> bool:
+    """Whether a site's class was resolved (a builtin, a class of the mined code or an import).
+
+    A factory counts when what it returns was resolved to another name than its own.
+    """
+    if site.cls.kind in ("builtin", "local", "imported"):
+        return True
+    return site.cls.kind == "factory" and cls_name != site.cls.name
+
+
 def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, str]], str | None]:
     """The ``(errorClass, template)`` of a site (round-trip checked), or why not.
 
@@ -285,11 +295,13 @@ def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, st
     for cls_name, alts in messages:
         for raw in resolver.fill_constants(alts):
             template = _strip_edges(raw)
-            if not _has_static_text(template) and not any(
-                isinstance(part, _Field) for part in template
+            if not _has_static_text(template) and not (
+                any(isinstance(part, _Field) for part in template) and _known_class(site, cls_name)
             ):
                 # Nothing to show at all (``raise ValueError("")``). A message of values
-                # only (``{msg}``) is kept: a traceback's frame at its line finds it.
+                # only (``{msg}``) is kept when its class is known: a traceback's frame
+                # at its line finds it, and the class must agree (an unresolved
+                # ``raise case.failureException(msg)`` could be anything).
                 failed = failed or NO_STATIC_TEXT
                 continue
             text = _render(template)

@@ -1101,6 +1101,15 @@ class _Collector:
         """
         mode = hit.mode
         captures = hit.groups
+        wordless = _is_wordless(entry)
+        if wordless:
+            # Text proves nothing here: only a record in the raise frame's file can be it.
+            if not report.frames:
+                return
+            pool = entry.record_set if only is None else frozenset(only)
+            only = sorted(self.in_raise_file(report).intersection(pool))
+            if not only:
+                return
         literal = entry.literal_length if present_literal is None else present_literal
         if hit.restored:
             literal -= 1  # the period put back is not in the text
@@ -1113,7 +1122,7 @@ class _Collector:
             literal=literal,
             present=min(1.0, literal / max(1, min(entry.literal_length, _PRESENT_ENOUGH))),
             bare=not report.frames,
-            records=self.sites(entry),
+            records=len(only) if wordless and only is not None else self.sites(entry),
             builtin=background.message_raised_by_builtins(text),
             rarity=cut.rarity if cut is not None else None,
         )
@@ -1128,7 +1137,6 @@ class _Collector:
         )
         if evidence.information < _MIN_BITS and bare:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
-        wordless = _is_wordless(entry)
         if wordless and "site" in kinds:
             best = max(best, WORDLESS_SITE)  # a frame at a record's raise line answers
         if best < floor:
@@ -1136,12 +1144,6 @@ class _Collector:
         store = self.catalog.parts[self.part]
         frames = self.frame_view(report)
         records: Sequence[int] = entry.records if only is None else only
-        if wordless:
-            # Text proves nothing here: only a record in the raise frame's file can be it.
-            if not report.frames:
-                return
-            pool = entry.record_set if only is None else frozenset(only)
-            records = sorted(self.in_raise_file(report).intersection(pool))
         outside = best_logit(
             class_known=class_known, frame_kinds=_frame_kinds(report, in_files=False)
         )

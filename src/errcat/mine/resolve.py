@@ -280,9 +280,10 @@ def _known_class(site: _RawSite, cls_name: str) -> bool:
 def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, str]], str | None]:
     """The ``(errorClass, template)`` of a site (round-trip checked), or why not.
 
-    A template without a word of its own (``{msg}``, ``{a}: {b}``) is kept: its
-    text matches nearly anything, so the matcher proposes it only for a
-    traceback with a frame in its file, and there it is the raise site.
+    A template without a word of its own (``{msg}``, ``{a}: {b}``) is kept when
+    its class was resolved: its text matches nearly anything, so the matcher
+    proposes it only for a traceback whose raise frame is in its file, and
+    answers with it only when that frame is at its raise line.
     """
     try:
         messages, reason = resolver.messages(site)

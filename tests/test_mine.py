@@ -1223,3 +1223,28 @@ def test_a_record_names_the_function_a_traceback_shows_raising_it(
     assert tags["RuntimeError"] == []
     if nested:
         assert tags["ValueError"] == [f"errcat:in:{inner}"]
+
+
+def test_a_message_of_values_only_needs_a_class_that_resolves(tmp_path: Path) -> None:
+    # A factory method that hands the class on to another object's method: the class the
+    # raise gets is nobody's guess, so a message of values only has nothing to agree with.
+    source = """
+    class Source:
+        def parse_error(self, exception, *args):
+            return exception(*args)
+
+    class Parser:
+        def __init__(self):
+            self._src = Source()
+
+        def parse_error(self, exception=ValueError, *args):
+            return self._src.parse_error(exception, *args)
+
+        def run(self, text):
+            if text:
+                raise self.parse_error(KeyError)
+            raise LookupError(text)
+    """
+    result = mine_text(tmp_path, source)
+    assert [(r.error_class, r.error_message) for r in result.records] == [("LookupError", "{text}")]
+    assert result.stats.skipped_total == 1

@@ -267,14 +267,14 @@ def _with_base_str(alts: _Alts, given: _Alts) -> _Alts:
     return _dedupe(out)
 
 
-def _known_class(site: _RawSite, cls_name: str) -> bool:
-    """Whether a site's class was resolved (a builtin, a class of the mined code or an import).
+def _known_class(resolver: _Resolver, site: _RawSite, cls_name: str) -> bool:
+    """Whether a site's class is known to be an exception class.
 
-    A factory counts when what it returns was resolved to another name than its own.
+    That is a builtin, or a class of the mined code that derives from one; not
+    a name nobody resolved, such as a factory method's ``self._src.parse_error``
+    or ``case.failureException``.
     """
-    if site.cls.kind in ("builtin", "local", "imported"):
-        return True
-    return site.cls.kind == "factory" and cls_name != site.cls.name
+    return site.cls.kind == "builtin" or resolver.builtin_base(cls_name) is not None
 
 
 def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, str]], str | None]:
@@ -297,7 +297,8 @@ def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, st
         for raw in resolver.fill_constants(alts):
             template = _strip_edges(raw)
             if not _has_static_text(template) and not (
-                any(isinstance(part, _Field) for part in template) and _known_class(site, cls_name)
+                any(isinstance(part, _Field) for part in template)
+                and _known_class(resolver, site, cls_name)
             ):
                 # Nothing to show at all (``raise ValueError("")``). A message of values
                 # only (``{msg}``) is kept when its class is known: a traceback's frame

@@ -86,12 +86,14 @@ Design decisions:
   ``datasetVersion`` equals it.
 * **Messages of values only.** A message without a word of two letters in its
   literal text (``raise ValueError(msg)`` with an unknown ``msg``,
-  ``f"{a}: {b}"``) is still a record (``{msg}``): its pattern matches nearly
-  anything, so the matcher proposes it only for a traceback with a frame at
-  its raise line (:func:`errcat.patterns.is_wordless`).
+  ``f"{a}: {b}"``) is still a record (``{msg}``) when its class is known (a
+  builtin, or a mined class deriving from one): its pattern matches nearly
+  anything, so the matcher answers with it only for a traceback with a frame
+  at its raise line and a class that agrees (:func:`errcat.patterns.is_wordless`).
 * **Skipped sites** are counted by reason, never guessed: a message with
   nothing to show at all (``raise ValueError("")``, a tuple or ``OSError`` of
-  values only) is ``no static text``.
+  values only, or values only under a class nobody resolved) is ``no static
+  text``.
 * **Re-anchoring** (:func:`reanchor`) matches existing records by id, then by
   template, then by the nearest-template rule, and keeps their curation.
 

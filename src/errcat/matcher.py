@@ -1006,7 +1006,6 @@ class _Collector:
     _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     _histories: dict[int, History | None] = field(default_factory=dict)
     _at_frame: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
-    _in_raise_file: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
 
     def frame_view(self, report: ExceptionReport) -> FrameView:
         """The report's frames, indexed once per report."""
@@ -1039,17 +1038,6 @@ class _Collector:
                     and _fits(summary.error_message, text)
                 )
             self._at_frame[key] = found
-        return found
-
-    def in_raise_file(self, report: ExceptionReport) -> frozenset[int]:
-        """Positions (in the current store) of records in the raise frame's file name."""
-        key = (self.part, id(report))
-        found = self._in_raise_file.get(key)
-        if found is None:
-            store = self.catalog.parts[self.part]
-            tail = file_tail(report.frames[-1].path) if report.frames else ""
-            found = frozenset(store.records_in_file(tail)) if tail else frozenset()
-            self._in_raise_file[key] = found
         return found
 
     def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
@@ -1107,7 +1095,10 @@ class _Collector:
             if not report.frames:
                 return
             pool = entry.record_set if only is None else frozenset(only)
-            only = sorted(self.in_raise_file(report).intersection(pool))
+            in_file = self.catalog.parts[self.part].records_in_file(
+                file_tail(report.frames[-1].path)
+            )
+            only = sorted(pool.intersection(in_file))
             if not only:
                 return
         literal = entry.literal_length if present_literal is None else present_literal

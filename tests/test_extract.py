@@ -1328,3 +1328,38 @@ def test_plain_traceback_fast_path_is_taken_for_a_plain_traceback() -> None:
 def test_vllm_style_prefix_with_a_full_date() -> None:
     text = "ERROR 2025-07-21 14:34:24.934 engine_factory.py:62] ValueError: bad dtype\n"
     assert summary(text) == [("line", "ValueError", "bad dtype")]
+
+
+def _stdlib_exception_names() -> list[str]:
+    """How tracebacks print the exception classes of a spread of stdlib modules."""
+    import importlib
+
+    names: set[str] = set()
+    modules = (
+        "binascii configparser copy csv email.errors ftplib getopt gzip http.client imaplib "
+        "json locale pickle re shutil smtplib socket sqlite3 ssl struct tarfile urllib.error "
+        "wave xml.parsers.expat zipfile zlib"
+    )
+    for module_name in modules.split():
+        module = importlib.import_module(module_name)
+        todo = list(vars(module).values())
+        while todo:
+            value = todo.pop()
+            if not isinstance(value, type):
+                continue
+            if issubclass(value, BaseException) and value.__module__ != "builtins":
+                names.add(f"{value.__module__}.{value.__qualname__}")
+            if value.__module__ == module.__name__:
+                todo.extend(
+                    v for v in vars(value).values() if isinstance(v, type) and v is not value
+                )
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", _stdlib_exception_names())
+def test_every_stdlib_exception_class_is_read_as_a_class(name: str) -> None:
+    # `imaplib.IMAP4.error`, `ftplib.error_perm`, `_csv.Error`: as Python prints them.
+    (report,) = extract_reports(f"{name}: the server said no to 42")
+    assert report.kind == "line"
+    assert report.error_class == name
+    assert report.message == "the server said no to 42"

@@ -145,13 +145,15 @@ _TYPE_NAME_RE: Final = re.compile(rf"(?:{_PART}\.)*[A-Z]\w*")
 # Cheap test that a line may name an exception at all (every builtin matches too).
 _HINT_RE: Final = re.compile(
     "Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Timeout|Abort|Iteration"
-    r"|[a-z0-9_]\.[A-Z][A-Za-z0-9]*:|\.(?:error|timeout|gaierror|herror):"
+    r"|[a-z0-9_]\._*[A-Z][A-Za-z0-9]*:|\.(?:error(?:_[a-z]+)?|timeout|gaierror|herror|abort|readonly):"
 )
 # A module-qualified CapWords class (`gzip.BadGzipFile`, `http.client.InvalidURL`):
-# Python prints that form only for exceptions defined outside builtins.
+# Python prints that form only for exceptions defined outside builtins. A class
+# nested in a class keeps its qualified name (`imaplib.IMAP4.error`); the stdlib's
+# lowercase exception classes are named one by one (`re.error`, `ftplib.error_perm`).
 _QUALIFIED_CLASS_RE: Final = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
-    r"\.(?:[A-Z][A-Za-z0-9]*|error|timeout|gaierror|herror)"  # re.error, socket.timeout
+    r"[a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+    r"\.(?:_*[A-Z][A-Za-z0-9]*|error(?:_[a-z]+)?|timeout|gaierror|herror|abort|readonly)"
 )
 # Words right before a class name that make it source code, not an error report.
 _CODE_BEFORE_RE: Final = re.compile(r"\b(?:raise|except|class|def|import)[ \t]*\Z")

@@ -1,14 +1,18 @@
 from __future__ import annotations
 
+import math
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from errcat._calibration import KNOTS, WEIGHTS
 from errcat.confidence import (
     FEATURES,
+    RARITY_SCALE,
     THRESHOLD,
     TextEvidence,
     best_logit,
+    catalog_rarity,
     fuzzy_probability,
     interpolate,
     probability,
@@ -109,3 +113,18 @@ def test_a_project_class_that_agrees_counts_as_agreement_and_more() -> None:
     assert custom["class_agree"] == 1.0
     assert custom["class_custom"] == 1.0
     assert record_features("agree", "none")["class_custom"] == 0.0
+
+
+@given(st.integers(0, 10**6), st.integers(1, 10**7), st.integers(1, 50))
+def test_a_word_count_is_read_as_a_share_of_catalogs_above_the_fitted_size(
+    count: int, patterns: int, k: int
+) -> None:
+    rarity = catalog_rarity(count, patterns)
+    if patterns <= RARITY_SCALE:
+        assert rarity == count  # the sizes the model was fitted on: a count is a count
+    else:
+        assert rarity < count or count == 0
+        # The same share of a catalog k times as large reads the same.
+        assert math.isclose(catalog_rarity(count * k, patterns * k), rarity, rel_tol=1e-9)
+    # A larger catalog never makes a word held by as many patterns look more common.
+    assert catalog_rarity(count, patterns + 1) <= rarity

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 import time
 import traceback
 from typing import Any
@@ -1194,3 +1195,46 @@ def test_a_message_of_values_only_is_found_through_its_raise_frame(
     assert match_all(line, catalog) == []
     elsewhere = traceback_text.replace("pkg/loader.py", "other/reader.py")
     assert match_all(elsewhere, catalog) == []
+
+
+# -- a large catalog reads word counts as shares ---------------------------------------
+
+
+def _catalog_with_share(patterns: int, holding: int) -> Catalog:
+    """``patterns`` templates: one to find, ``holding - 1`` each sharing one of its two words."""
+    others = [f"zorpish alpha{n} thing {{x}}" for n in range(holding - 1)]
+    others += [f"bliblet beta{n} item {{x}}" for n in range(holding - 1)]
+    others += [f"gamma{n} delta{n} epsilon {{x}}" for n in range(patterns - 1 - len(others))]
+    return catalog_of("zorpish bliblet {x}", *others)
+
+
+@pytest.mark.parametrize("scale", [40, 100])
+def test_a_word_is_as_common_in_a_large_catalog_as_its_share_says(
+    monkeypatch: pytest.MonkeyPatch, scale: int
+) -> None:
+    from errcat import confidence
+    from errcat.matcher import candidates
+
+    line = "ValueError: zorpish bliblet 7"
+    small, large = _catalog_with_share(100, 10), _catalog_with_share(400, 40)
+
+    def feature_and_confidence(catalog: Catalog) -> tuple[float, float]:
+        top = candidates(line, catalog)[0]
+        assert top.summary.id == f"{0:016x}"
+        assert top.features is not None
+        return top.features["bare_catalog_common"], top.confidence
+
+    monkeypatch.setattr(confidence, "RARITY_SCALE", scale)
+    small_common, _ = feature_and_confidence(small)
+    large_common, large_confidence = feature_and_confidence(large)
+    # 10 of 100 patterns and 40 of 400 hold the word: the same share, the same evidence
+    # once a catalog is above the size word counts are taken at (a catalog at or below
+    # it counts as it is).
+    assert large_common == pytest.approx(small_common)
+    assert small_common == pytest.approx(math.log(min(10, 10 * scale / 100)))
+    assert large_common == pytest.approx(math.log(40 * scale / 400))
+    # Counted raw, the larger catalog would make the same words look four times as common.
+    monkeypatch.setattr(confidence, "RARITY_SCALE", 10**9)
+    raw_common, raw_confidence = feature_and_confidence(large)
+    assert raw_common == pytest.approx(math.log(40))
+    assert raw_confidence <= large_confidence

@@ -40,9 +40,11 @@ from errcat._calibration import KNOTS, KNOTS_BARE, KNOTS_FUZZY, THRESHOLD, WEIGH
 
 __all__ = [
     "FEATURES",
+    "RARITY_SCALE",
     "THRESHOLD",
     "TextEvidence",
     "best_logit",
+    "catalog_rarity",
     "fuzzy_probability",
     "interpolate",
     "probability",
@@ -156,6 +158,28 @@ def fuzzy_probability(
     return min(value, cap)
 
 
+#: The size (in patterns) a catalog's word counts are taken at. The model was fitted on
+#: catalogs of up to 22,281 patterns (the sglang+vllm one), where a count is a count;
+#: a larger catalog's counts are scaled down to this size, since a word held by 500 of
+#: 100,000 patterns is as rare as one held by 125 of 25,000.
+RARITY_SCALE = 25_000
+
+
+def catalog_rarity(count: int, patterns: int) -> float:
+    """How many patterns hold a word, counted as in a catalog of at most :data:`RARITY_SCALE`.
+
+    ``count`` is how many of the catalog's ``patterns`` hold the word.
+
+    >>> catalog_rarity(40, 3_000)
+    40
+    >>> catalog_rarity(400, 100_000)
+    100.0
+    """
+    if patterns <= RARITY_SCALE:
+        return count
+    return count * RARITY_SCALE / patterns
+
+
 @dataclass(frozen=True, slots=True)
 class TextEvidence:
     """What the text alone says for one pattern's hit on one message.
@@ -184,7 +208,7 @@ class TextEvidence:
     placeholders: int
     information: float
     background: int
-    catalog_rarity: int
+    catalog_rarity: float
     records: int
     present: float = 1.0
     builtin: bool = False

@@ -64,6 +64,7 @@ from errcat.confidence import (
     THRESHOLD,
     TextEvidence,
     best_logit,
+    catalog_rarity,
     fuzzy_probability,
     probability,
     record_features,
@@ -514,6 +515,7 @@ def _text_evidence(
     records: int | None = None,
     builtin: bool = False,
     rarity: int | None = None,
+    patterns: int = 0,
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit (shared by the pattern's records).
 
@@ -521,7 +523,8 @@ def _text_evidence(
     holds: all of them, except for a truncated or drifted message. ``builtin``:
     CPython's C code raises the message itself (whatever the pattern explains).
     ``rarity`` overrides the pattern's own (how many patterns hold its rarest
-    word) when the text holds only part of the pattern.
+    word) when the text holds only part of the pattern; ``patterns`` is how many
+    patterns the catalog part holds (see :func:`errcat.confidence.catalog_rarity`).
     """
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
     unexplained = max(0, message_length - matched_length)
@@ -535,7 +538,7 @@ def _text_evidence(
         placeholders=sum(1 for c in captures if c is not None),
         information=background.information(entry.fragments),
         background=background.projects(entry.fragments),
-        catalog_rarity=entry.rarity if rarity is None else rarity,
+        catalog_rarity=catalog_rarity(entry.rarity if rarity is None else rarity, patterns),
         records=len(entry.records) if records is None else records,
         present=present,
         builtin=builtin or background.raised_by_builtins(entry.fragments),
@@ -1116,6 +1119,7 @@ class _Collector:
             records=len(only) if wordless and only is not None else self.sites(entry),
             builtin=background.message_raised_by_builtins(text),
             rarity=cut.rarity if cut is not None else None,
+            patterns=len(self.catalog.parts[self.part].index.patterns),
         )
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()

@@ -201,11 +201,15 @@ __all__ = [
     "make_queries",
     "make_query_set",
     "mine_base",
+    "printed_class",
     "write_catalog",
 ]
 
 #: Bumped when generated catalogs or queries change: part of every cache key.
 CORPUS_VERSION = 1
+
+#: Bumped when query sets change but catalogs do not: part of the query cache's key.
+QUERY_VERSION = 2
 
 #: The catalog sizes the benchmarks use.
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
@@ -1911,7 +1915,10 @@ def make_query_set(
         cache_path = path.with_name(f"{path.name}.queries-k{k}-s{seed}")
         if cache_path.is_file():
             data = json.loads(cache_path.read_text(encoding="utf-8"))
-            if data.get("stamp") == stamp and data.get("version") == CORPUS_VERSION:
+            if data.get("stamp") == stamp and data.get("version") == [
+                CORPUS_VERSION,
+                QUERY_VERSION,
+            ]:
                 return QuerySet(
                     {kind: [(t, e) for t, e in data["queries"][kind]] for kind in KINDS},
                     {key: frozenset(ids) for key, ids in data["accepted"].items()},
@@ -1919,7 +1926,7 @@ def make_query_set(
     result = _make_query_set(source, k, seed)
     if cache_path is not None:
         data = {
-            "version": CORPUS_VERSION,
+            "version": [CORPUS_VERSION, QUERY_VERSION],
             "stamp": stamp,
             "queries": result.queries,
             "accepted": {key: sorted(ids) for key, ids in result.accepted.items()},
@@ -1935,6 +1942,27 @@ def make_queries(
 ) -> dict[str, list[tuple[str, str | None]]]:
     """``k`` ``(text, expected id or None)`` per kind (see :func:`make_query_set`)."""
     return make_query_set(source, k, seed).queries
+
+
+def printed_class(cls: str, file_path: str) -> str:
+    """The class as a traceback prints it: ``module.Name`` unless it is a builtin one.
+
+    Python prints ``type.__module__ + "." + type.__qualname__`` for every class
+    outside :mod:`builtins`; a record whose class the miner could not qualify
+    (``error``, imported through ``from ._constants import *``) is printed with
+    the module of its file, as the nearest guess.
+
+    >>> printed_class("ValueError", "pkg/mod.py")
+    'ValueError'
+    >>> printed_class("error", "proj/re/_compiler.py")
+    'proj.re._compiler.error'
+    >>> printed_class("pkg.errors.Bad", "pkg/mod.py")
+    'pkg.errors.Bad'
+    """
+    if "." in cls or isinstance(getattr(builtins, cls, None), type):
+        return cls
+    module = file_path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+    return f"{module}.{cls}" if module else cls
 
 
 def _make_query_set(source: str | os.PathLike[str] | Iterable[Any], k: int, seed: int) -> QuerySet:
@@ -1961,7 +1989,7 @@ def _make_query_set(source: str | os.PathLike[str] | Iterable[Any], k: int, seed
                 literal_of[pattern] = sum(len(f) for f in _fragments(pattern))
             return _Candidate(
                 kind,
-                str(rec["errorClass"]),
+                printed_class(str(rec["errorClass"]), str(rec["filePath"])),
                 message,
                 str(rec["id"]),
                 pattern,

@@ -12,7 +12,14 @@ one project too. The model keeps:
   when at least 3);
 * ``shapes``: for each message shape (:func:`errcat.background.shape_key`), the
   number of distinct files raising it, each project counting at most 5 files
-  (kept when at least 2).
+  (kept when at least 2);
+* ``builtin``, ``builtin_classes`` and ``builtin_examples``: the wording of
+  each message in the fit half of ``--builtin`` (exceptions raised outside
+  Python code), alone, with its class (:func:`errcat.background.class_key`),
+  and three of its messages as printed.
+
+``--keep-tables`` keeps the words and shapes of the current model and rebuilds
+only the builtin wordings, without mining.
 
 The output is written with sorted keys and a fixed gzip mtime, so the same
 sources give the same bytes. It prints a summary table.
@@ -32,7 +39,7 @@ import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from errcat.background import builtin_wording, shape_key, shape_words
+from errcat.background import builtin_wording, class_key, shape_key, shape_words
 from errcat.mine import mine_paths
 from errcat.patterns import literal_fragments
 
@@ -70,6 +77,12 @@ def main() -> int:
         default=[],
         help="JSON Lines of exceptions raised outside Python code (benchmarks/harvest.py's "
         "corpus-outside.jsonl); only rows whose split is 'fit' are used",
+    )
+    parser.add_argument(
+        "--keep-tables",
+        action="store_true",
+        help="keep the words and shapes of the current model (no mining); rebuild only the "
+        "builtin wordings from --builtin",
     )
     parser.add_argument("-o", "--output", type=Path, default=OUT)
     args = parser.parse_args()
@@ -111,52 +124,68 @@ def main() -> int:
         rows.append((project, len(rows_mined), time.perf_counter() - began))
         print(f"  {project:<32} {len(rows_mined):>7} records", file=sys.stderr)
 
-    with tempfile.TemporaryDirectory() as tmp:
-        take("cpython", stdlib)
-        for site in sites:
-            for name, path in projects_in(site):
-                take(name, path)
-        for wheel in args.wheel:
-            target = Path(tmp) / wheel.stem
-            with zipfile.ZipFile(wheel) as archive:
-                members = [n for n in archive.namelist() if n.endswith(".py")]
-                archive.extractall(target, members)
-            for name, path in projects_in(target):
-                take(name, path, wheel)
+    if args.keep_tables:
+        kept = json.loads(gzip.decompress(args.output.read_bytes()))
+        words, shapes = dict(kept["words"]), dict(kept["shapes"])
+        templates, projects = int(kept["templates"]), int(kept["projects"])
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            take("cpython", stdlib)
+            for site in sites:
+                for name, path in projects_in(site):
+                    take(name, path)
+            for wheel in args.wheel:
+                target = Path(tmp) / wheel.stem
+                with zipfile.ZipFile(wheel) as archive:
+                    members = [n for n in archive.namelist() if n.endswith(".py")]
+                    archive.extractall(target, members)
+                for name, path in projects_in(target):
+                    take(name, path, wheel)
 
-    word_counts: Counter[str] = Counter()
-    for found in templates_words.values():
-        word_counts.update(found)
-    words = {w: n for w, n in sorted(word_counts.items()) if n >= MIN_WORD_TEMPLATES}
-    shapes = {
-        key: len(files)
-        for key, files in sorted(shape_files.items())
-        if len(files) >= MIN_SHAPE_FILES
-    }
+        word_counts: Counter[str] = Counter()
+        for found in templates_words.values():
+            word_counts.update(found)
+        words = {w: n for w, n in sorted(word_counts.items()) if n >= MIN_WORD_TEMPLATES}
+        shapes = {
+            key: len(files)
+            for key, files in sorted(shape_files.items())
+            if len(files) >= MIN_SHAPE_FILES
+        }
+        templates, projects = len(templates_words), len(rows)
     builtin: set[str] = set()
+    classes: set[str] = set()
+    examples: dict[str, set[str]] = defaultdict(set)
     for path in args.builtin:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if split_of(str(row["message"])) == "fit" and len(str(row["message"])) < 300:
-                wording = builtin_wording(str(row["message"]))
+            message = str(row["message"])
+            if split_of(message) == "fit" and len(message) < 300:
+                wording = builtin_wording(message)
                 if len(wording.split()) >= 2:
                     builtin.add(wording)
+                    classes.add(class_key(str(row["error_class"]), wording))
+                    examples[wording].add(message)
     model = {
         "builtin": sorted(builtin),
+        "builtin_classes": sorted(classes),
+        # The three shortest of each wording (then by text): enough to tell its form.
+        "builtin_examples": {
+            w: sorted(found, key=lambda m: (len(m), m))[:3] for w, found in sorted(examples.items())
+        },
         "version": time.strftime("%Y-%m-%d"),
-        "templates": len(templates_words),
-        "projects": len(rows),
+        "templates": templates,
+        "projects": projects,
         "words": words,
         "shapes": shapes,
     }
     raw = json.dumps(model, sort_keys=True, separators=(",", ":")).encode()
     args.output.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
-    print(f"projects                  {len(rows):>8}")
+    print(f"projects                  {projects:>8}")
     print(f"records mined             {sum(r[1] for r in rows):>8}")
-    print(f"distinct templates        {len(templates_words):>8}")
+    print(f"distinct templates        {templates:>8}")
     print(f"words kept (>= {MIN_WORD_TEMPLATES} templates) {len(words):>8}")
     print(f"shapes kept (>= {MIN_SHAPE_FILES} files)    {len(shapes):>8}")
-    print(f"builtin wordings          {len(builtin):>8}")
+    print(f"builtin wordings          {len(builtin):>8}   with their class {len(classes):>6}")
     print(f"mining time               {sum(r[2] for r in rows):>8.1f} s")
     print(f"model file                {args.output.stat().st_size / 1024:>8.0f} KiB  {args.output}")
     return 0

@@ -14,7 +14,15 @@ the model keeps two tables, compressed in ``_background.json.gz``:
   standard library's test suite ran (quoted values and numbers left out). A
   pure-Python record whose wording is one of these (``_pyio``, ``_pydecimal``
   and many packages copy C messages) cannot be told from the far more common
-  C error by its text alone.
+  C error by its text alone;
+* **builtin_classes**: the same wordings with the class C raised each with.
+  A message raised as a class C never raised it with (``tarfile.ReadError:
+  unexpected end of data``, ``AssertionError: 'name' must be a string``) was
+  re-raised by Python code, whatever its words;
+* **builtin_examples**: up to three of C's messages of each wording, as C
+  printed them. A record whose pattern matches none of them can never print
+  what C prints (``no module named {name!r}``: C prints ``No module named``;
+  ``unsupported operand type(s) for 'in': …``: C never quotes the operator).
 
 From these, :func:`information` is how many bits of evidence a pattern's
 literal text carries (rare words many, common words few), and
@@ -35,15 +43,18 @@ import math
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 __all__ = [
     "Background",
     "builtin_wording",
+    "c_examples",
+    "class_key",
     "information",
     "load",
     "message_raised_by_builtins",
+    "pattern_wording",
     "projects",
     "raised_by_builtins",
     "shape_key",
@@ -76,6 +87,15 @@ def shape_key(fragments: Sequence[str]) -> str:
     return " {} ".join(part for part in parts if part)
 
 
+def class_key(error_class: str, wording: str) -> str:
+    r"""The key of :attr:`Background.builtin_classes`: a short class name and a wording.
+
+    >>> class_key("zlib.error", "error while decompressing data")
+    'error\x1ferror while decompressing data'
+    """
+    return f"{error_class.rsplit('.', 1)[-1]}\x1f{wording}"
+
+
 def builtin_wording(message: str) -> str:
     """A message's words without its quoted values, reprs and numbers.
 
@@ -94,6 +114,10 @@ class Background:
     words: dict[str, int]
     shapes: dict[str, int]
     builtin: frozenset[str] = frozenset()
+    #: :func:`class_key` of each C-raised message's class and wording.
+    builtin_classes: frozenset[str] = frozenset()
+    #: A few of C's messages of each wording, as printed.
+    builtin_examples: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def word_bits(self, word: str) -> float:
         """Bits of evidence in one word: ``log2(templates / (1 + templates holding it))``."""
@@ -119,6 +143,10 @@ def load() -> Background:
                     words=dict(data["words"]),
                     shapes=dict(data["shapes"]),
                     builtin=frozenset(data.get("builtin", ())),
+                    builtin_classes=frozenset(data.get("builtin_classes", ())),
+                    builtin_examples={
+                        k: tuple(v) for k, v in data.get("builtin_examples", {}).items()
+                    },
                 )
     return _LOADED
 
@@ -145,32 +173,68 @@ def projects(fragments: Sequence[str]) -> int:
     return _projects(tuple(fragments))
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _raised_by_builtins(fragments: tuple[str, ...]) -> bool:
-    wording = " ".join(shape_words(" ".join(fragments)))
-    return bool(wording) and wording in load().builtin
+def _c_raises(wording: str, error_class: str | None) -> bool:
+    model = load()
+    if not wording or wording not in model.builtin:
+        return False
+    if error_class is None or not model.builtin_classes:
+        return True
+    return class_key(error_class, wording) in model.builtin_classes
 
 
 @functools.lru_cache(maxsize=4096)
-def message_raised_by_builtins(message: str) -> bool:
+def message_raised_by_builtins(message: str, error_class: str | None = None) -> bool:
     """True when CPython's C code raises this very message (its words, values dropped).
 
-    A pattern that explains only part of such a message is not told apart by
-    :func:`raised_by_builtins`; the message itself is.
+    With ``error_class``, only when C raised those words as that class: Python
+    code that re-raises C's words as its own class (``tarfile.ReadError``) is
+    not C. A pattern that explains only part of such a message is not told
+    apart by :func:`raised_by_builtins`; the message itself is.
 
     >>> message_raised_by_builtins("'precision' is an invalid keyword argument for this function")
     True
+    >>> message_raised_by_builtins("list index out of range", "IndexError")
+    True
+    >>> message_raised_by_builtins("list index out of range", "tarfile.ReadError")
+    False
     >>> message_raised_by_builtins("batch size 3 exceeds the cache")
     False
     """
-    wording = builtin_wording(message)
-    return bool(wording) and wording in load().builtin
+    return _c_raises(builtin_wording(message), error_class)
 
 
-def raised_by_builtins(fragments: Sequence[str]) -> bool:
+def raised_by_builtins(fragments: Sequence[str], error_class: str | None = None) -> bool:
     """True when CPython's C code raises the same wording (so text alone cannot tell them apart).
+
+    With ``error_class``, only when C raised it as that class.
 
     >>> raised_by_builtins([" object cannot be interpreted as an integer"])
     True
+    >>> raised_by_builtins([" object cannot be interpreted as an integer"], "mypkg.BadIndex")
+    False
     """
-    return _raised_by_builtins(tuple(fragments))
+    return _raised_by_builtins(tuple(fragments), error_class)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _raised_by_builtins(fragments: tuple[str, ...], error_class: str | None) -> bool:
+    return _c_raises(pattern_wording(fragments), error_class)
+
+
+def pattern_wording(fragments: Sequence[str]) -> str:
+    """A pattern's literal words, as :attr:`Background.builtin` holds wordings.
+
+    >>> pattern_wording(["No module named "])
+    'no module named'
+    """
+    return " ".join(shape_words(" ".join(fragments)))
+
+
+def c_examples(*wordings: str) -> tuple[str, ...]:
+    """Some of C's messages of these wordings, as C printed them (none when unknown).
+
+    >>> any(m.startswith("No module named") for m in c_examples("no module named"))
+    True
+    """
+    table = load().builtin_examples
+    return tuple(m for w in dict.fromkeys(wordings) for m in table.get(w, ()))

@@ -41,3 +41,23 @@ def test_wordings_raised_by_c_code_are_known() -> None:
         "object is not subscriptable"
     )
     assert not background.raised_by_builtins(["checkpoint shard ", " is missing"])
+
+
+def test_c_s_words_are_c_s_only_with_a_class_c_raised_them_with() -> None:
+    raised = background.message_raised_by_builtins
+    assert raised("list index out of range", "IndexError")
+    assert raised("list index out of range")  # a log line without its class
+    # A class of pure-Python code: re-raised with C's words, not raised by C.
+    assert not raised("list index out of range", "tarfile.ReadError")
+    assert background.raised_by_builtins(["list index out of range"], "IndexError")
+    assert not background.raised_by_builtins(["list index out of range"], "mypkg.Bad")
+
+
+def test_every_c_wording_has_examples_of_its_own_words() -> None:
+    model = background.load()
+    assert set(model.builtin_examples) == set(model.builtin)
+    for wording, examples in model.builtin_examples.items():
+        assert 1 <= len(examples) <= 3
+        assert all(background.builtin_wording(m) == wording for m in examples)
+    # Every class-keyed wording is a wording of the table.
+    assert {k.split("\x1f", 1)[1] for k in model.builtin_classes} == set(model.builtin)

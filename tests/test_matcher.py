@@ -1138,6 +1138,45 @@ def test_a_message_c_code_also_raises_says_so() -> None:
     assert not any("raises the same words" in r for r in mine[0].reasons)
 
 
+@pytest.mark.parametrize(
+    ("template", "cls", "line", "c_s"),
+    [
+        ("list index out of range", "IndexError", "IndexError: list index out of range", True),
+        # C's words raised as a pure-Python class: C did not raise that.
+        (
+            "list index out of range",
+            "tarfile.ReadError",
+            "tarfile.ReadError: list index out of range",
+            False,
+        ),
+        ("No module named {name!r}", "ModuleNotFoundError", "No module named 'x.y'", True),
+        # C prints `No module named`: a record that prints `no module` is not C's copy.
+        ("no module named {name!r}", "ModuleNotFoundError", "no module named 'x.y'", False),
+        (
+            "unsupported operand type(s) for {op}: {a!r} and {b!r}",
+            "TypeError",
+            "unsupported operand type(s) for +: 'int' and 'Flag'",
+            True,
+        ),
+        # C never quotes the operator: this record never prints C's message.
+        (
+            "unsupported operand type(s) for 'in': {a!r} and {b!r}",
+            "TypeError",
+            "unsupported operand type(s) for 'in': 'int' and 'Flag'",
+            False,
+        ),
+    ],
+)
+def test_a_record_copies_c_only_with_c_s_class_and_as_c_prints_it(
+    template: str, cls: str, line: str, c_s: bool
+) -> None:
+    catalog = catalog_of(template, cls=cls)
+    text = line if line.startswith(cls) else f"{cls}: {line}"
+    (found,) = match_all(text, catalog)
+    assert found.mode == "full"
+    assert any("raises the same words" in r for r in found.reasons) is c_s
+
+
 message_texts = st.text(
     alphabet=st.characters(whitelist_categories=("L", "N"), whitelist_characters=" .:'-_"),
     min_size=1,

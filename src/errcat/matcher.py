@@ -516,6 +516,8 @@ def _text_evidence(
     builtin: bool = False,
     rarity: int | None = None,
     patterns: int = 0,
+    error_class: str | None = None,
+    message: str = "",
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit (shared by the pattern's records).
 
@@ -524,8 +526,15 @@ def _text_evidence(
     CPython's C code raises the message itself (whatever the pattern explains).
     ``rarity`` overrides the pattern's own (how many patterns hold its rarest
     word) when the text holds only part of the pattern; ``patterns`` is how many
-    patterns the catalog part holds (see :func:`errcat.confidence.catalog_rarity`).
+    patterns the catalog part holds (see :func:`errcat.confidence.catalog_rarity`);
+    ``error_class`` the report's class, if it has one (C's words raised as a class
+    C never raised them with were not raised by C); ``message`` the text matched
+    (a record whose pattern cannot print C's form of its words, as ``no module
+    named {name!r}``, is not C's copy).
     """
+    builtin = builtin or background.raised_by_builtins(entry.fragments, error_class)
+    if builtin and mode == "full" and message and not _c_could_print(entry, message):
+        builtin = False  # C's words, but never as this record prints them
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
     unexplained = max(0, message_length - matched_length)
     explained = literal / (literal + captured + unexplained) if literal else 0.0
@@ -541,7 +550,7 @@ def _text_evidence(
         catalog_rarity=catalog_rarity(entry.rarity if rarity is None else rarity, patterns),
         records=len(entry.records) if records is None else records,
         present=present,
-        builtin=builtin or background.raised_by_builtins(entry.fragments),
+        builtin=builtin,
         bare=bare,
     )
     reasons = [
@@ -556,6 +565,28 @@ def _text_evidence(
             " the message alone cannot tell which did"
         )
     return evidence, reasons
+
+
+def _c_could_print(entry: Entry, message: str) -> bool:
+    """Whether the record's pattern matches one of C's messages of the same words, as printed.
+
+    True when the background model holds none to compare with (C's words stay C's).
+    """
+    examples = background.c_examples(
+        background.builtin_wording(message), background.pattern_wording(entry.fragments)
+    )
+    if not examples:
+        return True
+    full = entry.compiled.full
+    for example in examples:
+        text = fold_whitespace(example)
+        tries = (text, text + ".", text[:-1]) if text.endswith(".") else (text, text + ".")
+        try:
+            if any(full.fullmatch(t, timeout=REGEX_TIMEOUT) for t in tries):
+                return True
+        except TimeoutError:
+            return True
+    return False
 
 
 _MODE_REASON = {
@@ -1117,7 +1148,9 @@ class _Collector:
             present=min(1.0, literal / max(1, min(entry.literal_length, _PRESENT_ENOUGH))),
             bare=not report.frames,
             records=len(only) if wordless and only is not None else self.sites(entry),
-            builtin=background.message_raised_by_builtins(text),
+            builtin=background.message_raised_by_builtins(text, report.error_class),
+            error_class=report.error_class,
+            message=text,
             rarity=cut.rarity if cut is not None else None,
             patterns=len(self.catalog.parts[self.part].index.patterns),
         )

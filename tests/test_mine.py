@@ -568,6 +568,8 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
             raise ValueError("")
         if kind == 15:
             raise exc.failureException(msg)  # values only, and a class nobody resolved
+        if kind == 16:
+            raise exc.build("built by another object")  # what the call returns: anything
         assert kind
         try:
             pass
@@ -578,9 +580,14 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
     result = mine_text(tmp_path, source)
     stats = result.stats
     # A message of values only (`msg`, f"{msg}: {kind}") is mined: a frame at its line finds it.
-    assert stats.records == 2
-    assert sorted(r.error_message for r in result.records) == ["{msg}", "{msg}: {kind}"]
-    assert stats.sites == 17
+    # So is the class a caller passes in (`make`, a parameter): its class is the caller's.
+    assert stats.records == 3
+    assert sorted(r.error_message for r in result.records) == [
+        "helper message",
+        "{msg}",
+        "{msg}: {kind}",
+    ]
+    assert stats.sites == 18
     assert stats.reraises == 1
     assert dict(stats.skipped) == {
         NO_STATIC_TEXT: 3,
@@ -596,7 +603,7 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
     assert stats.skipped_total == 15
     assert next(iter(stats.skipped)) == NO_MESSAGE  # most frequent first
     summary = stats.summary()
-    assert "17 raise sites, 2 records, 15 sites skipped" in summary
+    assert "18 raise sites, 3 records, 15 sites skipped" in summary
     assert f"skipped, {NO_STATIC_TEXT}: 3" in summary
     assert stats.as_dict()["skipped"][STARRED] == 1
 
@@ -1248,3 +1255,41 @@ def test_a_message_of_values_only_needs_a_class_that_resolves(tmp_path: Path) ->
     result = mine_text(tmp_path, source)
     assert [(r.error_class, r.error_message) for r in result.records] == [("LookupError", "{text}")]
     assert result.stats.skipped_total == 1
+
+
+_KEYWORDS = {"def", "class", "raise", "return", "pass", "for", "not", "and", "lambda", "src", "n"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    param=_NAMES.filter(lambda n: n not in _KEYWORDS),
+    default=st.sampled_from([None, "OSError", "ValueError", "ReadError", "nothing_here"]),
+    keyword_only=st.booleans(),
+    shadowed=st.booleans(),
+)
+def test_a_class_each_caller_passes_is_its_default_and_tagged(
+    tmp_path_factory: pytest.TempPathFactory,
+    param: str,
+    default: str | None,
+    keyword_only: bool,
+    shadowed: bool,
+) -> None:
+    # tarfile: `def copyfileobj(src, dst, length=None, exception=OSError, ...)` raises
+    # `exception("unexpected end of data")`, and its callers pass `ReadError`.
+    spec = param if default is None else f"{param}={default}"
+    args = f"src, n, *, {spec}" if keyword_only else f"src, n, {spec}"
+    body = f"    raise {param}(f'unexpected end of data after {{n}} bytes')\n"
+    if shadowed:  # an inner function's own parameter of the same name has no default
+        body = f"    def inner({param}):\n    " + body + f"    inner({param})\n"
+    source = f"class ReadError(Exception):\n    pass\n\n\ndef copy({args}):\n{body}"
+    result = mine_text(tmp_path_factory.mktemp("m"), source)
+    (record,) = result.records
+    assert "errcat:class:caller" in record.tags
+    known = {"OSError": "OSError", "ValueError": "ValueError", "ReadError": "mod.ReadError"}
+    expected = param if shadowed or default not in known else known[default]
+    assert record.error_class == expected
+    # A class that is not a parameter is the class raised, untagged.
+    plain = mine_text(
+        tmp_path_factory.mktemp("p"), "def copy(n):\n    raise OSError(f'short read of {n}')\n"
+    )
+    assert "errcat:class:caller" not in plain.records[0].tags

@@ -83,6 +83,10 @@ WAS_TAG_PREFIX = "errcat:was:"
 #: raise frame in that function, at another line, is the same statement in another
 #: version.
 FUNCTION_TAG_PREFIX = "errcat:in:"
+#: The tag of a record whose class each caller chooses (``raise exception(msg)`` with
+#: ``exception`` a parameter, written by the miner; the record's class is the
+#: parameter's default): a traceback may show any class there.
+CALLER_CLASS_TAG = "errcat:class:caller"
 
 
 @dataclass(frozen=True, slots=True)

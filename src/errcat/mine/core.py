@@ -243,6 +243,7 @@ def records_from_scans(
                         base,
                         snippets[site.line],
                         written,
+                        site.caller_class,
                     )
                 )
     envelopes = _build_envelopes(entries, repo, sha, when)

@@ -198,6 +198,9 @@ class _RawSite:
     is_assert: bool = False
     skip: str | None = None
     guard: _Guard | None = None
+    #: The class is a parameter of the raising function (``raise exception(msg)``):
+    #: each caller chooses it; ``cls`` is the parameter's default, if it has one.
+    caller_class: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from errcat.errors import InvalidRecordError
 from errcat.mine.advice import _Advice
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
-from errcat.store import BASE_TAG_PREFIX, FUNCTION_TAG_PREFIX
+from errcat.store import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX
 
 #: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
 SNIPPET_RADIUS = 18
@@ -96,6 +96,7 @@ class _Entry:
     base: str | None
     snippet: tuple[int, int, str]
     advice: _Advice | None = None
+    caller_class: bool = False
 
 
 def _now() -> datetime:
@@ -195,7 +196,12 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
         type_guard=advice.type_guard if advice else None,
         try_catch_pattern=None,
         prevention_tips=advice.prevention_tips if advice else (),
-        tags=(*(advice.tags if advice else ()), *_base_tag(entry), *_function_tag(entry.qualname)),
+        tags=(
+            *(advice.tags if advice else ()),
+            *_base_tag(entry),
+            *_function_tag(entry.qualname),
+            *((CALLER_CLASS_TAG,) if entry.caller_class else ()),
+        ),
         background_tag=None,
         analyzed_sha=sha,
         analyzed_at=when,

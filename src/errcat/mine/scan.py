@@ -240,6 +240,23 @@ class _Scanner(_Walker):
             return cls, node
         return None
 
+    def _caller_class(self, call: ast.Call) -> _ClassRef | None:
+        """The class of ``raise exception(msg)`` when ``exception`` is a parameter, else None.
+
+        Each caller passes its own (tarfile's ``copyfileobj(..., exception=OSError)``
+        is called with ``ReadError``): the class is the parameter's default when it
+        names a class, else the parameter's name.
+        """
+        func = call.func
+        if not isinstance(func, ast.Name) or func.id not in self._params:
+            return None
+        default = self._param_defaults.get(func.id)
+        if isinstance(default, (ast.Name, ast.Attribute)):
+            ref = self.resolve(default)
+            if ref.kind in ("builtin", "local", "imported"):
+                return ref
+        return _ClassRef(func.id, "written")
+
     def _factory_return(self, value: ast.expr, env: _Env) -> None:
         found = self._exception_call(value, env)
         if found is not None and self._returns is not None:
@@ -284,6 +301,13 @@ class _Scanner(_Walker):
         exc = node.exc
         if exc is None:
             self.reraises += 1
+            return
+        caller = self._caller_class(exc) if isinstance(exc, ast.Call) else None
+        if caller is not None and isinstance(exc, ast.Call):
+            c = self._call_args(exc, env)
+            self._site(
+                node, caller, args=c.args, kwargs=c.kwargs, starred=c.starred, caller_class=True
+            )
             return
         found = self._exception_call(exc, env)
         if found is not None:

@@ -50,6 +50,7 @@ _FUNCTION_STATE = (
     "_class_body",
     "_owner",
     "_params",
+    "_param_defaults",
     "_clauses",
     "_defs",
     "_doc",
@@ -75,6 +76,8 @@ class _Walker(_ModuleNames):
         self._class_body: str | None = None  # the class whose body is being scanned
         self._owner: str | None = None  # the class of the method being scanned
         self._params: frozenset[str] = frozenset()  # parameters of the function being scanned
+        # Their default values, where they have one (the innermost function's win).
+        self._param_defaults: dict[str, ast.expr] = {}
         # The guard of the statement being scanned (see errcat.mine.guards).
         self._clauses: list[Clause] = []
         self._defs: dict[str, list[Assignment]] = {}
@@ -309,9 +312,23 @@ class _Walker(_ModuleNames):
                 inner.strs.pop(a.arg, None)
                 inner.excs.pop(a.arg, None)
                 params.add(a.arg)
+        defaults = dict(self._param_defaults)
+        positional = [*args.posonlyargs, *args.args]
+        kept = positional[len(positional) - len(args.defaults) :]
+        for a, value in zip(kept, args.defaults, strict=True):
+            defaults[a.arg] = value
+        for a, kw_value in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+            if kw_value is not None:
+                defaults[a.arg] = kw_value
+            else:
+                defaults.pop(a.arg, None)
+        for a in (*positional[: len(positional) - len(args.defaults)], args.vararg, args.kwarg):
+            if a is not None:
+                defaults.pop(a.arg, None)
         method_of = self._class_body
         saved = {name: getattr(self, name) for name in _FUNCTION_STATE}
         self._params = frozenset(params)
+        self._param_defaults = defaults
         self._clauses, self._defs, self._handler = [], {}, None
         self._doc = ast.get_docstring(node, clean=False)
         qual = ".".join([*self._scope, node.name])

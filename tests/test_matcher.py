@@ -1277,3 +1277,46 @@ def test_a_word_is_as_common_in_a_large_catalog_as_its_share_says(
     raw_common, raw_confidence = feature_and_confidence(large)
     assert raw_common == pytest.approx(math.log(40))
     assert raw_confidence <= large_confidence
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    raised=st.sampled_from(["tarfile.ReadError", "ReadError", "pkg.errors.ShortRead", "EOFError"]),
+    default=st.sampled_from(["OSError", "exception"]),
+)
+def test_a_class_the_caller_chooses_never_disagrees(raised: str, default: str) -> None:
+    # tarfile's copyfileobj raises `exception(...)`, OSError by default, ReadError from
+    # its callers: the frame on the raise line is the answer whatever class it shows.
+    def site(tags: list[str]) -> Catalog:
+        return Catalog(
+            [
+                make_envelope(
+                    id="0" * 16,
+                    slug="short-read",
+                    errorMessage="unexpected end of data",
+                    messagePattern=template_to_pattern("unexpected end of data"),
+                    errorClass=default,
+                    filePath="Lib/tarfile.py",
+                    lineNumber=254,
+                    sourceCodeStart=240,
+                    sourceCodeEnd=260,
+                    tags=tags,
+                )
+            ]
+        )
+
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.12/tarfile.py", line 2463, in makefile\n'
+        "    copyfileobj(source, target, tarinfo.size, ReadError, bufsize)\n"
+        '  File "/usr/lib/python3.12/tarfile.py", line 254, in copyfileobj\n'
+        '    raise exception("unexpected end of data")\n'
+        f"{raised}: unexpected end of data\n"
+    )
+    chosen = match_error(tb, catalog=site(["errcat:class:caller"]))
+    assert chosen is not None and chosen.record.id == "0" * 16
+    assert not any("differs" in r for r in chosen.reasons)
+    fixed = match_all(tb, catalog=site([]))
+    # Without the tag, the class shown contradicts the record's.
+    assert any("differs" in r for r in fixed[0].reasons)
+    assert fixed[0].confidence < chosen.confidence

@@ -96,6 +96,7 @@ from errcat.patterns import (
 )
 from errcat.store import (
     BASE_TAG_PREFIX,
+    CALLER_CLASS_TAG,
     FUNCTION_TAG_PREFIX,
     WAS_TAG_PREFIX,
     RecordSummary,
@@ -441,7 +442,8 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
 
     Qualified names agree when one is the other's dotted suffix; the same name
     in another module (``aifc.Error`` and ``sunau.Error``) is another class,
-    though a mined name may be shortened, so it counts as unknown.
+    though a mined name may be shortened, so it counts as unknown. A record whose
+    class its caller passes in (tagged ``errcat:class:caller``) never disagrees.
     """
     got = report.error_class
     if got is None or report.kind == "text" or _short_class(got) in _HTTP_ERROR_NAMES:
@@ -449,8 +451,11 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     want = record.error_class
     if _short_class(got) != _short_class(want):
         # The builtin base of the record's class, or the class an older version
-        # raised it as (vllm's ValueError before VLLMValidationError): no evidence.
-        return "unknown" if _raised_as(got, record) else "disagree"
+        # raised it as (vllm's ValueError before VLLMValidationError), or a class
+        # each caller chooses (``raise exception(msg)``): no evidence.
+        if _raised_as(got, record) or CALLER_CLASS_TAG in record.tags:
+            return "unknown"
+        return "disagree"
     if (
         got == want
         or "." not in got
@@ -772,6 +777,11 @@ def _score(
         reasons.append(
             f"exception class {report.error_class} is how another version raised "
             f"the record's {record.error_class}"
+        )
+    elif state == "unknown" and report.error_class and CALLER_CLASS_TAG in record.tags:
+        reasons.append(
+            f"exception class {_short_class(report.error_class)}: the record raises "
+            "whichever class its caller passes"
         )
     elif state == "disagree" or (
         report.error_class not in (None, record.error_class)

@@ -251,6 +251,8 @@ class _Scanner(_Walker):
         if not isinstance(func, ast.Name) or func.id not in self._params:
             return None
         default = self._param_defaults.get(func.id)
+        if isinstance(default, ast.Name) and default.id == func.id:
+            return None  # `ValueError=ValueError`: a fast local name, not the caller's choice
         if isinstance(default, (ast.Name, ast.Attribute)):
             ref = self.resolve(default)
             if ref.kind in ("builtin", "local", "imported"):

@@ -304,8 +304,7 @@ class _Scanner(_Walker):
         if exc is None:
             self.reraises += 1
             return
-        caller = self._caller_class(exc) if isinstance(exc, ast.Call) else None
-        if caller is not None and isinstance(exc, ast.Call):
+        if isinstance(exc, ast.Call) and (caller := self._caller_class(exc)) is not None:
             c = self._call_args(exc, env)
             self._site(
                 node, caller, args=c.args, kwargs=c.kwargs, starred=c.starred, caller_class=True

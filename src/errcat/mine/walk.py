@@ -312,17 +312,18 @@ class _Walker(_ModuleNames):
                 inner.strs.pop(a.arg, None)
                 inner.excs.pop(a.arg, None)
                 params.add(a.arg)
+        # Each parameter's default, if any: this function's own shadow an enclosing one's.
         defaults = dict(self._param_defaults)
         positional = [*args.posonlyargs, *args.args]
-        kept = positional[len(positional) - len(args.defaults) :]
-        for a, value in zip(kept, args.defaults, strict=True):
-            defaults[a.arg] = value
-        for a, kw_value in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-            if kw_value is not None:
-                defaults[a.arg] = kw_value
+        cut = len(positional) - len(args.defaults)
+        own = zip(positional[cut:], args.defaults, strict=True)
+        keyword = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+        for a, value in (*own, *keyword):
+            if value is not None:
+                defaults[a.arg] = value
             else:
                 defaults.pop(a.arg, None)
-        for a in (*positional[: len(positional) - len(args.defaults)], args.vararg, args.kwarg):
+        for a in (*positional[:cut], args.vararg, args.kwarg):
             if a is not None:
                 defaults.pop(a.arg, None)
         method_of = self._class_body

@@ -511,35 +511,36 @@ def _text_evidence(
     *,
     entry: Entry,
     mode: str,
-    message_length: int,
+    message: str,
     matched_length: int,
     captures: Sequence[str | None],
     literal: int,
     present: float = 1.0,
     bare: bool = False,
     records: int | None = None,
-    builtin: bool = False,
     rarity: int | None = None,
     patterns: int = 0,
     error_class: str | None = None,
-    message: str = "",
 ) -> tuple[TextEvidence, list[str]]:
-    """What the text alone says for a pattern's hit (shared by the pattern's records).
+    """What the text alone says for a pattern's hit on ``message`` (shared by its records).
 
     ``literal`` is the number of the pattern's literal characters the message
-    holds: all of them, except for a truncated or drifted message. ``builtin``:
-    CPython's C code raises the message itself (whatever the pattern explains).
-    ``rarity`` overrides the pattern's own (how many patterns hold its rarest
-    word) when the text holds only part of the pattern; ``patterns`` is how many
-    patterns the catalog part holds (see :func:`errcat.confidence.catalog_rarity`);
-    ``error_class`` the report's class, if it has one (C's words raised as a class
-    C never raised them with were not raised by C); ``message`` the text matched
-    (a record whose pattern cannot print C's form of its words, as ``no module
-    named {name!r}``, is not C's copy).
+    holds: all of them, except for a truncated or drifted message. ``rarity``
+    overrides the pattern's own (how many patterns hold its rarest word) when
+    the text holds only part of the pattern; ``patterns`` is how many patterns
+    the catalog part holds (see :func:`errcat.confidence.catalog_rarity`);
+    ``error_class`` the report's class, if it has one. CPython's C code raises
+    the words when it raised the message itself, or the pattern's words, as
+    that class (C's words raised as a class C never raised them with were not
+    raised by C); a record whose pattern matches the whole message but cannot
+    print C's form of its words (``no module named {name!r}``) is not C's copy.
     """
-    builtin = builtin or background.raised_by_builtins(entry.fragments, error_class)
+    builtin = background.message_raised_by_builtins(
+        message, error_class
+    ) or background.raised_by_builtins(entry.fragments, error_class)
     if builtin and mode == "full" and message and not _c_could_print(entry, message):
         builtin = False  # C's words, but never as this record prints them
+    message_length = len(message)
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
     unexplained = max(0, message_length - matched_length)
     explained = literal / (literal + captured + unexplained) if literal else 0.0
@@ -1151,16 +1152,14 @@ class _Collector:
         evidence, text_reasons = _text_evidence(
             entry=entry,
             mode=mode,
-            message_length=len(text),
+            message=text,
             matched_length=hit.end - hit.start,
             captures=captures,
             literal=literal,
             present=min(1.0, literal / max(1, min(entry.literal_length, _PRESENT_ENOUGH))),
             bare=not report.frames,
             records=len(only) if wordless and only is not None else self.sites(entry),
-            builtin=background.message_raised_by_builtins(text, report.error_class),
             error_class=report.error_class,
-            message=text,
             rarity=cut.rarity if cut is not None else None,
             patterns=len(self.catalog.parts[self.part].index.patterns),
         )

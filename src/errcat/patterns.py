@@ -360,7 +360,6 @@ def _tokens(pattern: str) -> list[_Token]:
 _TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 
 
-@lru_cache(maxsize=4096)
 def is_wordless(pattern: str) -> bool:
     r"""Whether a template's pattern has no word in its literal text (``{msg}``, ``{a}: {b}``).
 

@@ -1330,6 +1330,26 @@ def test_vllm_style_prefix_with_a_full_date() -> None:
     assert summary(text) == [("line", "ValueError", "bad dtype")]
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        # As fontTools' own classes print (no Error suffix; a capital in the package).
+        "fontTools.misc.filesystem._errors.ResourceNotFound",
+        "fontTools.misc.filesystem._errors.DirectoryNotEmpty",
+        "fontTools.feaLib.error.IncludedFeaNotFound",
+        "PyQt5.uic.exceptions.NoSuchWidget",
+    ],
+)
+def test_mixed_case_package_classes_are_read_as_classes(name: str) -> None:
+    (report,) = extract_reports(f"{name}: Source 'a/b.cfg' does not exist")
+    assert (report.error_class, report.message) == (name, "Source 'a/b.cfg' does not exist")
+
+
+@pytest.mark.parametrize("text", ["Note.Below: the server said no", "See Config.Reset: no"])
+def test_a_capitalised_word_before_one_dot_is_prose(text: str) -> None:
+    assert all(report.error_class is None for report in extract_reports(text))
+
+
 def _stdlib_exception_names() -> list[str]:
     """How tracebacks print the exception classes of a spread of stdlib modules."""
     import importlib

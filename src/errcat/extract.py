@@ -151,8 +151,11 @@ _HINT_RE: Final = re.compile(
 # Python prints that form only for exceptions defined outside builtins. A class
 # nested in a class keeps its qualified name (`imaplib.IMAP4.error`); the stdlib's
 # lowercase exception classes are named one by one (`re.error`, `ftplib.error_perm`).
+# A package may hold capitals (`fontTools`, `PyQt5`); a capitalised first name with
+# one dot ("Note.Below: ...") is prose, with two or more a module path.
 _QUALIFIED_CLASS_RE: Final = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+    r"(?:[a-z_][A-Za-z0-9_]*|[A-Z][A-Za-z0-9_]*(?=(?:\.[A-Za-z_][A-Za-z0-9_]*){2}))"
+    r"(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
     r"\.(?:_*[A-Z][A-Za-z0-9]*|error(?:_[a-z]+)?|timeout|gaierror|herror|abort|readonly)"
 )
 # Words right before a class name that make it source code, not an error report.

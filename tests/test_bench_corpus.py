@@ -74,11 +74,23 @@ def test_catalog_is_valid_and_varied(base: corpus.MinedBase, catalog: Path) -> N
     meta = json.loads(catalog.with_name(catalog.name + ".meta").read_text())
     counts = meta["counts"]
     assert counts["base"] == len(base.envelopes)
-    assert counts["base"] + counts["perturbed"] + counts["duplicate"] + counts["generic"] == 1500
+    made = ("base", "perturbed", "duplicate", "generic", "shared")
+    assert sum(counts[key] for key in made) == 1500
     assert counts["generic"] >= 1
     generated = recs[counts["base"] :]
     repos = Counter(r["repo"] for r in generated)
     assert len(repos) > 5 and all(repo.startswith("org") for repo in repos)
+
+    # A project raises a base message the same way at each of its sites, so about as
+    # many generated records share their pattern inside their project as base
+    # records share theirs inside the base.
+    def sharing(rows: list[dict[str, Any]], key: str) -> float:
+        seen = Counter((r[key], r["messagePattern"]) for r in rows)
+        return sum(seen[r[key], r["messagePattern"]] > 1 for r in rows) / len(rows)
+
+    base_share = sharing([e["record"] for e in base.envelopes], "repo")
+    assert counts["shared"] > 0
+    assert sharing(generated, "repo") > base_share / 2 > 0
     # Perturbed templates are new: distinct patterns, none of the base's.
     base_patterns = {e["record"]["messagePattern"] for e in base.envelopes}
     patterns = Counter(r["messagePattern"] for r in generated)

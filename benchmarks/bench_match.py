@@ -11,6 +11,8 @@ misses (bare lines and ~50-line tracebacks), ``match_many`` throughput, and
 the every-regex loop on the same messages (all patterns precompiled; at sizes
 above ``--scan-limit`` a random sample of patterns, scaled up) with the
 speed-up and the share of answers both agree on. One table per size.
+Children run without ``PYTHONDONTWRITEBYTECODE``, as a user's shell runs them
+(with it, every start compiles errcat from source again).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402 - the generator lives beside this script
+from bench_bundled import user_environment  # noqa: E402 - so does this
 
 SEED_LINE = (
     "ValueError: DeepEP v2 MoE is not validated as a speculative draft backend. "
@@ -133,6 +136,7 @@ print(json.dumps(out))
 def child(code: str, *args: str, timeout: float = 3600) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-c", code, *args],
+        env=user_environment(),
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -145,10 +149,13 @@ def child(code: str, *args: str, timeout: float = 3600) -> dict[str, Any]:
 
 
 def wall(command: list[str], repeat: int = 3) -> float:
+    """Median wall seconds of ``command`` after one warm-up run (which caches the bytecode)."""
+    env = user_environment()
+    subprocess.run(command, capture_output=True, check=False, env=env)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=False)
+        subprocess.run(command, capture_output=True, check=False, env=env)
         times.append(time.perf_counter() - start)
     return sorted(times)[len(times) // 2]
 

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from errcat import Catalog, match_error, match_many
 from errcat.store import open_file_store
 from pathlib import Path
 path, queries_file = sys.argv[1], sys.argv[2]
+
 t1 = time.perf_counter()
 store = open_file_store(Path(path), progress=False)
 t2 = time.perf_counter()
@@ -55,6 +57,21 @@ queries = json.loads(Path(queries_file).read_text())
 first = next(iter(queries.values()))[0][0]
 match_error(first, catalog=catalog)
 t3 = time.perf_counter()
+from errcat.background import message_raised_by_builtins
+from errcat.extract import extract_reports
+from errcat.patterns import literal_length
+
+def why_silent(text, expected, m):
+    # For a query whose record is held but got no answer: what its message is.
+    if m is not None or expected is None:
+        return None
+    report = extract_reports(text)[-1]
+    if message_raised_by_builtins(report.message, report.error_class):
+        return "C's words"
+    if literal_length(catalog[expected].message_pattern) < 12:
+        return "literal < 12"
+    return "other"
+
 out = {"import_s": t1 - t0, "load_s": t2 - t1, "first_answer_s": t3 - t0, "kinds": {}}
 answers = {}
 for kind, items in queries.items():
@@ -65,7 +82,7 @@ for kind, items in queries.items():
         m = match_error(text, catalog=catalog)
         samples.append(time.perf_counter() - start)
         got = m.summary.id if m else None
-        found.append([got, m.summary.error_message if m else None])
+        found.append([got, m.summary.error_message if m else None, why_silent(text, expected, m)])
     samples.sort()
     out["kinds"][kind] = {
         "median_us": statistics.median(samples) * 1e6,
@@ -220,6 +237,7 @@ def size_table(n: int, directory: Path, k: int, scan_limit: int, scan_queries: i
         f"  {'kind':<18} {'median µs':>10} {'p99 µs':>10} {'correct':>8} {'unanswered':>10}"
         f" {'loop µs':>12} {'speed-up':>9} {'agree':>7}"
     )
+    unanswered: Counter[str] = Counter()
     for kind, row in run["kinds"].items():
         loop = scan["kinds"][kind]["median_us"]
         best = scan["kinds"][kind]["best"]
@@ -228,12 +246,21 @@ def size_table(n: int, directory: Path, k: int, scan_limit: int, scan_queries: i
         answers = run["answers"][kind]
         expected = [e for _, e in queries.queries[kind]]
         hits = sum(queries.is_correct(e, a[0]) for e, a in zip(expected, answers, strict=True))
-        # Queries whose record is in the catalog that got no answer at all.
-        silent = sum(e is not None and a[0] is None for e, a in zip(expected, answers, strict=True))
+        # Queries whose record is in the catalog that got no answer at all, and why.
+        why = Counter(a[2] for e, a in zip(expected, answers, strict=True) if a[2] is not None)
+        silent = sum(why.values())
         print(
             f"  {kind:<18} {row['median_us']:10.1f} {row['p99_us']:10.1f}"
             f" {hits / len(expected):8.0%} {silent:10d} {loop:12.0f}"
             f" {loop / row['median_us']:8.0f}x {agree:>7}"
+        )
+        unanswered.update(why)
+    if unanswered:
+        print(
+            "  unanswered held queries: "
+            + ", ".join(f"{reason} {count}" for reason, count in sorted(unanswered.items()))
+            + " (C's words: CPython raises that very message; literal < 12: the record's"
+            " template has under 12 literal characters)"
         )
     print()
 

@@ -506,6 +506,36 @@ def test_wrapper_context_tags_before_a_message_are_not_part_of_it() -> None:
     assert other[0].mode != "full"
 
 
+_CUT_TEMPLATE = (
+    "DeepEP v2 MoE is not validated as a speculative draft backend. Select another "
+    "--speculative-moe-a2a-backend than {backend!r} or disable expert parallelism."
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cut=st.integers(min_value=48, max_value=_CUT_TEMPLATE.index("{")),
+    mark=st.sampled_from(["...", " ...", "…", " […]", " [...]", "... (truncated)", "(truncated)"]),
+    prefix=prefixes,
+)
+def test_a_message_cut_off_with_a_mark_is_read_as_truncated(
+    cut: int, mark: str, prefix: str
+) -> None:
+    # Issue trackers end a long title with "…"; people end a clipped paste with "...".
+    catalog = catalog_of(_CUT_TEMPLATE, "Speculative decoding is not supported for {arch}")
+    # Cut before the placeholder, which would otherwise take in the mark as a value.
+    text = _CUT_TEMPLATE[:cut].rstrip()
+    best = match_error(prefix + text + mark, catalog=catalog)
+    assert best is not None and best.record.id == f"{0:016x}"
+    assert best.mode == "truncated" and not best.exact
+
+
+def test_a_template_ending_in_dots_matches_whole() -> None:
+    catalog = catalog_of("Waiting for {count} workers to start the engine core...")
+    best = match_error("ValueError: Waiting for 4 workers to start the engine core...", catalog)
+    assert best is not None and best.mode == "full" and best.exact
+
+
 def test_a_cut_off_message_quoted_in_a_title_is_read_as_truncated() -> None:
     catalog = catalog_of(
         "Model architectures {archs} are not supported for now. Supported architectures: {known}"

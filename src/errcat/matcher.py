@@ -164,6 +164,12 @@ _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
 #: How many of a message's variants (the message first) may be a cut-off paste.
 _TRUNCATED_VARIANTS = 4
+#: The mark a writer (or an issue tracker's title) leaves where it cut a message off:
+#: ``...``, ``…``, ``[...]``, ``(truncated)``.
+_CUT_MARK = re.compile(
+    r"\s*(?:\.{3,}|…|\[(?:\.{3}|…)\]|[(\[]truncated[)\]])(?:\s*[(\[]truncated[)\]])?\s*$",
+    re.IGNORECASE,
+)
 #: Or this many, when the paste holds the pattern's whole first fragment.
 _TRUNCATED_MIN_LEAD = 20
 #: Near patterns tried for a drifted message, and the share of the message's
@@ -351,6 +357,11 @@ def _variants(report: ExceptionReport) -> list[str]:
     out = [message]
     short = _short_class(report.error_class)
     stripped = message.strip()
+    cut = _CUT_MARK.search(stripped)
+    if cut and cut.start() > 0:
+        # Cut off by its writer: the text before the mark, which may end partway
+        # through the pattern (a mark the template itself ends with matched as printed).
+        out.append(stripped[: cut.start()])
     # KeyError and its subclasses (whatever their names) print their message quoted.
     if short and len(stripped) >= 2 and stripped[0] in "'\"" and stripped[-1] == stripped[0]:
         try:

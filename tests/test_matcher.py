@@ -530,6 +530,25 @@ def test_a_message_cut_off_with_a_mark_is_read_as_truncated(
     assert best.mode == "truncated" and not best.exact
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    flag=st.from_regex(r"[a-z]{2,8}(-[a-z]{2,8}){1,3}", fullmatch=True),
+    dash=st.sampled_from(["\u2014", "\u2013"]),
+    prefix=prefixes,
+    value=values,
+)
+def test_a_flag_whose_dashes_a_chat_client_joined_still_matches(
+    flag: str, dash: str, prefix: str, value: str
+) -> None:
+    # Slack, Word and Markdown renderers print "--max-model-len" as "—max-model-len".
+    template = "Value {v} is too large for this model. Lower it with --" + flag + " or use TP."
+    catalog = catalog_of(template, "Value {v} is too large")
+    text = template.replace("{v}", value).replace("--", dash)
+    best = match_error(prefix + text, catalog=catalog)
+    assert best is not None and best.record.id == f"{0:016x}" and best.mode == "full"
+    assert best.params == {"v": value}
+
+
 def test_a_template_ending_in_dots_matches_whole() -> None:
     catalog = catalog_of("Waiting for {count} workers to start the engine core...")
     best = match_error("ValueError: Waiting for 4 workers to start the engine core...", catalog)

@@ -164,6 +164,9 @@ _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
 #: How many of a message's variants (the message first) may be a cut-off paste.
 _TRUNCATED_VARIANTS = 4
+#: An en or em dash glued to the word after it, where a flag's ``--`` was: typographic
+#: dashes never start a word in a message as printed.
+_CHAT_DASH = re.compile(r"(?<![\w-])[\u2013\u2014](?=[A-Za-z])")
 #: The mark a writer (or an issue tracker's title) leaves where it cut a message off:
 #: ``...``, ``…``, ``[...]``, ``(truncated)``.
 _CUT_MARK = re.compile(
@@ -355,6 +358,12 @@ def _variants(report: ExceptionReport) -> list[str]:
     """The message as printed plus the forms the exception's own decoration hides."""
     message = report.message
     out = [message]
+    flags = _CHAT_DASH.sub("--", message)
+    if flags != message:
+        # A chat client or a Markdown renderer made a command-line flag's "--" a dash
+        # ("—max-model-len"): every form below is read with the flag put back.
+        out.append(flags)
+        message = flags
     short = _short_class(report.error_class)
     stripped = message.strip()
     cut = _CUT_MARK.search(stripped)

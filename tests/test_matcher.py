@@ -549,6 +549,32 @@ def test_a_flag_whose_dashes_a_chat_client_joined_still_matches(
     assert best.params == {"v": value}
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    width=st.integers(min_value=60, max_value=140),
+    prefix=prefixes,
+    value=values.filter(lambda v: "\n" not in v),
+)
+def test_a_message_a_terminal_wrapped_mid_word_still_matches(
+    width: int, prefix: str, value: str
+) -> None:
+    # A terminal's copy of a long line breaks it at its width, inside words too (60
+    # columns at least: a narrower one would break the log prefix and class too).
+    template = (
+        "DeepEP v2 MoE is not validated as a speculative draft backend for {v}. "
+        "Select another --speculative-moe-a2a-backend or turn off expert parallelism."
+    )
+    catalog = catalog_of(template, "DeepEP v2 MoE is not validated")
+    line = prefix + template.replace("{v}", value)
+    wrapped = "\n".join(line[i : i + width] for i in range(0, len(line), width))
+    best = match_error(wrapped, catalog=catalog)
+    assert best is not None and best.record.id == f"{0:016x}" and best.mode == "full"
+    if wrapped.count("\n") >= 2:
+        assert best.params["v"] == value
+    else:  # a break in two lines may be the message's own: it may stay a space
+        assert best.params["v"].replace(" ", "") == value.replace(" ", "")
+
+
 def test_a_template_ending_in_dots_matches_whole() -> None:
     catalog = catalog_of("Waiting for {count} workers to start the engine core...")
     best = match_error("ValueError: Waiting for 4 workers to start the engine core...", catalog)

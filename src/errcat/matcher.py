@@ -164,6 +164,10 @@ _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
 #: How many of a message's variants (the message first) may be a cut-off paste.
 _TRUNCATED_VARIANTS = 4
+#: The narrowest fixed-width wrap read as one (terminals wrap at 80 or more), and the most
+#: lines such a message may span.
+_MIN_WRAP_WIDTH = 24
+_MAX_WRAPPED_LINES = 40
 #: An en or em dash glued to the word after it, where a flag's ``--`` was: typographic
 #: dashes never start a word in a message as printed.
 _CHAT_DASH = re.compile(r"(?<![\w-])[\u2013\u2014](?=[A-Za-z])")
@@ -364,6 +368,16 @@ def _variants(report: ExceptionReport) -> list[str]:
         # ("—max-model-len"): every form below is read with the flag put back.
         out.append(flags)
         message = flags
+    if _hard_wrapped(message):
+        joined = message.replace("\n", "")
+        if message.count("\n") >= 2:
+            # Three lines or more of one width are a wrap for sure: the joined text
+            # comes first (a value the wrap broke is captured whole) and every form
+            # below is read from it.
+            out.insert(0, joined)
+            message = joined
+        else:  # two lines may be two
+            out.append(joined)
     short = _short_class(report.error_class)
     stripped = message.strip()
     cut = _CUT_MARK.search(stripped)
@@ -430,6 +444,33 @@ def _variants(report: ExceptionReport) -> list[str]:
             seen.add(f)
             folded.append(f)
     return folded
+
+
+def _hard_wrapped(message: str) -> bool:
+    r"""Whether a message's line breaks look like a fixed-width wrap (a terminal's copy).
+
+    Such a wrap breaks wherever the width falls, mid-word too, so the message
+    reads whole only with the breaks taken out. Every line but the first and
+    the last is that width (the first is less: it followed the class, and
+    maybe a log prefix, on its line); of two lines, the first must be long.
+
+    >>> _hard_wrapped("DeepEP v2 MoE is not valid\nated as a speculative draft backend.")
+    True
+    >>> _hard_wrapped("Model not found.\nTry one of the models below.")
+    False
+    """
+    lines = message.split("\n")
+    if len(lines) == 2:
+        return len(lines[0]) >= _MIN_WRAP_WIDTH
+    if not 2 < len(lines) <= _MAX_WRAPPED_LINES:
+        return False
+    width = len(lines[1])
+    return (
+        width >= _MIN_WRAP_WIDTH
+        and all(len(line) == width for line in lines[1:-1])
+        and len(lines[0]) <= width
+        and len(lines[-1]) <= width
+    )
 
 
 def _params(record: RecordSummary, groups: Sequence[str | None]) -> dict[str, str]:

@@ -6,6 +6,7 @@ import json
 import string
 import time
 import traceback
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -1383,3 +1384,53 @@ def test_every_stdlib_exception_class_is_read_as_a_class(name: str) -> None:
     assert report.kind == "line"
     assert report.error_class == name
     assert report.message == "the server said no to 42"
+
+
+# -- rich's boxed tracebacks ---------------------------------------------------------
+
+RICH = Path(__file__).parent / "fixtures" / "rich"
+RICH_SITE = "/tmp/richdemo/usr/local/lib/python3.12/dist-packages/sglang/srt/arg_groups/moe_hook.py"
+DEEPEP = (
+    "DeepEP v2 MoE is not validated as a speculative draft backend. "
+    "Select another --speculative-moe-a2a-backend."
+)
+
+
+def test_a_rich_traceback_gives_its_frames_even_with_a_path_folded_mid_word() -> None:
+    (report,) = extract_reports((RICH / "folded-path-80.txt").read_text(encoding="utf-8"))
+    assert (report.kind, report.error_class) == ("traceback", "ValueError")
+    assert " ".join(report.message.split()) == DEEPEP
+    assert [(f.path, f.line, f.function, f.source) for f in report.frames] == [
+        ("/tmp/richdemo/run2.py", 9, "<module>", 'check("deepep")'),
+        (RICH_SITE, 3, "check", "raise ValueError("),
+    ]
+
+
+def test_a_rich_chain_with_locals_panels_gives_both_exceptions() -> None:
+    cause, outer = extract_reports((RICH / "chained-locals-90.txt").read_text(encoding="utf-8"))
+    assert (cause.error_class, outer.error_class) == ("ValueError", "RuntimeError")
+    assert outer.message == "server failed to start"
+    assert [(f.line, f.function) for f in cause.frames] == [(11, "launch"), (3, "check")]
+    assert cause.frames[-1].path == RICH_SITE
+    assert [(f.line, f.source) for f in outer.frames] == [
+        (18, 'launch("deepep")'),
+        (13, 'raise RuntimeError("server failed to start") from e'),
+    ]
+
+
+@pytest.mark.parametrize("keep", [1, 5, 14])
+def test_a_rich_box_cut_off_keeps_what_came_before_the_cut(keep: int) -> None:
+    lines = (RICH / "folded-path-80.txt").read_text(encoding="utf-8").splitlines()
+    reports = extract_reports("\n".join(lines[:keep]))
+    assert len(reports) == 1 and reports[0].error_class is None
+    if keep == 14:  # both frame titles were inside the part kept
+        assert [f.line for f in reports[0].frames] == [9, 3]
+
+
+def test_a_rich_panel_that_is_not_a_traceback_is_left_as_text() -> None:
+    text = "╭──── Settings ────╮\n│ port = 30000     │\n╰──────────────────╯\nValueError: bad port"
+    reports = extract_reports(text)
+    assert [(r.kind, r.error_class, r.message) for r in reports] == [
+        ("line", "ValueError", "bad port")
+    ]
+    assert not reports[0].frames

@@ -3,6 +3,7 @@ from __future__ import annotations
 import math
 import time
 import traceback
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -573,6 +574,37 @@ def test_a_message_a_terminal_wrapped_mid_word_still_matches(
         assert best.params["v"] == value
     else:  # a break in two lines may be the message's own: it may stay a space
         assert best.params["v"].replace(" ", "") == value.replace(" ", "")
+
+
+def test_a_rich_traceback_frame_tells_apart_two_sites_of_one_message() -> None:
+    # Two projects raise the same words; rich's box shows the frame at sglang's raise line.
+    message = (
+        "DeepEP v2 MoE is not validated as a speculative draft backend. "
+        "Select another --speculative-moe-a2a-backend."
+    )
+    sites = [
+        ("sgl-project/sglang", "python/sglang/srt/arg_groups/moe_hook.py", 3),
+        ("vllm-project/vllm", "vllm/config/moe.py", 20),
+    ]
+    catalog = Catalog(
+        [
+            make_envelope(
+                id=f"{n:016x}",
+                slug=f"record-{n}",
+                repo=repo,
+                filePath=path,
+                lineNumber=line,
+                errorMessage=message,
+                messagePattern=template_to_pattern(message),
+                errorClass="ValueError",
+            )
+            for n, (repo, path, line) in enumerate(sites)
+        ]
+    )
+    fixture = Path(__file__).parent / "fixtures" / "rich" / "folded-path-80.txt"
+    best = match_error(fixture.read_text(encoding="utf-8"), catalog=catalog)
+    assert best is not None and best.summary.file_path == sites[0][1]
+    assert any("is the raise site" in reason for reason in best.reasons)
 
 
 def test_a_template_ending_in_dots_matches_whole() -> None:

@@ -488,6 +488,8 @@ def _plain_traceback(text: str) -> list[ExceptionReport] | None:
 def _extract(text: str) -> list[ExceptionReport]:
     """The full parser behind :func:`extract_reports` (see the module docstring)."""
     lines = _clean_lines(text)
+    if _RICH_TOP in text:
+        lines = _unbox_rich(lines)
     found: list[_Found] = []
     orphan_frames: tuple[Frame, ...] = ()
     for stream in _demux(lines):
@@ -622,6 +624,79 @@ def _strip_gutters(text: str) -> tuple[str, bool]:
     if ("```" in text or "~~~" in text) and _FENCE_RE.fullmatch(text):
         return "", True
     return text, False
+
+
+# Rich's tracebacks (``rich.traceback``, Typer's default): the frames in a box,
+# ``╭── Traceback (most recent call last) ──╮`` ... ``╰──╯``, the exception line after it.
+_RICH_TOP: Final = "\u256d"
+_RICH_HEADER_RE: Final = re.compile(
+    r"\s*\u256d\u2500+ Traceback \(most recent call last\) \u2500+\u256e\s*"
+)
+_RICH_SIDE: Final = "\u2502"
+_RICH_BOTTOM_RE: Final = re.compile(r"\s*\u2570\u2500+\u256f\s*")
+# A frame's title, its lines joined (rich folds a long path anywhere, and a break
+# at a space loses the space): ``/path/mod.py:635 in check``.
+_RICH_FRAME_RE: Final = re.compile(r"(?P<path>.+?):(?P<line>\d+) ?in ?(?P<name>[\w<>.]+)")
+# A numbered source line, the frame's own marked with ``❱``: ``❱ 3 │   │   raise X(``.
+_RICH_CODE_RE: Final = re.compile(r"(?P<mark>\u2771)?\s*\d+ ?(?P<code>.*)")
+
+
+def _unbox_rich(lines: list[_Line]) -> list[_Line]:
+    """Rich's boxed tracebacks, rewritten as Python prints them (frames, the raising line).
+
+    A box's lines hold each frame's title (its path folded over several lines
+    when long), then numbered source lines; the frame's line is marked
+    ``❱``. Locals panels and "frames hidden" lines are left out. Lines
+    outside a box are kept as they are.
+    """
+    out: list[_Line] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if _RICH_HEADER_RE.fullmatch(line.text) is None:
+            out.append(line)
+            index += 1
+            continue
+        out.append(_Line(_TB_HEADER, line.start, line.end, None, line.stream, line.record))
+        index += 1
+        group: list[_Line] = []
+        while index < len(lines) and _RICH_BOTTOM_RE.fullmatch(lines[index].text) is None:
+            inner = lines[index].text.strip()
+            index += 1
+            if not (inner.startswith(_RICH_SIDE) and inner.endswith(_RICH_SIDE)):
+                break  # not a box line after all: the box was cut off
+            content = inner[1:-1].strip()
+            if content[:1] in ("\u256d", _RICH_SIDE, "\u2570"):
+                continue  # a locals panel inside the box
+            if content:
+                group.append(_Line(content, *_span(lines[index - 1])))
+                continue
+            out.extend(_rich_group(group))
+            group = []
+        out.extend(_rich_group(group))
+        index += 1  # the bottom line
+    return out
+
+
+def _span(line: _Line) -> tuple[int, int, int | None, tuple[str, ...], str | None]:
+    return (line.start, line.end, None, line.stream, line.record)
+
+
+def _rich_group(group: list[_Line]) -> list[_Line]:
+    """One block of a rich box: a frame's title, or its numbered source lines."""
+    if not group:
+        return []
+    title = _RICH_FRAME_RE.fullmatch("".join(part.text for part in group))
+    first = group[0]
+    if title is not None and not title["path"][:1].isdigit():
+        text = f'  File "{title["path"]}", line {title["line"]}, in {title["name"]}'
+        return [_Line(text, *_span(first))]
+    for part in group:
+        code = _RICH_CODE_RE.fullmatch(part.text)
+        if code is not None and code["mark"]:
+            source = code["code"].replace(_RICH_SIDE, " ").strip()
+            return [_Line("    " + source, *_span(part))]
+    return []
 
 
 # --------------------------------------------------------------------------

@@ -1434,3 +1434,54 @@ def test_a_rich_panel_that_is_not_a_traceback_is_left_as_text() -> None:
         ("line", "ValueError", "bad port")
     ]
     assert not reports[0].frames
+
+
+# -- IPython's and Jupyter's tracebacks ----------------------------------------------
+
+IPYTHON = Path(__file__).parent / "fixtures" / "ipython"
+
+
+def test_an_ipython_traceback_gives_its_frames() -> None:
+    (report,) = extract_reports((IPYTHON / "single.txt").read_text(encoding="utf-8"))
+    assert (report.kind, report.error_class, report.message) == ("traceback", "ValueError", DEEPEP)
+    assert [(f.path, f.line, f.function, f.source) for f in report.frames] == [
+        ("Cell In[1]", 1, "<module>", 'check("deepep")'),
+        (RICH_SITE, 3, "check", "raise ValueError("),
+    ]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_ipython_chain_gives_both_exceptions(newline: str) -> None:
+    text = (IPYTHON / "chained.txt").read_text(encoding="utf-8").replace("\n", newline)
+    cause, outer = extract_reports(text)
+    assert (cause.error_class, outer.error_class) == ("ValueError", "RuntimeError")
+    assert [(f.path, f.line, f.function) for f in cause.frames] == [
+        ("Cell In[1]", 3, "launch"),
+        (RICH_SITE, 3, "check"),
+    ]
+    assert [(f.line, f.source) for f in outer.frames] == [
+        (1, 'launch("deepep")'),
+        (5, "raise RuntimeError('server failed to start') from e"),
+    ]
+
+
+def test_an_ipython_7_traceback_takes_the_line_from_the_marked_source() -> None:
+    # IPython 7 titled a frame "<path> in <function>(<args>)", without its line.
+    text = (
+        "-" * 75 + "\n"
+        "ValueError                                Traceback (most recent call last)\n"
+        "<ipython-input-2-a3ab5d4b0ae3> in <module>\n"
+        '----> 1 check("deepep")\n'
+        "\n"
+        "/usr/lib/python3.8/site-packages/sglang/srt/moe_hook.py in LLM.check(self, backend)\n"
+        "      1 def check(backend):\n"
+        "----> 2     raise ValueError(f'value {backend} not in list')\n"
+        "\n"
+        "ValueError: value 3 not in list\n"
+    )
+    (report,) = extract_reports(text)
+    assert (report.error_class, report.message) == ("ValueError", "value 3 not in list")
+    assert [(f.path, f.line, f.function) for f in report.frames] == [
+        ("<ipython-input-2-a3ab5d4b0ae3>", 1, "<module>"),
+        ("/usr/lib/python3.8/site-packages/sglang/srt/moe_hook.py", 2, "check"),
+    ]

@@ -576,8 +576,9 @@ def test_a_message_a_terminal_wrapped_mid_word_still_matches(
         assert best.params["v"].replace(" ", "") == value.replace(" ", "")
 
 
-def test_a_rich_traceback_frame_tells_apart_two_sites_of_one_message() -> None:
-    # Two projects raise the same words; rich's box shows the frame at sglang's raise line.
+@pytest.mark.parametrize("fixture", ["rich/folded-path-80.txt", "ipython/single.txt"])
+def test_a_rich_or_ipython_frame_tells_apart_two_sites_of_one_message(fixture: str) -> None:
+    # Two projects raise the same words; the paste shows the frame at sglang's raise line.
     message = (
         "DeepEP v2 MoE is not validated as a speculative draft backend. "
         "Select another --speculative-moe-a2a-backend."
@@ -601,8 +602,8 @@ def test_a_rich_traceback_frame_tells_apart_two_sites_of_one_message() -> None:
             for n, (repo, path, line) in enumerate(sites)
         ]
     )
-    fixture = Path(__file__).parent / "fixtures" / "rich" / "folded-path-80.txt"
-    best = match_error(fixture.read_text(encoding="utf-8"), catalog=catalog)
+    text = (Path(__file__).parent / "fixtures" / fixture).read_text(encoding="utf-8")
+    best = match_error(text, catalog=catalog)
     assert best is not None and best.summary.file_path == sites[0][1]
     assert any("is the raise site" in reason for reason in best.reasons)
 

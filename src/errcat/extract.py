@@ -490,6 +490,8 @@ def _extract(text: str) -> list[ExceptionReport]:
     lines = _clean_lines(text)
     if _RICH_TOP in text:
         lines = _unbox_rich(lines)
+    if _IPYTHON_HINT in text:
+        lines = _unbox_ipython(lines)
     found: list[_Found] = []
     orphan_frames: tuple[Frame, ...] = ()
     for stream in _demux(lines):
@@ -697,6 +699,92 @@ def _rich_group(group: list[_Line]) -> list[_Line]:
             source = code["code"].replace(_RICH_SIDE, " ").strip()
             return [_Line("    " + source, *_span(part))]
     return []
+
+
+# IPython's and Jupyter's tracebacks: ``ValueError      Traceback (most recent call last)``,
+# then per frame a title (``File /path/mod.py:635, in check(backend)``, ``Cell In[3],
+# line 1``; IPython 7: ``/path/mod.py in check(backend)``) over numbered source lines,
+# the frame's own marked ``---->``.
+_IPYTHON_HINT: Final = "  Traceback (most recent call last)"
+_IPYTHON_HEADER_RE: Final = re.compile(
+    r"[A-Za-z_][\w.]*(?:\([\w.]+\))? {2,}Traceback \(most recent call last\)\s*"
+)
+_IPYTHON_RULE_RE: Final = re.compile(r"-{20,}\s*")
+_IPYTHON_FRAME_RE: Final = re.compile(
+    r"(?:File (?P<path>.+?):(?P<line>\d+)|(?P<cell>Cell In\[\d+\]), line (?P<cell_line>\d+))"
+    r"(?:, in (?P<name>[^\s(]+).*)?"
+    r"|(?P<old_path>\S.*?\.pyw?|<ipython-input-[^>\s]*>) in (?P<old_name>[^\s(]+)(?:\(.*\))?"
+)
+_IPYTHON_CODE_RE: Final = re.compile(r"(?P<mark>-+> ?)?\s*(?P<number>\d+)(?: (?P<code>.*))?")
+_IPYTHON_SKIP_RE: Final = re.compile(r"\[\.\.\. skipping .*\]\s*")
+
+
+def _unbox_ipython(lines: list[_Line]) -> list[_Line]:
+    """IPython's tracebacks, rewritten as Python prints them (frames, the raising line).
+
+    Each frame's title gives its file, line and function (a method's qualified
+    name is cut to the name Python prints); of its numbered source lines, the
+    one marked ``---->`` is the frame's (and gives the line where the title
+    has none). The exception line, and anything after it, is kept as it is.
+    """
+    out: list[_Line] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if _IPYTHON_HEADER_RE.fullmatch(line.text) is None:
+            if not (_IPYTHON_RULE_RE.fullmatch(line.text) and _ipython_header_at(lines, index)):
+                out.append(line)
+            continue
+        out.append(_Line(_TB_HEADER, *_span(line)))
+        frame: _IpythonFrame | None = None
+        while index < len(lines):
+            text = lines[index].text
+            title = _IPYTHON_FRAME_RE.fullmatch(text)
+            code = _IPYTHON_CODE_RE.fullmatch(text)
+            if title is not None and code is None:
+                out.extend(frame.lines() if frame is not None else ())
+                frame = _IpythonFrame(title, lines[index])
+            elif code is not None and frame is not None:
+                if code["mark"]:
+                    frame.marked(int(code["number"]), code["code"] or "")
+            elif text.strip() and _IPYTHON_SKIP_RE.fullmatch(text) is None:
+                break  # the exception line
+            index += 1
+        out.extend(frame.lines() if frame is not None else ())
+    return out
+
+
+def _ipython_header_at(lines: Sequence[_Line], index: int) -> bool:
+    """Whether the line at ``index`` is an IPython traceback's header."""
+    return index < len(lines) and _IPYTHON_HEADER_RE.fullmatch(lines[index].text) is not None
+
+
+class _IpythonFrame:
+    """One frame of an IPython traceback, as its title and marked line give it."""
+
+    def __init__(self, title: re.Match[str], line: _Line) -> None:
+        self.path = title["path"] or title["cell"] or title["old_path"]
+        number = title["line"] or title["cell_line"]
+        self.line = int(number) if number else None
+        name = title["name"] or title["old_name"] or "<module>"
+        self.name = name.rsplit(".", 1)[-1] if not name.startswith("<") else name
+        self.source: str | None = None
+        self.span = _span(line)
+
+    def marked(self, number: int, code: str) -> None:
+        if self.source is None:
+            self.source = code.strip()
+            if self.line is None:
+                self.line = number
+
+    def lines(self) -> list[_Line]:
+        if self.line is None:
+            return []
+        out = [_Line(f'  File "{self.path}", line {self.line}, in {self.name}', *self.span)]
+        if self.source:
+            out.append(_Line("    " + self.source, *self.span))
+        return out
 
 
 # --------------------------------------------------------------------------

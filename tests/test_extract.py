@@ -591,9 +591,13 @@ E       the number of heads 32
 
 tests/test_cfg.py:12: ValueError
 """
-    assert summary(text) == [
-        ("line", "ValueError", "tp_size 3 must divide\nthe number of heads 32")
-    ]
+    report = only(text)
+    assert (report.kind, report.error_class, report.message) == (
+        "traceback",
+        "ValueError",
+        "tp_size 3 must divide\nthe number of heads 32",
+    )
+    assert report.frames == (Frame("tests/test_cfg.py", 12, "test_load", "load(cfg)"),)
 
 
 def test_ansi_codes_anywhere() -> None:
@@ -1485,3 +1489,25 @@ def test_an_ipython_7_traceback_takes_the_line_from_the_marked_source() -> None:
         ("<ipython-input-2-a3ab5d4b0ae3>", 1, "<module>"),
         ("/usr/lib/python3.8/site-packages/sglang/srt/moe_hook.py", 2, "check"),
     ]
+
+
+# -- pytest's failure reports ----------------------------------------------------------
+
+PYTEST = Path(__file__).parent / "fixtures" / "pytest"
+
+
+@pytest.mark.parametrize("name", ["long.txt", "short.txt"])
+def test_a_pytest_failure_report_gives_its_frames(name: str) -> None:
+    report = extract_reports((PYTEST / name).read_text(encoding="utf-8"))[0]
+    assert (report.kind, report.error_class, report.message) == ("traceback", "ValueError", DEEPEP)
+    assert [(f.path, f.line, f.function, f.source) for f in report.frames] == [
+        ("test_x.py", 4, "test_check", 'check("deepep")'),
+        ("sglang/srt/arg_groups/moe_hook.py", 3, "check", "raise ValueError("),
+    ]
+
+
+def test_a_pytest_report_cut_before_its_last_place_keeps_its_lines() -> None:
+    text = (PYTEST / "long.txt").read_text(encoding="utf-8")
+    cut = text[: text.index("sglang/srt/arg_groups/moe_hook.py:3: ValueError")]
+    reports = extract_reports(cut)
+    assert [(r.kind, r.error_class, r.message) for r in reports] == [("line", "ValueError", DEEPEP)]

@@ -576,8 +576,11 @@ def test_a_message_a_terminal_wrapped_mid_word_still_matches(
         assert best.params["v"].replace(" ", "") == value.replace(" ", "")
 
 
-@pytest.mark.parametrize("fixture", ["rich/folded-path-80.txt", "ipython/single.txt"])
-def test_a_rich_or_ipython_frame_tells_apart_two_sites_of_one_message(fixture: str) -> None:
+@pytest.mark.parametrize(
+    "fixture",
+    ["rich/folded-path-80.txt", "ipython/single.txt", "pytest/long.txt", "pytest/short.txt"],
+)
+def test_a_rich_ipython_or_pytest_frame_tells_apart_two_sites_of_one_message(fixture: str) -> None:
     # Two projects raise the same words; the paste shows the frame at sglang's raise line.
     message = (
         "DeepEP v2 MoE is not validated as a speculative draft backend. "

@@ -492,6 +492,8 @@ def _extract(text: str) -> list[ExceptionReport]:
         lines = _unbox_rich(lines)
     if _IPYTHON_HINT in text:
         lines = _unbox_ipython(lines)
+    if ".py:" in text and "\nE " in text:
+        lines = _unbox_pytest(lines, _pytest_marks(text))
     found: list[_Found] = []
     orphan_frames: tuple[Frame, ...] = ()
     for stream in _demux(lines):
@@ -785,6 +787,98 @@ class _IpythonFrame:
         if self.source:
             out.append(_Line("    " + self.source, *self.span))
         return out
+
+
+# pytest's failure reports: code blocks with the frame's line marked ``>``, the
+# exception as ``E   `` lines, and each frame's place after its block (``path.py:3: ``,
+# the last ``path.py:3: ValueError``); with ``--tb=short``, ``path.py:3: in check``
+# over the frame's line of code.
+_PYTEST_PLACE_RE: Final = re.compile(
+    r"(?P<path>[^\s:]+\.pyw?):(?P<line>\d+): ?"
+    r"(?:in (?P<name>[\w<>.]+)|(?P<cls>[A-Za-z_][\w.]*))?\s*"
+)
+_PYTEST_MARK_RE: Final = re.compile(r"^>[ \t]+\S", re.MULTILINE)
+_PYTEST_DEF_RE: Final = re.compile(r"\s*(?:async\s+)?def (?P<name>\w+)\(")
+
+
+def _pytest_marks(text: str) -> frozenset[int]:
+    """Where the lines pytest marks ``>`` (a frame's line of code) start in the raw text.
+
+    Cleaning reads ``> `` as a Markdown quote and drops it; the mark is read here.
+    """
+    return frozenset(m.start() for m in _PYTEST_MARK_RE.finditer(text))
+
+
+def _unbox_pytest(lines: list[_Line], marks: frozenset[int]) -> list[_Line]:
+    """The failure reports of pytest, rewritten as Python prints a traceback.
+
+    The frames (place, function, marked line) come first, then the ``E``
+    lines, as the exception that ends them; lines of a report that never
+    reaches its exception are kept as they were. ``marks``: where the lines
+    marked ``>`` start (:func:`_pytest_marks`).
+    """
+    out: list[_Line] = []
+    held: list[_Line] = []  # the original lines of the report being read
+    frames: list[_Line] = []
+    errors: list[_Line] = []
+    marked: str | None = None
+    function: str | None = None
+    short = False  # the last frame came from a --tb=short place: its code follows
+    tail_short = False  # the last frame came from a --tb=short place
+
+    def finish(complete: bool) -> None:
+        # A long report is whole at its last place (``path.py:3: ValueError``): cut
+        # before it, its frames lack the raising one, and the lines stay as they were.
+        nonlocal marked, function
+        if frames and errors and complete:
+            out.append(_Line(_TB_HEADER, *_span(frames[0])))
+            out.extend(frames)
+            out.extend(errors)
+        else:
+            out.extend(held)
+        held.clear()
+        frames.clear()
+        errors.clear()
+        marked = function = None
+
+    for line in lines:
+        text = line.text
+        place = _PYTEST_PLACE_RE.fullmatch(text)
+        if line.record == "E":
+            held.append(line)
+            errors.append(line)
+            continue
+        if errors and place is None:
+            if not text.strip():
+                held.append(line)  # the blank line before a long report's last place
+                continue
+            finish(tail_short)  # --tb=short: the E lines ended the report
+        held.append(line)
+        if place is not None:
+            short = tail_short = bool(place["name"])
+            name = place["name"] or function or "<module>"
+            frames.append(
+                _Line(f'  File "{place["path"]}", line {place["line"]}, in {name}', *_span(line))
+            )
+            if marked and not short:
+                frames.append(_Line("    " + marked, *_span(line)))
+            marked = function = None
+            if place["cls"]:
+                finish(True)
+            continue
+        if short and text.startswith("    "):
+            frames.append(_Line("    " + text.strip(), *_span(line)))  # --tb=short's code
+            short = False
+            continue
+        short = False
+        if line.start in marks:
+            marked = text.strip()
+            continue
+        defined = _PYTEST_DEF_RE.match(text)
+        if defined is not None:
+            function = defined["name"]
+    finish(tail_short)
+    return out
 
 
 # --------------------------------------------------------------------------

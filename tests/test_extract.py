@@ -1511,3 +1511,22 @@ def test_a_pytest_report_cut_before_its_last_place_keeps_its_lines() -> None:
     cut = text[: text.index("sglang/srt/arg_groups/moe_hook.py:3: ValueError")]
     reports = extract_reports(cut)
     assert [(r.kind, r.error_class, r.message) for r in reports] == [("line", "ValueError", DEEPEP)]
+
+
+@pytest.mark.parametrize(
+    "after", ["1 failed in 1.01s", "1 failed, 3 passed, 2 warnings in 12.40s", "FAILED t.py::u"]
+)
+def test_a_message_does_not_run_on_into_pytest_summary_lines(after: str) -> None:
+    text = f"FAILED test_x.py::test_check - ValueError: DeepEP v2 MoE is not valid...\n{after}\n"
+    report = extract_reports(text)[0]
+    assert (report.error_class, report.message) == ("ValueError", "DeepEP v2 MoE is not valid...")
+
+
+def test_a_summary_repeating_an_exception_cut_off_is_not_another_report() -> None:
+    text = (PYTEST / "long.txt").read_text(encoding="utf-8")
+    assert "FAILED test_x.py::test_check - ValueError: DeepEP" in text
+    (report,) = extract_reports(text)
+    assert report.kind == "traceback" and report.message == DEEPEP
+    # Cut off in a summary of its own, with no full report before it, it stays.
+    (alone,) = extract_reports(text[text.index("FAILED test_x.py") :])
+    assert alone.kind == "line" and alone.message.endswith("as ...")

@@ -507,7 +507,7 @@ def _extract(text: str) -> list[ExceptionReport]:
     for item in found:
         for report in (item.report, *_embedded(item)):
             key = (report.error_class, report.message, report.frames)
-            if key not in seen:
+            if key not in seen and not _repeats_cut(report, reports):
                 seen.add(key)
                 reports.append(report)
     if reports:
@@ -516,6 +516,22 @@ def _extract(text: str) -> list[ExceptionReport]:
     if not message:
         return []
     return [ExceptionReport(None, message, orphan_frames, 0, len(text), "text")]
+
+
+def _repeats_cut(report: ExceptionReport, earlier: Sequence[ExceptionReport]) -> bool:
+    """Whether a frameless report repeats an earlier one cut off (``... is not valid ...``).
+
+    Summaries do that: pytest's ``FAILED test.py::t - ValueError: <message cut>...``
+    after the failure report itself. The repeat would stand as the text's last
+    exception without the frames the first one had.
+    """
+    if report.frames or not report.message.endswith(("...", "\u2026")):
+        return False
+    stem = " ".join(report.message.rstrip(".\u2026").split())
+    return len(stem) >= 12 and any(
+        r.error_class == report.error_class and " ".join(r.message.split()).startswith(stem)
+        for r in earlier
+    )
 
 
 # --------------------------------------------------------------------------
@@ -798,6 +814,13 @@ _PYTEST_PLACE_RE: Final = re.compile(
     r"(?:in (?P<name>[\w<>.]+)|(?P<cls>[A-Za-z_][\w.]*))?\s*"
 )
 _PYTEST_MARK_RE: Final = re.compile(r"^>[ \t]+\S", re.MULTILINE)
+# pytest's summary lines, which no message runs on into: ``FAILED tests/x.py::t - ...``,
+# ``1 failed, 2 passed in 1.01s``.
+_PYTEST_SUMMARY_RE: Final = re.compile(
+    r"(?:FAILED|ERROR|PASSED|SKIPPED|XFAIL|XPASS) \S+::\S.*"
+    r"|\d+ (?:failed|passed|errors?|skipped|deselected|xfailed|xpassed|warnings?)\b"
+    r".* in [\d.]+s\b.*"
+)
 _PYTEST_DEF_RE: Final = re.compile(r"\s*(?:async\s+)?def (?P<name>\w+)\(")
 
 
@@ -1236,6 +1259,8 @@ def _ends_message(line: _Line, record: str | None, *, every_line: bool, verbatim
         return True
     first = text[0]
     if first in "=-_*" and _RULE_RE.match(text):
+        return True
+    if (first.isdigit() or first in "FEPSX") and _PYTEST_SUMMARY_RE.fullmatch(stripped):
         return True
     if not verbatim and (first.isalpha() or first == "_"):
         match = _EXC_START_RE.match(text) or _BARE_RE.fullmatch(text)

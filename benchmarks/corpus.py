@@ -1039,35 +1039,11 @@ class _Scaler:
 
     # -- records --------------------------------------------------------
 
-    def _item(
-        self,
-        *,
-        project: _Project,
-        host: int,
-        lits: Sequence[str],
-        phs: Sequence[str],
-        cls: str,
-        error_type: str,
-        severity: str,
-        pattern: str,
-    ) -> _Item:
+    def _item(self, project: _Project, host: int, kept: _Kept) -> _Item:
+        """The record raising message ``kept`` at base record ``host``'s site in ``project``."""
         path, shift = self._file(project, self.records[host]["filePath"])
         self.serial += 1
-        return _Item(
-            host,
-            project.repo,
-            project.sha,
-            project.when,
-            path,
-            shift,
-            tuple(lits),
-            tuple(phs),
-            cls,
-            error_type,
-            severity,
-            pattern,
-            self.serial,
-        )
+        return _Item(host, project.repo, project.sha, project.when, path, shift, *kept, self.serial)
 
     def generic(self, project: _Project, host: int) -> _Item:
         """A record with a generic template, raised at a base site moved into ``project``."""
@@ -1084,16 +1060,8 @@ class _Scaler:
             cls = f"{project.pkg}.errors.{project.pkg.capitalize()}Error"
         base = cls if "." not in cls else "Exception"
         self.counts.generic += 1
-        return self._item(
-            project=project,
-            host=host,
-            lits=lits,
-            phs=phs,
-            cls=cls,
-            error_type=guess_error_type(base),
-            severity="error",
-            pattern=_pattern(lits),
-        )
+        kept = (tuple(lits), tuple(phs), cls, guess_error_type(base), "error", _pattern(lits))
+        return self._item(project, host, kept)
 
     def variant(self, project: _Project, index: int) -> _Item:
         """A record made from base record ``index`` for ``project``.
@@ -1109,23 +1077,10 @@ class _Scaler:
         shared = project.messages.get(rec["messagePattern"])
         if shared is not None:
             self.counts.shared += 1
-            return self._kept_item(project, index, shared)
+            return self._item(project, index, shared)
         kept = self._message(project, prep)
         project.messages[rec["messagePattern"]] = kept
-        return self._kept_item(project, index, kept)
-
-    def _kept_item(self, project: _Project, host: int, kept: _Kept) -> _Item:
-        lits, phs, cls, error_type, severity, pattern = kept
-        return self._item(
-            project=project,
-            host=host,
-            lits=lits,
-            phs=phs,
-            cls=cls,
-            error_type=error_type,
-            severity=severity,
-            pattern=pattern,
-        )
+        return self._item(project, index, kept)
 
     def _message(self, project: _Project, prep: _Prep) -> _Kept:
         """How ``project`` raises the base message of ``prep``: a new template, or a copy."""

@@ -164,6 +164,8 @@ _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
 #: How many of a message's variants (the message first) may be a cut-off paste.
 _TRUNCATED_VARIANTS = 4
+#: Or this many, when the paste holds the pattern's whole first fragment.
+_TRUNCATED_MIN_LEAD = 20
 #: The narrowest fixed-width wrap read as one (terminals wrap at 80 or more), and the most
 #: lines such a message may span.
 _MIN_WRAP_WIDTH = 24
@@ -177,8 +179,6 @@ _CUT_MARK = re.compile(
     r"\s*(?:\.{3,}|…|\[(?:\.{3}|…)\]|[(\[]truncated[)\]])(?:\s*[(\[]truncated[)\]])?\s*$",
     re.IGNORECASE,
 )
-#: Or this many, when the paste holds the pattern's whole first fragment.
-_TRUNCATED_MIN_LEAD = 20
 #: Near patterns tried for a drifted message, and the share of the message's
 #: words that must be the record's.
 _DRIFT_CANDIDATES = 8

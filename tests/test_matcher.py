@@ -611,6 +611,21 @@ def test_a_rich_ipython_or_pytest_frame_tells_apart_two_sites_of_one_message(fix
     assert any("is the raise site" in reason for reason in best.reasons)
 
 
+@settings(max_examples=40, deadline=None)
+@given(prefix=prefixes, value=values, quote=st.sampled_from(["&#39;", "&#x27;", "&apos;"]))
+def test_a_message_copied_out_of_html_still_matches(prefix: str, value: str, quote: str) -> None:
+    # CI pages and log viewers' exports escape quotes and angle brackets.
+    template = "Expected <class 'int'> for {v!r}, got a string: use 'int(x)' first"
+    catalog = catalog_of(template, "Expected {kind} for {v!r}")
+    text = template.replace("{v!r}", value)
+    escaped = (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", quote)
+    )
+    best = match_error(prefix + escaped, catalog=catalog)
+    assert best is not None and best.record.id == f"{0:016x}" and best.mode == "full"
+    assert best.params == {"v": value}
+
+
 def test_a_template_ending_in_dots_matches_whole() -> None:
     catalog = catalog_of("Waiting for {count} workers to start the engine core...")
     best = match_error("ValueError: Waiting for 4 workers to start the engine core...", catalog)

@@ -170,6 +170,8 @@ _TRUNCATED_MIN_LEAD = 20
 #: lines such a message may span.
 _MIN_WRAP_WIDTH = 24
 _MAX_WRAPPED_LINES = 40
+#: An HTML character reference (``&#39;``, ``&#x27;``, ``&lt;``, ``&quot;``).
+_HTML_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
 #: An en or em dash glued to the word after it, where a flag's ``--`` was: typographic
 #: dashes never start a word in a message as printed.
 _CHAT_DASH = re.compile(r"(?<![\w-])[\u2013\u2014](?=[A-Za-z])")
@@ -362,6 +364,12 @@ def _variants(report: ExceptionReport) -> list[str]:
     """The message as printed plus the forms the exception's own decoration hides."""
     message = report.message
     out = [message]
+    if "&" in message and _HTML_ENTITY.search(message):
+        # Copied from HTML (a CI page, a log viewer's export): &#39;x&#39;, &lt;class 'int'&gt;.
+        import html
+
+        out.append(html.unescape(message))
+        message = out[-1]
     flags = _CHAT_DASH.sub("--", message)
     if flags != message:
         # A chat client or a Markdown renderer made a command-line flag's "--" a dash

@@ -677,7 +677,7 @@ def _unbox_rich(lines: list[_Line]) -> list[_Line]:
             out.append(line)
             index += 1
             continue
-        out.append(_Line(_TB_HEADER, line.start, line.end, None, line.stream, line.record))
+        out.append(_Line(_TB_HEADER, *_span(line)))
         index += 1
         group: list[_Line] = []
         while index < len(lines) and _RICH_BOTTOM_RE.fullmatch(lines[index].text) is None:
@@ -702,20 +702,27 @@ def _span(line: _Line) -> tuple[int, int, int | None, tuple[str, ...], str | Non
     return (line.start, line.end, None, line.stream, line.record)
 
 
+def _printed_frame(path: str, number: int | str, name: str, at: _Line) -> _Line:
+    """A frame's ``File`` line as Python prints it, placed where ``at`` was read."""
+    return _Line(f'  File "{path}", line {number}, in {name}', *_span(at))
+
+
+def _printed_source(code: str, at: _Line) -> _Line:
+    """A frame's line of code as Python prints it under its ``File`` line."""
+    return _Line("    " + code, *_span(at))
+
+
 def _rich_group(group: list[_Line]) -> list[_Line]:
     """One block of a rich box: a frame's title, or its numbered source lines."""
     if not group:
         return []
     title = _RICH_FRAME_RE.fullmatch("".join(part.text for part in group))
-    first = group[0]
     if title is not None and not title["path"][:1].isdigit():
-        text = f'  File "{title["path"]}", line {title["line"]}, in {title["name"]}'
-        return [_Line(text, *_span(first))]
+        return [_printed_frame(title["path"], title["line"], title["name"], group[0])]
     for part in group:
         code = _RICH_CODE_RE.fullmatch(part.text)
         if code is not None and code["mark"]:
-            source = code["code"].replace(_RICH_SIDE, " ").strip()
-            return [_Line("    " + source, *_span(part))]
+            return [_printed_source(code["code"].replace(_RICH_SIDE, " ").strip(), part)]
     return []
 
 
@@ -788,7 +795,7 @@ class _IpythonFrame:
         name = title["name"] or title["old_name"] or "<module>"
         self.name = name.rsplit(".", 1)[-1] if not name.startswith("<") else name
         self.source: str | None = None
-        self.span = _span(line)
+        self.title = line
 
     def marked(self, number: int, code: str) -> None:
         if self.source is None:
@@ -799,9 +806,9 @@ class _IpythonFrame:
     def lines(self) -> list[_Line]:
         if self.line is None:
             return []
-        out = [_Line(f'  File "{self.path}", line {self.line}, in {self.name}', *self.span)]
+        out = [_printed_frame(self.path, self.line, self.name, self.title)]
         if self.source:
-            out.append(_Line("    " + self.source, *self.span))
+            out.append(_printed_source(self.source, self.title))
         return out
 
 
@@ -846,7 +853,7 @@ def _unbox_pytest(lines: list[_Line], marks: frozenset[int]) -> list[_Line]:
     errors: list[_Line] = []
     marked: str | None = None
     function: str | None = None
-    short = False  # the last frame came from a --tb=short place: its code follows
+    short = False  # the line before was a --tb=short place: this one is its code
     tail_short = False  # the last frame came from a --tb=short place
 
     def finish(complete: bool) -> None:
@@ -880,17 +887,15 @@ def _unbox_pytest(lines: list[_Line], marks: frozenset[int]) -> list[_Line]:
         if place is not None:
             short = tail_short = bool(place["name"])
             name = place["name"] or function or "<module>"
-            frames.append(
-                _Line(f'  File "{place["path"]}", line {place["line"]}, in {name}', *_span(line))
-            )
+            frames.append(_printed_frame(place["path"], place["line"], name, line))
             if marked and not short:
-                frames.append(_Line("    " + marked, *_span(line)))
+                frames.append(_printed_source(marked, line))
             marked = function = None
             if place["cls"]:
                 finish(True)
             continue
         if short and text.startswith("    "):
-            frames.append(_Line("    " + text.strip(), *_span(line)))  # --tb=short's code
+            frames.append(_printed_source(text.strip(), line))  # --tb=short's code
             short = False
             continue
         short = False

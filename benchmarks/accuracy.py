@@ -734,3 +734,43 @@ def reliability(
         b.right += outcome.top_right
         b.confidence_sum += confidence
     return table
+
+
+def merged_file(side: Path, large: Path) -> Path:
+    """A mined side's catalog and a large one in one file beside the side's (:func:`one_file`).
+
+    ``catalog-stdlib.jsonl`` and ``catalog-sglang-vllm.jsonl`` give
+    ``catalog-stdlib+sglang-vllm.jsonl``.
+    """
+    name = f"{side.stem}+{large.stem.removeprefix('catalog-')}.jsonl"
+    return one_file(side.with_name(name), side, large)
+
+
+def one_file(out: Path, *files: Path) -> Path:
+    """The records of several catalog files written into one (``out``), made again when stale.
+
+    Loaded, one file is one catalog part: its word counts (how many patterns hold a
+    message's rarest word) are those of all the records together, as for a user whose
+    one large catalog holds both a project's records and another ecosystem's. Loaded
+    apart, a file of ``errcat.catalog.LAZY_BYTES`` or more is a part of its own, and
+    counts apart.
+    """
+    newest = max(f.stat().st_mtime for f in files)
+    if out.exists() and out.stat().st_mtime >= newest:
+        return out
+    partial = out.with_name(out.name + ".partial")
+    with partial.open("wb") as sink:
+        for f in files:
+            with f.open("rb") as source:
+                while chunk := source.read(1 << 20):
+                    sink.write(chunk)
+            if f.stat().st_size and not _ends_with_newline(f):
+                sink.write(b"\n")
+    partial.replace(out)
+    return out
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as fh:
+        fh.seek(-1, 2)
+        return fh.read(1) == b"\n"

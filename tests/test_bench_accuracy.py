@@ -356,3 +356,29 @@ def test_an_answer_for_a_held_cause_is_not_counted_false_confident(
     alone = accuracy.Case(**{**case.__dict__, "causes": ()})
     [bare] = accuracy.evaluate_one(alone, cause_only, None, role="disjoint:x", forms=("traceback",))
     assert not bare.answer_cause
+
+
+def test_merged_file_is_one_catalog_part_holding_every_record(tmp_path: Path) -> None:
+    (tmp_path / "shapes.py").write_text(MODULE)
+    mined = mine_paths([tmp_path / "shapes.py"], repo="pypi/shapes", sha="0" * 40)
+    lines = [e.model_dump_json() for e in mined.envelopes]
+    assert len(lines) >= 3
+    side, large = tmp_path / "catalog-mine.jsonl", tmp_path / "catalog-big.jsonl"
+    side.write_text("\n".join(lines[:1]))  # no newline at the end: the next file's first
+    large.write_text("".join(line + "\n" for line in lines[1:]))  # record must not join it
+    merged = accuracy.merged_file(side, large)
+    assert merged == tmp_path / "catalog-mine+big.jsonl"
+    one = Catalog.from_path(merged)
+    apart = Catalog.from_path(side, large)
+    assert len(one.parts) == 1
+    assert (
+        sorted(r.id for r in one)
+        == sorted(r.id for r in apart)
+        == sorted(r.id for r in Catalog(mined.envelopes))
+    )
+    # Made again when a file it was made from is newer; kept otherwise.
+    made = merged.stat().st_mtime_ns
+    assert accuracy.merged_file(side, large).stat().st_mtime_ns == made
+    large.write_text(lines[1] + "\n")
+    os.utime(large, ns=(made + 10**9, made + 10**9))
+    assert len(Catalog.from_path(accuracy.merged_file(side, large))) == 2

@@ -8,17 +8,21 @@ The corpus is what ``benchmarks/harvest.py`` writes (real exceptions raised by
 real code under its own test suites, with their true raise sites, and the
 catalogs mined from the same sources). Every corpus exception is rendered in
 the forms users paste (traceback, bare ``Class: message`` line, log line with a
-prefix and colour, an issue title, a traceback from another version, a
-drifted message and a cut-off one where the message allows, a traceback whose
-exception line is cut off, and the message logged on a line of its own over
-its traceback's first frames) and matched against the catalog mined from its project (its true
-record is there), against the disjoint catalog (it is not) and, when
-``--unrelated`` names one (by default the sglang+vllm catalog that
+prefix and colour, an issue title, a traceback from another version, a drifted
+message and a cut-off one where the message allows, a traceback whose exception
+line is cut off, and the message logged on a line of its own over its
+traceback's first frames) and matched against the catalog mined from its
+project (its true record is there), against the disjoint catalog (it is not)
+and, when ``--unrelated`` names one (by default the sglang+vllm catalog that
 ``benchmarks/mine_wheels.py`` writes), against a large catalog of another
 ecosystem, whose generic patterns teach the model how little generic text
-proves; exceptions raised outside any mined source are matched against both
-mined catalogs (there, a record of a C module's Python twin that matches the
-whole message is right: see ``accuracy.c_twin_files``). Each candidate of
+proves, and against the project's catalog and that one written into one file
+(``accuracy.merged_file``: a large catalog that holds the error, so that the
+count of patterns sharing a message's rarest word is not read as a sign of a
+wrong answer just because large catalogs were only ever wrong); exceptions
+raised outside any mined source are matched against both mined catalogs (there,
+a record of a C module's Python twin that matches the whole message is right:
+see ``accuracy.c_twin_files``). Each candidate of
 :func:`errcat.matcher.candidates` is a sample: its features and whether it is
 the true raise site.
 
@@ -59,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from accuracy import c_twin_files, title
+from accuracy import c_twin_files, merged_file, title
 from errcat import Catalog
 from errcat.confidence import FEATURES, THRESHOLD, fuzzy_probability
 from errcat.evidence import same_file_depth
@@ -90,7 +94,8 @@ class Query:
     #: C module's Python twin that matches the whole message counts right (see
     #: ``accuracy.c_twin_files``).
     twin_class: str = ""
-    #: Whose catalog answers: ``own`` (the exception's project's), ``other`` (the
+    #: Whose catalog answers: ``own`` (the exception's project's), ``merged`` (the
+    #: same records and sglang+vllm's in one file), ``other`` (the
     #: other mined side's), ``unrelated`` (sglang+vllm), ``outside-own`` (raised
     #: outside mined code, against the catalog of the side whose suite raised it) or
     #: ``outside-other``.
@@ -267,14 +272,20 @@ def samples(
     gather: Callable[[int], Any] | None = None,
 ) -> tuple[list[tuple[Query, Any]], dict[str, int]]:
     """Every query of the corpus with what ``gather`` (default: :func:`_gather`) found."""
-    catalogs = {
-        "stdlib": Catalog.from_path(corpus / "catalog-stdlib.jsonl"),
-        "third-party": Catalog.from_path(corpus / "catalog-thirdparty.jsonl"),
+    files = {
+        "stdlib": corpus / "catalog-stdlib.jsonl",
+        "third-party": corpus / "catalog-thirdparty.jsonl",
     }
+    catalogs = {side: Catalog.from_path(path) for side, path in files.items()}
     if unrelated is not None:
         # A large catalog of another ecosystem: its generic patterns ("{name} must be
         # {kind}") meet every corpus message, which the two mined sides alone seldom show.
         catalogs["unrelated"] = Catalog.from_path(unrelated)
+        # Each side's catalog and that one in one file: a large catalog that holds the
+        # error. Without it, every large catalog the model saw lacked the error, and it
+        # learned that many patterns sharing a message's rarest word means a wrong answer.
+        for side, path in files.items():
+            catalogs[f"{side}+unrelated"] = Catalog.from_path(merged_file(path, unrelated))
     held = {
         "stdlib": sites(corpus / "catalog-stdlib.jsonl"),
         "third-party": sites(corpus / "catalog-thirdparty.jsonl"),
@@ -298,11 +309,16 @@ def samples(
         )
         other = "third-party" if own == "stdlib" else "stdlib"
         negatives = [other, "unrelated"] if "unrelated" in catalogs else [other]
+        holders = [own, f"{own}+unrelated"] if "unrelated" in catalogs else [own]
+        roles = {own: "own", f"{own}+unrelated": "merged", other: "other", "unrelated": "unrelated"}
         for form, text in forms(row):
             # Answerable only when the miner made a record at the raise site.
             site = (str(row["raise_path"]), int(row["raise_line"]))  # type: ignore[call-overload]
-            for name, answerable in ((own, site in held[own]), *((n, False) for n in negatives)):
-                role = "own" if name == own else "other" if name == other else "unrelated"
+            for name, answerable in (
+                *((h, site in held[own]) for h in holders),
+                *((n, False) for n in negatives),
+            ):
+                role = roles[name]
                 q = Query(
                     text,
                     form,
@@ -934,9 +950,10 @@ def main() -> int:
     parser.add_argument(
         "--block",
         type=int,
-        default=450,
+        default=1200,
         help="fewest answers in a block of the maps (--shipped; smaller blocks follow one"
-        " test suite's loops over a message)",
+        " test suite's loops over a message: with each error also asked of a large catalog"
+        " that holds it, maps of 450-answer blocks were 7-12 points off on the test half)",
     )
     parser.add_argument(
         "--shipped",

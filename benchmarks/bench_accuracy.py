@@ -25,6 +25,10 @@ message cut to 70-119 characters: ``accuracy.title``), and matched:
   this catalog does hold (jsonschema's ``SchemaError`` from a ``re.error``:
   the matcher answers the nearest cause it can explain, see
   ``accuracy.explains_a_cause``);
+* against its own side's records and the sglang+vllm catalog's written into one
+  file (``accuracy.merged_file``): the same counts as in the own catalog, for a
+  user whose one large catalog holds the error, where more patterns share each
+  word than in a project's own catalog;
 * the exceptions raised outside any mined source (C code, tests, unmined
   packages) against both mined catalogs together: the share answered, and the
   share answered by a C twin's record: a standard-library file whose
@@ -38,8 +42,9 @@ template has at least 12 literal characters.
 
 The reliability diagram (printed, and written as a PNG; ``--no-diagram`` skips
 it) is that of the shipped model over calibrate.py's population: every corpus
-exception in each of its rendered forms against its own catalog, the other
-side's and the sglang+vllm catalog, and every exception raised outside mined
+exception in each of its rendered forms against its own catalog, the same in
+one file with sglang+vllm's, the other side's and the sglang+vllm catalog, and
+every exception raised outside mined
 code against both mined catalogs. Each query's ``match_all`` first answer (or
 none) is binned by confidence (deciles) with whether it is right; answers in
 catalogs that do not hold the error are never right (a C twin's record and a
@@ -74,6 +79,7 @@ from accuracy import (
     confident_rate,
     evaluate_one,
     load_cases,
+    merged_file,
     summarize,
 )
 from errcat import Catalog
@@ -134,8 +140,9 @@ def diagram(folder: Path, split: str, workers: int, png: Path) -> None:
     """The reliability diagram of the shipped model, printed and drawn.
 
     Confidence is a probability over a population: here calibrate.py's, every
-    corpus exception in each rendered form against its own catalog, the other
-    side's and the sglang+vllm one, and every exception raised outside mined
+    corpus exception in each rendered form against its own catalog, the same in
+    one file with sglang+vllm's, the other side's and the sglang+vllm one, and
+    every exception raised outside mined
     code against both mined catalogs; each query's ``match_all`` first answer
     (or none) is one point. The tables above count answers per form and role;
     their own-catalog rows alone hold no errors the catalog lacks, so they
@@ -232,6 +239,12 @@ def main(argv: list[str] | None = None) -> int:
         if not copy.exists() or copy.stat().st_mtime < SGLANG_VLLM.stat().st_mtime:
             shutil.copy2(SGLANG_VLLM, copy)
         _CATALOGS["sglang+vllm"] = (Catalog.from_path(copy), None)
+        # Each side's records and sglang+vllm's in one file: one large catalog part
+        # that holds the error (its word counts are the large catalog's).
+        for side in ("stdlib", "third-party"):
+            name = "thirdparty" if side == "third-party" else side
+            merged = Catalog.from_path(merged_file(folder / f"catalog-{name}.jsonl", copy))
+            _CATALOGS[f"{side}+sglang+vllm"] = (merged, Sites(merged))
     for catalog, _ in _CATALOGS.values():
         catalog.index  # noqa: B018 - build the index before the workers fork
     cases = load_cases(folder / "corpus.jsonl", args.split)
@@ -246,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     _JOBS.extend(("disjoint:other side", "stdlib", c) for c in own_third)
     if "sglang+vllm" in _CATALOGS:
         _JOBS.extend(("disjoint:sglang+vllm", "sglang+vllm", c) for c in [*own_std, *own_third])
+        _JOBS.extend(("merged", "stdlib+sglang+vllm", c) for c in own_std)
+        _JOBS.extend(("merged", "third-party+sglang+vllm", c) for c in own_third)
     _JOBS.extend(("outside", "both", c) for c in outside)
     print(
         f"catalogs: stdlib {len(stdlib)}, third-party {len(third)} records"
@@ -290,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n### {side} only")
         subset = [o for o in outcomes if (o.project == "cpython") == is_stdlib]
         print_table(summarize(subset), {})
+    one_file = summarize(outcomes, role="merged")
+    if one_file:
+        print(f"\n## Own catalog and sglang+vllm's in one file ({args.split} split)")
+        print_table(one_file, {})
     print("\n## Raised outside any mined source, against both mined catalogs")
     for form, (a, n) in sorted(confident_rate(outcomes, "outside").items()):
         twins = sum(o.answer_right for o in outcomes if o.role == "outside" and o.form == form)

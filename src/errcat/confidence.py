@@ -159,7 +159,8 @@ def fuzzy_probability(
 
 
 #: The size (in patterns) a catalog's word counts are taken at. The model was fitted on
-#: catalogs of up to 22,281 patterns (the sglang+vllm one), where a count is a count;
+#: catalogs of up to 24,985 patterns (the stdlib's and sglang+vllm's records in one
+#: file), where a count is a count;
 #: a larger catalog's counts are scaled down to this size, since a word held by 500 of
 #: 100,000 patterns is as rare as one held by 125 of 25,000.
 RARITY_SCALE = 25_000

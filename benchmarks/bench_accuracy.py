@@ -44,15 +44,15 @@ The reliability diagram (printed, and written as a PNG; ``--no-diagram`` skips
 it) is that of the shipped model over calibrate.py's population: every corpus
 exception in each of its rendered forms against its own catalog, the same in
 one file with sglang+vllm's, the other side's and the sglang+vllm catalog, and
-every exception raised outside mined
-code against both mined catalogs. Each query's ``match_all`` first answer (or
-none) is binned by confidence (deciles) with whether it is right; answers in
-catalogs that do not hold the error are never right (a C twin's record and a
-held cause excepted, as above). A second table bins the same answers for a
-narrower population: each suite's exceptions against its own side's catalog
-only (those raised outside mined code included), as a test of one mined
-project sees them; with fewer errors from elsewhere, its low deciles are right
-more often than they say.
+every exception raised outside mined code against both mined catalogs. Each
+query's ``match_all`` first answer (or none) is binned by confidence (deciles)
+with whether it is right; answers in catalogs that do not hold the error are
+never right (a C twin's record and a held cause excepted, as above). A second
+table bins the same answers for a narrower population: each suite's exceptions
+against its own side's catalog only (those raised outside mined code included),
+as a test of one mined project sees them; there, the errors raised outside
+mined code that a record explains word for word (C code's, mostly) are answered
+more confidently than they are right.
 """
 
 from __future__ import annotations
@@ -142,12 +142,11 @@ def diagram(folder: Path, split: str, workers: int, png: Path) -> None:
     Confidence is a probability over a population: here calibrate.py's, every
     corpus exception in each rendered form against its own catalog, the same in
     one file with sglang+vllm's, the other side's and the sglang+vllm one, and
-    every exception raised outside mined
-    code against both mined catalogs; each query's ``match_all`` first answer
-    (or none) is one point. The tables above count answers per form and role;
-    their own-catalog rows alone hold no errors the catalog lacks, so they
-    cannot say whether a confidence is a probability. The second table is the
-    narrower population of the module docstring.
+    every exception raised outside mined code against both mined catalogs; each
+    query's ``match_all`` first answer (or none) is one point. The tables above
+    count answers per form and role; their own-catalog rows alone hold no errors
+    the catalog lacks, so they cannot say whether a confidence is a probability.
+    The second table is the narrower population of the module docstring.
     """
     import calibrate  # numpy, with the bench extra
 
@@ -227,8 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     folder: Path = args.dir
-    stdlib = Catalog.from_path(folder / "catalog-stdlib.jsonl")
-    third = Catalog.from_path(folder / "catalog-thirdparty.jsonl")
+    files = {
+        "stdlib": folder / "catalog-stdlib.jsonl",
+        "third-party": folder / "catalog-thirdparty.jsonl",
+    }
+    stdlib = Catalog.from_path(files["stdlib"])
+    third = Catalog.from_path(files["third-party"])
     _CATALOGS["stdlib"] = (stdlib, Sites(stdlib))
     _CATALOGS["third-party"] = (third, Sites(third))
     _CATALOGS["both"] = (stdlib.merge(third), None)
@@ -241,9 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         _CATALOGS["sglang+vllm"] = (Catalog.from_path(copy), None)
         # Each side's records and sglang+vllm's in one file: one large catalog part
         # that holds the error (its word counts are the large catalog's).
-        for side in ("stdlib", "third-party"):
-            name = "thirdparty" if side == "third-party" else side
-            merged = Catalog.from_path(merged_file(folder / f"catalog-{name}.jsonl", copy))
+        for side, path in files.items():
+            merged = Catalog.from_path(merged_file(path, copy))
             _CATALOGS[f"{side}+sglang+vllm"] = (merged, Sites(merged))
     for catalog, _ in _CATALOGS.values():
         catalog.index  # noqa: B018 - build the index before the workers fork

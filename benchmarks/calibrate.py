@@ -286,10 +286,7 @@ def samples(
         # learned that many patterns sharing a message's rarest word means a wrong answer.
         for side, path in files.items():
             catalogs[f"{side}+unrelated"] = Catalog.from_path(merged_file(path, unrelated))
-    held = {
-        "stdlib": sites(corpus / "catalog-stdlib.jsonl"),
-        "third-party": sites(corpus / "catalog-thirdparty.jsonl"),
-    }
+    held = {side: sites(path) for side, path in files.items()}
     rows = read_rows(corpus / "corpus.jsonl")
     outside = (
         read_rows(corpus / "corpus-outside.jsonl")

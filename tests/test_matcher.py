@@ -964,6 +964,31 @@ def test_a_name_placeholder_never_swallows_a_sentence(value: str, name: str, tai
     assert all(m.mode == "fuzzy" for m in match_all(text, catalog=catalog))
 
 
+@given(
+    name=st.lists(words, min_size=1, max_size=3).map(".".join),
+    spec=st.tuples(st.sampled_from(["", "<", ">", "^"]), st.integers(0, 40)),
+    tail=st.lists(words, min_size=2, max_size=6).map(" ".join),
+)
+@settings(max_examples=40, deadline=None)
+def test_a_name_padded_by_its_format_spec_is_still_a_name(
+    name: str, spec: tuple[str, int], tail: str
+) -> None:
+    # "{date.__class__.__name__:40}" prints the name and spaces up to 40 characters.
+    catalog = catalog_of(
+        "the date parameter must be a date or datetime object, not"
+        " '{date.__class__.__name__:" + f"{spec[0]}{spec[1]}" + "}'",
+        cls="TypeError",
+    )
+    printed = format(name, f"{spec[0]}{spec[1]}")
+    line = f"TypeError: the date parameter must be a date or datetime object, not '{printed}'"
+    m = match_error(line, catalog=catalog)
+    assert m is not None and m.mode == "full"
+    assert m.params["date.__class__.__name__"].strip() == name
+    # Spaces inside what the name placeholder captured are still not a name.
+    line = f"TypeError: the date parameter must be a date or datetime object, not '{name} {tail}'"
+    assert match_error(line, catalog=catalog) is None
+
+
 def test_the_builtin_base_of_a_records_class_is_not_a_disagreement() -> None:
     # vllm raised ValueError for this message before VLLMValidationError(ValueError).
     message = "max_tokens must be at least 1, got {self.max_tokens}."

@@ -1038,22 +1038,26 @@ def _name_fields(template: str) -> tuple[int, tuple[int, ...]]:
 
 
 def _spaced_name(template: str, captures: Sequence[str | None]) -> bool:
-    """Whether a placeholder that prints a name captured text with whitespace in it.
+    """Whether a placeholder that prints a name captured text with whitespace inside it.
 
     ``{cls.__qualname__}`` prints ``Outer.<locals>.Inner``, never ``prerelease
     token. It may only consist of ...``: a pattern whose name placeholder has to
-    swallow a sentence to match matched the wrong message.
+    swallow a sentence to match matched the wrong message. Spaces around the
+    name are a format spec's padding (``{cls.__name__:40}``), not part of it.
 
     >>> _spaced_name("{v!r} is not a valid {cls.__qualname__}", ["'x'", "build token. It"])
     True
     >>> _spaced_name("{v!r} is not a valid {cls.__qualname__}", ["'x' y", "Color"])
+    False
+    >>> _spaced_name("not '{d.__class__.__name__:>12}'", ["    Decimal "])
     False
     """
     count, fields = _name_fields(template)
     if not fields or count != len(captures):
         return False
     return any(
-        (value := captures[i]) is not None and any(c.isspace() for c in value) for i in fields
+        (value := captures[i]) is not None and any(c.isspace() for c in value.strip())
+        for i in fields
     )
 
 

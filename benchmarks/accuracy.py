@@ -761,16 +761,12 @@ def one_file(out: Path, *files: Path) -> Path:
     partial = out.with_name(out.name + ".partial")
     with partial.open("wb") as sink:
         for f in files:
+            last = b"\n"
             with f.open("rb") as source:
                 while chunk := source.read(1 << 20):
                     sink.write(chunk)
-            if f.stat().st_size and not _ends_with_newline(f):
-                sink.write(b"\n")
+                    last = chunk[-1:]
+            if last != b"\n":  # a last line without its newline: the next file's first
+                sink.write(b"\n")  # record must not join it
     partial.replace(out)
     return out
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with path.open("rb") as fh:
-        fh.seek(-1, 2)
-        return fh.read(1) == b"\n"

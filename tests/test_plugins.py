@@ -192,3 +192,30 @@ def test_the_cheap_precheck_finds_a_declaring_distribution_and_only_then(
     (info / "entry_points.txt").write_text("[errcat.catalogs]\nother = other_data\n")
     assert _may_declare_plugins()
     assert [ep.name for ep in installed_entry_points()] == ["other"]
+
+
+def test_a_distribution_without_metadata_is_listed_without_a_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A dist-info without METADATA has no name: Python 3.12+ warns that asking will raise."""
+    import importlib.metadata
+    from types import SimpleNamespace
+
+    from errcat import plugins
+
+    class Nameless:
+        @property
+        def metadata(self) -> dict[str, str]:
+            return {}  # no METADATA file
+
+        @property
+        def name(self) -> str:
+            raise KeyError("Name")  # what the warning announces
+
+    found = [
+        SimpleNamespace(name="b", value="b_data", dist=Nameless()),
+        SimpleNamespace(name="a", value="a_data", dist=SimpleNamespace(metadata={"Name": "z"})),
+    ]
+    monkeypatch.setattr(plugins, "_may_declare_plugins", lambda: True)
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: found)
+    assert [ep.name for ep in plugins.installed_entry_points()] == ["b", "a"]

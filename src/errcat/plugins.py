@@ -107,7 +107,11 @@ def _may_declare_plugins() -> bool:
 
 def _dist_name(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
-    return str(dist.name) if dist is not None else ""
+    if dist is None:
+        return ""
+    # Not dist.name: for a dist-info without METADATA, Python 3.12+ warns there that
+    # the missing name will raise KeyError; .get() gives None, and the order stays.
+    return str(dist.metadata.get("Name") or "")
 
 
 def _as_path(value: object) -> Path | Traversable | None:

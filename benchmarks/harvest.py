@@ -142,6 +142,30 @@ PROJECTS: tuple[Project, ...] = (
     Project("natsort", "8.4.0", "sorting", ("natsort",)),
 )
 
+#: Projects no fit of errcat's confidence model has seen (``--holdout``): harvested
+#: into a corpus of their own, they measure how the model carries to code it was
+#: not fitted on. Never add them to :data:`PROJECTS`.
+HOLDOUT: tuple[Project, ...] = (
+    Project("arrow", "1.4.0", "dates", ("arrow",), extra=("dateparser",)),
+    Project("boltons", "26.2.0", "utilities", ("boltons",)),
+    Project("cachetools", "8.0.2", "caching", ("cachetools",)),
+    Project("pycparser", "3.12", "C parser", ("pycparser",)),
+    Project("toolz", "1.2.0", "functional", ("toolz", "tlz"), tests=("toolz/tests",)),
+    Project("schema", "0.7.8", "validation", ("schema",), tests=("test_schema.py",)),
+    Project("jsonpointer", "3.12", "JSON pointers", ("jsonpointer.py",), tests=("tests.py",)),
+    Project("jsonpatch", "1.48", "JSON patches", ("jsonpatch.py",), tests=("tests.py",)),
+    Project("xmltodict", "1.0.4", "XML", ("xmltodict.py",)),
+    Project("asteval", "1.0.10", "expressions", ("asteval",)),
+    Project("glom", "25.12.0", "nested data", ("glom",), tests=("glom/test",)),
+    Project("dacite", "1.9.2", "data classes", ("dacite",)),
+    Project("tinydb", "4.9.0", "database", ("tinydb",)),
+    Project("pydash", "8.1.0", "functional", ("pydash",)),
+    Project("configobj", "5.0.9", "config files", ("configobj", "validate"), tests=("src/tests",)),
+    Project("inflect", "7.6.0", "text", ("inflect",)),
+)
+#: Where ``--holdout`` writes by default.
+HOLDOUT_OUT = DEFAULT_OUT.with_name("errcat-holdout")
+
 #: Standard-library test modules left out: slow, resource-hungry, or testing the
 #: interpreter's own machinery rather than library code.
 STDLIB_EXCLUDE = (
@@ -431,9 +455,11 @@ class Source:
     repo_path: str  # the same, relative to the repo root
 
 
-def sources(out: Path, stdlib: Path, purelib: Path) -> list[Source]:
+def sources(
+    out: Path, stdlib: Path, purelib: Path, projects: tuple[Project, ...] = PROJECTS
+) -> list[Source]:
     found = [Source("cpython", "python/cpython", stdlib, "Lib")]
-    for project in PROJECTS:
+    for project in projects:
         stamp = out / "src" / f"{project.dist}-{project.version}.prefixes.json"
         if not stamp.exists():
             continue
@@ -529,8 +555,10 @@ def read_raw(folder: Path) -> Iterator[tuple[str, dict[str, Any]]]:
                     continue
 
 
-def label(out: Path, stdlib: Path, purelib: Path) -> dict[str, int]:
-    srcs = sources(out, stdlib, purelib)
+def label(
+    out: Path, stdlib: Path, purelib: Path, projects: tuple[Project, ...] = PROJECTS
+) -> dict[str, int]:
+    srcs = sources(out, stdlib, purelib, projects)
     kept: dict[tuple[str, str, int, str], dict[str, Any]] = {}
     outside: dict[tuple[str, int, str], dict[str, Any]] = {}
     counts: Counter[str] = Counter()
@@ -611,12 +639,14 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
 # -- catalogs -------------------------------------------------------------------------
 
 
-def mine_catalogs(out: Path, stdlib: Path, purelib: Path) -> dict[str, int]:
+def mine_catalogs(
+    out: Path, stdlib: Path, purelib: Path, projects: tuple[Project, ...] = PROJECTS
+) -> dict[str, int]:
     from errcat.loaders import write_jsonl as write_envelopes
     from errcat.mine import mine_paths
     from errcat.models import RecordEnvelope
 
-    srcs = sources(out, stdlib, purelib)
+    srcs = sources(out, stdlib, purelib, projects)
     counts: dict[str, int] = {}
     started = time.perf_counter()
     result = mine_paths([stdlib], repo="python/cpython", sha=SHA, path_prefix="Lib", workers=2)
@@ -633,7 +663,14 @@ def mine_catalogs(out: Path, stdlib: Path, purelib: Path) -> dict[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "--out", type=Path, help=f"default: {DEFAULT_OUT} ({HOLDOUT_OUT} with --holdout)"
+    )
+    parser.add_argument(
+        "--holdout",
+        action="store_true",
+        help="harvest the HOLDOUT projects instead of PROJECTS (a corpus the model never saw)",
+    )
     parser.add_argument("--only", action="append", help="harvest only these projects (dist names)")
     parser.add_argument("--skip-stdlib", action="store_true")
     parser.add_argument("--skip-projects", action="store_true")
@@ -643,12 +680,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300, help="seconds per project suite")
     parser.add_argument("--stdlib-timeout", type=float, default=1500)
     args = parser.parse_args(argv)
-    out: Path = args.out
+    out: Path = args.out or (HOLDOUT_OUT if args.holdout else DEFAULT_OUT)
     out.mkdir(parents=True, exist_ok=True)
+    every = HOLDOUT if args.holdout else PROJECTS
     projects = tuple(
-        p for p in PROJECTS if not args.skip_projects and (not args.only or p.dist in args.only)
+        p for p in every if not args.skip_projects and (not args.only or p.dist in args.only)
     )
-    python = ensure_venv(out, PROJECTS)
+    python = ensure_venv(out, every)
     stdlib, purelib = venv_paths(python)
     timings: dict[str, tuple[float, str]] = {}
     if not args.skip_run:
@@ -665,12 +703,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<20} {seconds:7.1f} s  {outcome}")
     if args.run_only:
         return 0
-    counts = label(out, stdlib, purelib)
+    counts = label(out, stdlib, purelib, every)
     for name, n in counts.items():
         print(f"{name:<30} {n:>7}")
     if args.skip_mine:
         return 0
-    mined = mine_catalogs(out, stdlib, purelib)
+    mined = mine_catalogs(out, stdlib, purelib, every)
     for name, n in mined.items():
         print(f"catalog {name:<22} {n:>7} records")
     return 0

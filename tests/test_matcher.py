@@ -1471,3 +1471,83 @@ def test_a_class_the_caller_chooses_never_disagrees(raised: str, default: str) -
     # Without the tag, the class shown contradicts the record's.
     assert any("differs" in r for r in fixed[0].reasons)
     assert fixed[0].confidence < chosen.confidence
+
+
+# -- a wrapper holding another record's message ----------------------------------------
+
+_WRAPPERS = st.sampled_from(
+    [
+        "{exc} in {where!r}",
+        "{e} (while reading {source!r})",
+        "cannot load {name!r}: {err}",
+        "{err}",
+    ]
+)
+
+
+def _wrapper_catalog(inner: str, wrapper: str, wrapper_repo: str) -> Catalog:
+    def envelope(n: int, template: str, cls: str, repo: str) -> RecordEnvelope:
+        return make_envelope(
+            id=f"{n:016x}",
+            slug=f"record-{n}",
+            errorMessage=template,
+            messagePattern=template_to_pattern(template),
+            errorClass=cls,
+            repo=repo,
+            githubUrl=f"https://github.com/{repo}/blob/{'0' * 40}/src/project/core.py#L1-L30",
+        )
+
+    return Catalog(
+        [
+            envelope(0, inner, "ValueError", "example/project"),
+            envelope(1, wrapper, "project.core.LoadError", wrapper_repo),
+        ]
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    head=st.lists(words, min_size=3, max_size=5).map(" ".join),
+    wrapper=_WRAPPERS,
+    value=words,
+    where=words,
+)
+def test_a_wrapper_holding_its_projects_message_is_the_answer(
+    head: str, wrapper: str, value: str, where: str
+) -> None:
+    # ipaddress re-raises "Only hex digits permitted in 'axy'" as AddressValueError
+    # "... in '1234:axy::b'": the wrapper is what raised, and its few literal
+    # characters are not all it explains: its placeholder holds the other message whole.
+    inner_template = head + " {value!r}"
+    inner_message = f"{head} {value!r}"
+    assume(" in " not in head and ": " not in head and "(" not in head)
+    fields = {"exc": inner_message, "e": inner_message, "err": inner_message}
+    message = wrapper.format(**fields, where=where, source=where, name=where)
+    catalog = _wrapper_catalog(inner_template, wrapper, "example/project")
+    text = f"project.core.LoadError: {message}"
+    best = match_error(text, catalog=catalog)
+    if wrapper == "{err}":
+        # Nothing of the wrapper's own: the class alone cannot make it the answer.
+        assert best is None or best.record.id == f"{0:016x}"
+        return
+    assert best is not None and best.record.id == f"{1:016x}", match_all(text, catalog=catalog)
+    held = {"exc", "e", "err"} & set(best.params)
+    assert [best.params[k] for k in held] == [inner_message]
+    assert any("holds the whole message of another record" in r for r in best.reasons)
+    # The inner record, raised on its own, is still the answer for its own message.
+    alone = match_error(f"ValueError: {inner_message}", catalog=catalog)
+    assert alone is not None and alone.record.id == f"{0:016x}"
+
+
+def test_a_wrapper_from_another_project_gets_no_credit_for_the_message_it_holds() -> None:
+    inner = "checkpoint shard is missing from the index {value!r}"
+    message = "checkpoint shard is missing from the index 'abc' in 'loader'"
+    same = _wrapper_catalog(inner, "{exc} in {where!r}", "example/project")
+    other = _wrapper_catalog(inner, "{exc} in {where!r}", "someone/else")
+    text = f"project.core.LoadError: {message}"
+    composed = match_all(text, catalog=same)[0]
+    assert composed.record.id == f"{1:016x}" and composed.confident
+    # Another project's generic wrapper explains only its own four characters.
+    plain = [m for m in match_all(text, catalog=other) if m.record.id == f"{1:016x}"]
+    assert all(not m.confident for m in plain)
+    assert composed.confidence > max((m.confidence for m in plain), default=0.0)

@@ -590,6 +590,7 @@ def _text_evidence(
     rarity: int | None = None,
     patterns: int = 0,
     error_class: str | None = None,
+    fragments: Sequence[str] | None = None,
 ) -> tuple[TextEvidence, list[str]]:
     """What the text alone says for a pattern's hit on ``message`` (shared by its records).
 
@@ -598,15 +599,18 @@ def _text_evidence(
     overrides the pattern's own (how many patterns hold its rarest word) when
     the text holds only part of the pattern; ``patterns`` is how many patterns
     the catalog part holds (see :func:`errcat.confidence.catalog_rarity`);
-    ``error_class`` the report's class, if it has one. CPython's C code raises
+    ``error_class`` the report's class, if it has one; ``fragments`` the literal
+    text the hit explains, when it is more than the pattern's own (a wrapper whose
+    placeholder holds another record's message: both). CPython's C code raises
     the words when it raised the message itself, or the pattern's words, as
     that class (C's words raised as a class C never raised them with were not
     raised by C); a record whose pattern matches the whole message but cannot
     print C's form of its words (``no module named {name!r}``) is not C's copy.
     """
+    words = entry.fragments if fragments is None else tuple(fragments)
     builtin = background.message_raised_by_builtins(
         message, error_class
-    ) or background.raised_by_builtins(entry.fragments, error_class)
+    ) or background.raised_by_builtins(words, error_class)
     if builtin and mode == "full" and message and not _c_could_print(entry, message):
         builtin = False  # C's words, but never as this record prints them
     message_length = len(message)
@@ -620,8 +624,8 @@ def _text_evidence(
         explained=explained,
         outside=outside,
         placeholders=sum(1 for c in captures if c is not None),
-        information=background.information(entry.fragments),
-        background=background.projects(entry.fragments),
+        information=background.information(words),
+        background=background.projects(words),
         catalog_rarity=catalog_rarity(entry.rarity if rarity is None else rarity, patterns),
         records=len(entry.records) if records is None else records,
         present=present,
@@ -1198,15 +1202,27 @@ class _Collector:
         extra_reasons: Sequence[str] = (),
         cap: float | None = None,
         cut: _CutGroup | None = None,
+        inner: _Inner | None = None,
     ) -> None:
         """Score the records of ``entry`` for a hit and keep the best per record.
 
         With ``cap``, every confidence stays below it (a match another explains better),
         but for a record a traceback frame shows raising it. ``cut``: the patterns
         a cut-off text fits as well as this one (see :func:`_cut_groups`).
+        ``inner``: one of the hit's captures is another pattern's whole message
+        (a wrapper's placeholder holding the error it wraps); the hit explains the
+        literal text of both, for the records in ``only``.
         """
         mode = hit.mode
-        captures = hit.groups
+        captures = told = hit.groups
+        fragments: tuple[str, ...] | None = None
+        rarity = cut.rarity if cut is not None else None
+        if inner is not None:
+            # The held message's values are captures; its literal text is explained.
+            told = (*captures[: inner.group], *inner.groups, *captures[inner.group + 1 :])
+            fragments = (*entry.fragments, *inner.entry.fragments)
+            rarity = min((r for r in (entry.rarity, inner.entry.rarity) if r), default=0)
+            present_literal = entry.literal_length + inner.entry.literal_length
         wordless = _is_wordless(entry)
         if wordless:
             # Text proves nothing here: only a record in the raise frame's file can be it.
@@ -1227,15 +1243,22 @@ class _Collector:
             mode=mode,
             message=text,
             matched_length=hit.end - hit.start,
-            captures=captures,
+            captures=told,
             literal=literal,
             present=min(1.0, literal / max(1, min(entry.literal_length, _PRESENT_ENOUGH))),
             bare=not report.frames,
             records=len(only) if wordless and only is not None else self.sites(entry),
             error_class=report.error_class,
-            rarity=cut.rarity if cut is not None else None,
+            rarity=rarity,
             patterns=len(self.catalog.parts[self.part].index.patterns),
+            fragments=fragments,
         )
+        if inner is not None:
+            text_reasons.append(
+                "a placeholder holds the whole message of another record"
+                f" ({inner.summary.error_class}: {inner.summary.error_message}), which this"
+                " one wraps"
+            )
         text_reasons.extend(extra_reasons)
         text_logit = evidence.logit()
         class_known = report.error_class is not None and report.kind != "text"
@@ -1588,6 +1611,128 @@ def _dominated(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Inner:
+    """Another pattern's whole message, held by capture ``group`` of a wrapper's hit."""
+
+    group: int
+    entry: Entry
+    #: The wrapper's hit with its captures split around the inner message, and the
+    #: inner message's own captures.
+    wrapper_hit: _Hit
+    groups: tuple[str | None, ...]
+    #: One of its records, named in the wrapper's reasons.
+    summary: RecordSummary
+
+
+#: The least literal text of a pattern read as the message a wrapper holds (less is
+#: no message of its own: ``{a} in {b}`` is the wrapper, not the error wrapped).
+_INNER_MIN = 12
+#: A wrapper pattern shared by more records than this is not read for the error it
+#: wraps (generic, ``{a}: {b}``: its projects would be read for every message).
+_WRAPPER_RECORDS = 64
+#: The records of an inner pattern whose projects are read (a pattern shared wider
+#: than this is generic: no project can be told from it).
+_INNER_RECORDS = 16
+
+
+def _wrapping(
+    wrapper: Entry, group: int, inner: Entry, text: str
+) -> tuple[_Hit, tuple[str | None, ...]] | None:
+    """``text`` as ``wrapper`` with capture ``group`` holding the whole of ``inner``'s message.
+
+    Returns the wrapper's hit and the inner message's captures. The wrapper's own
+    hit may split the text elsewhere (``{exc} in {ip_str!r}`` stops its first
+    capture at the first `` in ``): the two patterns are matched as one, so the
+    split is the one that makes the inner message whole.
+    """
+    parts = wrapper.pattern.split(GROUP)
+    if len(parts) != wrapper.groups + 1:
+        return None
+    combined = (
+        GROUP.join(parts[: group + 1]) + f"({inner.pattern})" + GROUP.join(parts[group + 1 :])
+    )
+    try:
+        m = compile_pattern(combined).full.fullmatch(text, timeout=REGEX_TIMEOUT)
+    except (TimeoutError, ValueError):  # InvalidPatternError is a ValueError
+        return None
+    if m is None:
+        return None
+    found: tuple[str | None, ...] = m.groups()
+    end = group + 1 + inner.groups
+    return _Hit("full", (*found[: group + 1], *found[end:]), 0, len(text)), found[group + 1 : end]
+
+
+def _compositions(
+    hits: Sequence[_Found], store: Store
+) -> dict[int, tuple[int, _Inner, frozenset[str]]]:
+    """The hits whose capture is another hit's pattern's whole message: the errors they wrap.
+
+    ``ipaddress.AddressValueError: Only hex digits permitted in 'axy' in
+    '1234:axy::b'`` is ``{exc} in {ip_str!r}`` wrapping the message of
+    ``Only hex digits permitted in {hextet_str!r}``: the inner pattern matches
+    the whole text too (its last placeholder swallows the rest), but the wrapper
+    explains the literal text of both. Maps a wrapper hit's index to (the inner
+    hit's index, the inner message, the inner pattern's projects); only the
+    inner pattern with the most literal text counts.
+    """
+    out: dict[int, tuple[int, _Inner, frozenset[str]]] = {}
+    for w, wrapper in enumerate(hits):
+        if wrapper.hit.mode != "full" or wrapper.hit.restored:
+            continue
+        if len(wrapper.entry.records) > _WRAPPER_RECORDS or not wrapper.entry.groups:
+            continue
+        best: tuple[int, _Inner] | None = None
+        for i, inner in enumerate(hits):
+            if (
+                i == w
+                or inner.text != wrapper.text
+                or inner.entry.pattern == wrapper.entry.pattern
+                or inner.hit.mode == "truncated"
+                or inner.entry.literal_length < _INNER_MIN
+                or len(inner.entry.records) > _INNER_RECORDS
+                or (best is not None and inner.literal <= hits[best[0]].literal)
+            ):
+                continue
+            for g in range(wrapper.entry.groups):
+                held = _wrapping(wrapper.entry, g, inner.entry, wrapper.text)
+                if held is not None:
+                    summary = store.summary(inner.entry.records[0])
+                    best = (i, _Inner(g, inner.entry, held[0], held[1], summary))
+                    break
+        if best is not None:
+            repos = frozenset(store.summary(p).repo for p in best[1].entry.records)
+            out[w] = (best[0], best[1], repos)
+    return out
+
+
+def _nearest(positions: Sequence[int], inner: _Inner, store: Store) -> list[int]:
+    """Of a wrapper's records, those in the inner record's file nearest to it.
+
+    Code that wraps an error calls the helper that raised it, and the helper sits
+    beside it: a message raised at several sites (``{exc} in {ip_str!r}`` in each
+    of ipaddress's parsers) wraps, at IPv6's, the hextet parser's error and at
+    IPv4's the octet's. A wrapper in another file gets no credit: in a repo as
+    wide as CPython's, ``runpy``'s ``No module named {mod_name}`` does not hold
+    ``imp``'s ``{path!r} is not a package``.
+    """
+    here = inner.summary
+    same = [
+        (abs(store.summary(p).line_number - here.line_number), p)
+        for p in positions
+        if store.summary(p).file_path == here.file_path
+    ]
+    if not same:
+        return []
+    closest = min(distance for distance, _ in same)
+    return [p for distance, p in same if distance == closest]
+
+
+def _raised_as_reported(report: ExceptionReport, record: RecordSummary) -> bool:
+    """Whether the report's class is the record's (a known class that agrees)."""
+    return _class_state(report, record) in ("agree", "custom")
+
+
 def _add_hits(
     collector: _Collector, report: ExceptionReport, order: int, hits: Sequence[_Found]
 ) -> None:
@@ -1596,10 +1741,43 @@ def _add_hits(
     Its confidence is capped just below the best of the patterns that explain
     more (nothing, when those were too weak to be kept), except for a record
     a traceback frame shows raising it: a frame at the raise line outweighs the
-    wording.
+    wording. A wrapper whose placeholder holds another hit's whole message (see
+    :func:`_compositions`) explains the literal text of both, for its records of
+    the inner record's project and file, nearest to it (see :func:`_nearest`);
+    the inner pattern is then one it explains better. Not when one pattern
+    explains as much literal text as the two together.
     """
+    store = collector.catalog.parts[collector.part]
     dominated = _dominated(hits)
     cut_groups = _cut_groups(hits)
+    wrapped: dict[int, tuple[int, _Inner, list[int]]] = {}
+    composed = _compositions(hits, store)
+    for w, (i, inner, repos) in composed.items():
+        # Each may hold the other's message: the one raised as the report's class is
+        # the wrapper (``composed[i]`` holds this hit's record); neither or both, and
+        # nothing tells.
+        if (
+            i in composed
+            and composed[i][0] == w
+            and (
+                _raised_as_reported(report, inner.summary)
+                or not _raised_as_reported(report, composed[i][1].summary)
+            )
+        ):
+            continue
+        if any(
+            found.hit.mode == "full"
+            and found.text == hits[w].text
+            and found.literal >= hits[w].literal + inner.entry.literal_length
+            for found in hits
+        ):
+            continue  # one pattern explains as much as the two together
+        own = _nearest(
+            [p for p in hits[w].entry.records if store.summary(p).repo in repos], inner, store
+        )
+        if own:
+            wrapped[w] = (i, inner, own)
+            dominated.setdefault(i, []).append(hits[w].entry)
 
     def add(found: _Found, cap: float | None = None, reasons: tuple[str, ...] = ()) -> None:
         collector.add(
@@ -1614,6 +1792,18 @@ def _add_hits(
             cut=cut_groups.get(_cut_key(found)),
         )
 
+    for w, (_, inner, own) in wrapped.items():
+        if w not in dominated:
+            found = hits[w]
+            collector.add(
+                entry=found.entry,
+                report=report,
+                order=order,
+                hit=inner.wrapper_hit,
+                text=found.text,
+                only=own,
+                inner=inner,
+            )
     for i, found in enumerate(hits):
         if i not in dominated:
             add(found)

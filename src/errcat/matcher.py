@@ -1320,6 +1320,8 @@ class _Collector:
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
+            if features is not None and inner is not None:
+                features["wrapped"] = 1.0  # for the benchmarks: not one of the model's
             if cap is not None and confidence > cap - 0.001 and frame_gain < 3.0:
                 confidence = max(0.0, cap - 0.001)
             agreement = _AGREEMENT.get(_class_state(report, summary), 1)

@@ -67,7 +67,9 @@ Method
    ``hit line``
        ``Class: message``, the template of a non-generic record rendered with
        values that suit each placeholder (quoted names, numbers, lists, paths,
-       URLs, type names; KeyError messages as Python prints them, quoted);
+       URLs, type names, one element for ``{names[-1]}``, a real CPython error
+       message for a caught exception's ``{e}``; KeyError messages as Python
+       prints them, quoted);
    ``hit traceback``
        the same inside a traceback of 24 frames (about 50 lines) whose last
        frame is the record's file (as installed: ``/usr/lib/python3.X/...`` or
@@ -214,7 +216,7 @@ __all__ = [
 CORPUS_VERSION = 2
 
 #: Bumped when query sets change but catalogs do not: part of the query cache's key.
-QUERY_VERSION = 3
+QUERY_VERSION = 4
 
 #: The catalog sizes the benchmarks use.
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
@@ -1355,6 +1357,15 @@ _LIST_WORDS_TEXT = """
 _LIST_WORDS = frozenset(_LIST_WORDS_TEXT.split())
 _TYPE_NAMES = ("NoneType", "str", "int", "dict", "list", "float", "bytes", "tuple", "set", "bool")
 _NUMERIC_SPEC = re.compile(r".*[bcdeEfFgGnoxX%]$")
+#: A placeholder that holds a caught exception (``{e}``, ``{str(err)}``, ``{exc.args[0]}``):
+#: real code prints another error's message there.
+_EXCEPTION_VALUE = re.compile(
+    r"(?:str\()?(?:e|ex|exc|err|error|exception|cause|original|inner)\)?"
+    r"(?:\.args\[0\]|\.msg|\.message)?",
+    re.IGNORECASE,
+)
+#: One element of a sequence (``filters[-1]``, ``args[0]``), not a slice of it.
+_ELEMENT = re.compile(r".*\[[^\]:]*\]")
 
 
 class _Renderer:
@@ -1400,6 +1411,10 @@ class _Renderer:
             or _NUMERIC_SPEC.match(spec or "-")
         ):
             return self.formatted(self.number(), spec)
+        if _EXCEPTION_VALUE.fullmatch(ph.expr.strip()):
+            cls, message, _ = _builtin_error(rng, self)
+            out = f"{cls}({message!r})" if ph.conversion in {"r", "a"} else message
+            return out or "x"
         if ("type" in tokens and last == "name") or last in {"__class__", "typ", "klass"}:
             value = rng.choice(_TYPE_NAMES)
         elif tail in {"url", "uri", "endpoint", "href", "link"}:
@@ -1419,6 +1434,8 @@ class _Renderer:
         elif "join" in tokens:
             text = ", ".join(v.ident(rng) for _ in range(rng.randint(2, 4)))
             value = text
+        elif _ELEMENT.fullmatch(ph.expr.strip()):  # one element, whatever the sequence's name
+            value = v.ident(rng)
         elif (
             tokens[0] in {"sorted", "list", "set", "tuple"}
             or last in _LIST_WORDS

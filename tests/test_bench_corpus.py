@@ -186,3 +186,31 @@ def test_queries(catalog: Path) -> None:
                 assert len(split_traceback(text)[0]) == 24
     assert corpus.make_queries(catalog, k=k, seed=1) == qs.queries  # from the cache
     assert corpus.make_query_set(records(catalog), k=k, seed=1).queries == qs.queries
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_caught_exception_renders_as_an_error_message_and_an_element_as_one_value(
+    catalog: Path, seed: int
+) -> None:
+    import random
+
+    from errcat.patterns import parse_template
+
+    renderer = corpus._Renderer(corpus.build_vocabulary(records(catalog)), random.Random(seed))
+
+    def one(template: str) -> str:
+        (field,) = parse_template(template)[1]
+        return renderer.value(field)
+
+    # Real code prints another error's text where it formats the exception it caught.
+    for template in ("{e}", "{str(err)}", "{exc.args[0]}", "{error}"):
+        message = one(template)
+        assert " " in message and not message.isidentifier(), (template, message)
+    shown = one("{exc!r}")
+    assert shown.endswith(")") and "(" in shown and shown.split("(")[0].isidentifier()
+    # One element of a list is not the list ("{filters[-1]}" was "['a', 'b']").
+    for template in ("{filters[-1]}", "{args[0]}", "{self.names[i]}"):
+        value = one(template)
+        assert not value.startswith("[") and "," not in value, (template, value)
+    assert one("{filters[1:]}").startswith("[")  # a slice is still a list
+    assert not one("{effect}").count(" ")  # a name that merely starts with "e"

@@ -1682,7 +1682,11 @@ def _compositions(
     for w, wrapper in enumerate(hits):
         if wrapper.hit.mode != "full" or wrapper.hit.restored:
             continue
-        if len(wrapper.entry.records) > _WRAPPER_RECORDS or not wrapper.entry.groups:
+        if (
+            len(wrapper.entry.records) > _WRAPPER_RECORDS
+            or not wrapper.entry.groups
+            or _is_wordless(wrapper.entry)  # ``{msg}``: only a frame tells (see _Collector.add)
+        ):
             continue
         best: tuple[int, _Inner] | None = None
         for i, inner in enumerate(hits):

@@ -1756,7 +1756,7 @@ def _add_hits(
     store = collector.catalog.parts[collector.part]
     dominated = _dominated(hits)
     cut_groups = _cut_groups(hits)
-    wrapped: dict[int, tuple[int, _Inner, list[int]]] = {}
+    wrapped: dict[int, tuple[_Inner, list[int]]] = {}
     composed = _compositions(hits, store)
     for w, (i, inner, repos) in composed.items():
         # Each may hold the other's message: the one raised as the report's class is
@@ -1782,7 +1782,7 @@ def _add_hits(
             [p for p in hits[w].entry.records if store.summary(p).repo in repos], inner, store
         )
         if own:
-            wrapped[w] = (i, inner, own)
+            wrapped[w] = (inner, own)
             dominated.setdefault(i, []).append(hits[w].entry)
 
     def add(found: _Found, cap: float | None = None, reasons: tuple[str, ...] = ()) -> None:
@@ -1798,7 +1798,7 @@ def _add_hits(
             cut=cut_groups.get(_cut_key(found)),
         )
 
-    for w, (_, inner, own) in wrapped.items():
+    for w, (inner, own) in wrapped.items():
         if w not in dominated:
             found = hits[w]
             collector.add(

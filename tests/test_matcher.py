@@ -1507,7 +1507,7 @@ def _wrapper_catalog(inner: str, wrapper: str, wrapper_repo: str) -> Catalog:
 
 @settings(max_examples=80, deadline=None)
 @given(
-    head=st.lists(words, min_size=3, max_size=5).map(" ".join),
+    head=st.lists(words, min_size=3, max_size=5, unique=True).map(" ".join),
     wrapper=_WRAPPERS,
     value=words,
     where=words,
@@ -1534,9 +1534,10 @@ def test_a_wrapper_holding_its_projects_message_is_the_answer(
     held = {"exc", "e", "err"} & set(best.params)
     assert [best.params[k] for k in held] == [inner_message]
     assert any("holds the whole message of another record" in r for r in best.reasons)
-    # The inner record, raised on its own, is still the answer for its own message.
-    alone = match_error(f"ValueError: {inner_message}", catalog=catalog)
-    assert alone is not None and alone.record.id == f"{0:016x}"
+    # The inner record, raised on its own, is still the first for its own message (made-up
+    # words can be too common to answer on: "non non non").
+    alone = match_all(f"ValueError: {inner_message}", catalog=catalog)
+    assert alone and alone[0].record.id == f"{0:016x}"
 
 
 def test_a_wrapper_from_another_project_gets_no_credit_for_the_message_it_holds() -> None:

@@ -1785,31 +1785,30 @@ def _add_hits(
             wrapped[w] = (inner, own)
             dominated.setdefault(i, []).append(hits[w].entry)
 
-    def add(found: _Found, cap: float | None = None, reasons: tuple[str, ...] = ()) -> None:
+    def add(
+        found: _Found,
+        cap: float | None = None,
+        reasons: tuple[str, ...] = (),
+        wrapping: tuple[_Inner, list[int]] | None = None,
+    ) -> None:
+        inner, only = wrapping if wrapping is not None else (None, None)
         collector.add(
             entry=found.entry,
             report=report,
             order=order,
-            hit=found.hit,
+            hit=found.hit if inner is None else inner.wrapper_hit,
             text=found.text,
             present_literal=_present(found),
+            only=only,
             cap=cap,
             extra_reasons=reasons,
             cut=cut_groups.get(_cut_key(found)),
+            inner=inner,
         )
 
-    for w, (inner, own) in wrapped.items():
+    for w, wrapping in wrapped.items():
         if w not in dominated:
-            found = hits[w]
-            collector.add(
-                entry=found.entry,
-                report=report,
-                order=order,
-                hit=inner.wrapper_hit,
-                text=found.text,
-                only=own,
-                inner=inner,
-            )
+            add(hits[w], wrapping=wrapping)
     for i, found in enumerate(hits):
         if i not in dominated:
             add(found)

@@ -1552,3 +1552,47 @@ def test_a_wrapper_from_another_project_gets_no_credit_for_the_message_it_holds(
     plain = [m for m in match_all(text, catalog=other) if m.record.id == f"{1:016x}"]
     assert all(not m.confident for m in plain)
     assert composed.confidence > max((m.confidence for m in plain), default=0.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    wrapper=st.sampled_from(
+        ["{exc} in {where!r}", "cannot load {name!r}: {err}", "{e} (while {what}) in {where}"]
+    ),
+    inner=st.sampled_from(
+        ["{count} shards in {path!r}", "no value for {key}", "bad {x}: got {y} in {z}"]
+    ),
+    values=st.lists(st.sampled_from(["'a in b'", "3", "x: y", "(1, 2)", "in", "q"]), min_size=6),
+)
+def test_a_wrapper_is_joined_to_its_message_alike_by_pieces_and_by_regex(
+    wrapper: str, inner: str, values: list[str]
+) -> None:
+    from errcat.index import Entry
+    from errcat.matcher import _wrapping
+    from errcat.patterns import parse_template
+
+    supply = iter(values)
+
+    def render(template: str, held: str | None = None) -> str:
+        literals, fields = parse_template(template)
+        out = [literals[0]]
+        for f, lit in zip(fields, literals[1:], strict=True):
+            out.append(held if held is not None and f.expr in {"exc", "err", "e"} else next(supply))
+            out.append(lit)
+        return "".join(out)
+
+    text = render(wrapper, render(inner))
+    outer = Entry.build(template_to_pattern(wrapper), (0,))
+    held = Entry.build(template_to_pattern(inner), (1,))
+    assert outer.pieces is not None and held.pieces is not None
+    for group in range(outer.groups):
+        by_pieces = _wrapping(outer, group, held, text, use_pieces=True)
+        by_regex = _wrapping(outer, group, held, text, use_pieces=False)
+        assert (by_pieces is None) == (by_regex is None), (text, group)
+        if by_pieces is not None and by_regex is not None:
+            assert by_pieces[0].groups == by_regex[0].groups and by_pieces[1] == by_regex[1]
+    # The group that holds the message finds it (whatever else it finds).
+    at = [f.expr for f in parse_template(wrapper)[1]].index(
+        next(f.expr for f in parse_template(wrapper)[1] if f.expr in {"exc", "err", "e"})
+    )
+    assert _wrapping(outer, at, held, text) is not None

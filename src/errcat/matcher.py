@@ -1639,15 +1639,18 @@ _INNER_RECORDS = 16
 
 
 def _wrapping(
-    wrapper: Entry, group: int, inner: Entry, text: str
+    wrapper: Entry, group: int, inner: Entry, text: str, *, use_pieces: bool = True
 ) -> tuple[_Hit, tuple[str | None, ...]] | None:
     """``text`` as ``wrapper`` with capture ``group`` holding the whole of ``inner``'s message.
 
     Returns the wrapper's hit and the inner message's captures. The wrapper's own
     hit may split the text elsewhere (``{exc} in {ip_str!r}`` stops its first
     capture at the first `` in ``): the two patterns are matched as one, so the
-    split is the one that makes the inner message whole.
+    split is the one that makes the inner message whole. Two literal-and-group
+    patterns are joined piece by piece (no regex to compile); others as regexes.
     """
+    if use_pieces and wrapper.pieces is not None and inner.pieces is not None:
+        return _wrapping_pieces(wrapper.pieces, group, inner.pieces, text)
     parts = wrapper.pattern.split(GROUP)
     if len(parts) != wrapper.groups + 1:
         return None
@@ -1665,8 +1668,26 @@ def _wrapping(
     return _Hit("full", (*found[: group + 1], *found[end:]), 0, len(text)), found[group + 1 : end]
 
 
+def _wrapping_pieces(
+    outer: tuple[str, ...], group: int, inner: tuple[str, ...], text: str
+) -> tuple[_Hit, tuple[str | None, ...]] | None:
+    """:func:`_wrapping` for two patterns given as literal pieces around their groups."""
+    if len(inner) == 1:
+        middle: tuple[str, ...] = (outer[group] + inner[0] + outer[group + 1],)
+    else:
+        middle = (outer[group] + inner[0], *inner[1:-1], inner[-1] + outer[group + 1])
+    found = pieces_fullmatch((*outer[:group], *middle, *outer[group + 2 :]), text)
+    if found is None:
+        return None
+    held = found[group : group + len(inner) - 1]
+    # The inner message as the text holds it: its pieces matched literally.
+    whole = inner[0] + "".join(value + piece for value, piece in zip(held, inner[1:], strict=True))
+    outside = (*found[:group], whole, *found[group + len(inner) - 1 :])
+    return _Hit("full", outside, 0, len(text)), held
+
+
 def _compositions(
-    hits: Sequence[_Found], store: Store
+    hits: Sequence[_Found], store: Store, use_pieces: bool
 ) -> dict[int, tuple[int, _Inner, frozenset[str]]]:
     """The hits whose capture is another hit's pattern's whole message: the errors they wrap.
 
@@ -1701,7 +1722,7 @@ def _compositions(
             ):
                 continue
             for g in range(wrapper.entry.groups):
-                held = _wrapping(wrapper.entry, g, inner.entry, wrapper.text)
+                held = _wrapping(wrapper.entry, g, inner.entry, wrapper.text, use_pieces=use_pieces)
                 if held is not None:
                     summary = store.summary(inner.entry.records[0])
                     best = (i, _Inner(g, inner.entry, held[0], held[1], summary))
@@ -1757,7 +1778,7 @@ def _add_hits(
     dominated = _dominated(hits)
     cut_groups = _cut_groups(hits)
     wrapped: dict[int, tuple[_Inner, list[int]]] = {}
-    composed = _compositions(hits, store)
+    composed = _compositions(hits, store, store.index.uses_pieces)
     for w, (i, inner, repos) in composed.items():
         # Each may hold the other's message: the one raised as the report's class is
         # the wrapper (``composed[i]`` holds this hit's record); neither or both, and

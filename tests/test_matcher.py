@@ -18,20 +18,21 @@ from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 
 
+def envelope_of(n: int, template: str, slug: str = "record", /, **fields: object) -> RecordEnvelope:
+    """The example envelope as record ``n``, raising ``template`` (camelCase ``fields``)."""
+    return make_envelope(
+        id=f"{n:016x}",
+        slug=f"{slug}-{n}",
+        errorMessage=template,
+        messagePattern=template_to_pattern(template),
+        **fields,
+    )
+
+
 def catalog_of(*templates: str, cls: str = "ValueError", **fields: object) -> Catalog:
-    envelopes = []
-    for n, template in enumerate(templates):
-        envelopes.append(
-            make_envelope(
-                id=f"{n:016x}",
-                slug=f"record-{n}",
-                errorMessage=template,
-                messagePattern=template_to_pattern(template),
-                errorClass=cls,
-                **fields,
-            )
-        )
-    return Catalog(envelopes)
+    return Catalog(
+        [envelope_of(n, template, errorClass=cls, **fields) for n, template in enumerate(templates)]
+    )
 
 
 # -- captured values are whole -------------------------------------------------------
@@ -192,11 +193,10 @@ def _site(
     line: int,
     template: str = "tensor parallel size {tp} does not divide {n} heads",
 ) -> RecordEnvelope:
-    return make_envelope(
-        id=f"{n:016x}",
-        slug=f"site-{n}",
-        errorMessage=template,
-        messagePattern=template_to_pattern(template),
+    return envelope_of(
+        n,
+        template,
+        "site",
         filePath=path,
         lineNumber=line,
         sourceCodeStart=max(1, line - 18),
@@ -1487,15 +1487,8 @@ _WRAPPERS = st.sampled_from(
 
 def _wrapper_catalog(inner: str, wrapper: str, wrapper_repo: str) -> Catalog:
     def envelope(n: int, template: str, cls: str, repo: str) -> RecordEnvelope:
-        return make_envelope(
-            id=f"{n:016x}",
-            slug=f"record-{n}",
-            errorMessage=template,
-            messagePattern=template_to_pattern(template),
-            errorClass=cls,
-            repo=repo,
-            githubUrl=f"https://github.com/{repo}/blob/{'0' * 40}/src/project/core.py#L1-L30",
-        )
+        url = f"https://github.com/{repo}/blob/{'0' * 40}/src/project/core.py#L1-L30"
+        return envelope_of(n, template, errorClass=cls, repo=repo, githubUrl=url)
 
     return Catalog(
         [

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.index import fold_whitespace
-from errcat.matcher import CONFIDENCE_THRESHOLD, match_all, match_error
+from errcat.matcher import CONFIDENCE_THRESHOLD, candidates, match_all, match_error
 from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 
@@ -454,11 +454,12 @@ def test_a_wrapper_without_a_record_defers_to_the_nearest_cause(phrase: str) -> 
 
 
 @given(label=words, value=words)
-def test_no_exception_class_lifts_the_cap_on_wordless_patterns(label: str, value: str) -> None:
+def test_a_builtin_class_does_not_lift_the_cap_on_wordless_patterns(label: str, value: str) -> None:
     # "invalid {what}" has next to no evidence in its words, and "{label}: {err!r}" none:
     # in a catalog of a few records nothing else says how common they are, so without a
     # frame at its raise line the first only hints, and the second is not even proposed.
-    for cls in ("ValueError", "plistlib.InvalidFileException"):
+    # So for an unqualified class too: any project may define a ``ParseError``.
+    for cls in ("ValueError", "InvalidFileException"):
         catalog = catalog_of("Invalid file", "invalid {what}", "{label}: {err!r}", cls=cls)
         text = f"{cls}: invalid {label}"
         [top, *_] = match_all(text, catalog=catalog)
@@ -468,7 +469,24 @@ def test_no_exception_class_lifts_the_cap_on_wordless_patterns(label: str, value
         assert match_error(text, catalog=catalog) is None
         wordless = f"{cls}: {label}: {value!r}"
         assert match_all(wordless, catalog=catalog) == []
-        assert match_error(wordless, catalog=catalog) is None
+
+
+@given(label=words)
+def test_a_module_qualified_class_with_one_fitting_record_lifts_the_cap(label: str) -> None:
+    # ``plistlib.InvalidFileException`` names plistlib's own class: no other project's
+    # text can be it, and of its records only "invalid {what}" fits, so the model weighs
+    # the few words (and answers); with a second record of the class that fits, the text
+    # cannot tell the two apart, and the cap stands.
+    cls = "plistlib.InvalidFileException"
+    text = f"{cls}: invalid {label}"
+    lone = catalog_of("Invalid file", "invalid {what}", "{label}: {err!r}", cls=cls)
+    m = match_error(text, catalog=lone)
+    assert m is not None and m.summary.error_message == "invalid {what}"
+    assert "no other record of it fits" in " ".join(m.reasons)
+    two = catalog_of("invalid {what}", "invalid {kind}", cls=cls)
+    assert match_error(text, catalog=two) is None
+    other_module = catalog_of("invalid {what}", cls="xmllib.InvalidFileException")
+    assert match_error(text, catalog=other_module) is None
 
 
 def test_a_project_class_that_agrees_is_told_from_a_builtin_one() -> None:
@@ -1485,7 +1503,9 @@ _WRAPPERS = st.sampled_from(
 )
 
 
-def _wrapper_catalog(inner: str, wrapper: str, wrapper_repo: str) -> Catalog:
+def _wrapper_catalog(
+    inner: str, wrapper: str, wrapper_repo: str, wrapper_class: str = "project.core.LoadError"
+) -> Catalog:
     def envelope(n: int, template: str, cls: str, repo: str) -> RecordEnvelope:
         url = f"https://github.com/{repo}/blob/{'0' * 40}/src/project/core.py#L1-L30"
         return envelope_of(n, template, errorClass=cls, repo=repo, githubUrl=url)
@@ -1493,7 +1513,7 @@ def _wrapper_catalog(inner: str, wrapper: str, wrapper_repo: str) -> Catalog:
     return Catalog(
         [
             envelope(0, inner, "ValueError", "example/project"),
-            envelope(1, wrapper, "project.core.LoadError", wrapper_repo),
+            envelope(1, wrapper, wrapper_class, wrapper_repo),
         ]
     )
 
@@ -1537,7 +1557,9 @@ def test_a_wrapper_from_another_project_gets_no_credit_for_the_message_it_holds(
     inner = "checkpoint shard is missing from the index {value!r}"
     message = "checkpoint shard is missing from the index 'abc' in 'loader'"
     same = _wrapper_catalog(inner, "{exc} in {where!r}", "example/project")
-    other = _wrapper_catalog(inner, "{exc} in {where!r}", "someone/else")
+    # The other project's class has the same name, mined without its module (a module
+    # the report names would be evidence of its own: see the lone-class tests).
+    other = _wrapper_catalog(inner, "{exc} in {where!r}", "someone/else", "LoadError")
     text = f"project.core.LoadError: {message}"
     composed = match_all(text, catalog=same)[0]
     assert composed.record.id == f"{1:016x}" and composed.confident
@@ -1589,3 +1611,96 @@ def test_a_wrapper_is_joined_to_its_message_alike_by_pieces_and_by_regex(
         next(f.expr for f in parse_template(wrapper)[1] if f.expr in {"exc", "err", "e"})
     )
     assert _wrapping(outer, at, held, text) is not None
+
+
+def _c_message(kind: int, value: str) -> str:
+    """A message CPython's C code raises, for a made-up value."""
+    try:
+        if kind == 0:
+            int(value)
+        elif kind == 1:
+            len(value.__len__())  # type: ignore[arg-type]
+        else:
+            getattr(None, value)
+    except (ValueError, TypeError, AttributeError) as exc:
+        return str(exc)
+    raise AssertionError(kind)
+
+
+@given(kind=st.integers(0, 2), value=words, source=words)
+def test_a_placeholder_holding_a_c_message_is_explained_text(
+    kind: int, value: str, source: str
+) -> None:
+    # pip's ``raise DirectUrlValidationError(f"{e} (from {src_name!r})")`` prints C's
+    # message whole: that text is the error it caught, explained, not a value; the
+    # same length of other text in the placeholder is a value, and explains less.
+    cls = "project.direct_url.DirectUrlValidationError"
+    catalog = catalog_of("{e} (from {src_name!r})", cls=cls)
+    c_message = _c_message(kind, value)
+    other = " ".join([value] * (len(c_message) // (len(value) + 1) + 1))[: len(c_message)]
+    held = candidates(f"{cls}: {c_message} (from {source!r})", catalog)
+    plain = candidates(f"{cls}: {other} (from {source!r})", catalog)
+    assert held and plain and held[0].features and plain[0].features
+    assert any("a placeholder holds a message CPython raises" in r for r in held[0].reasons)
+    assert not any("CPython raises" in r for r in plain[0].reasons)
+    assert held[0].features["bare_explained"] > plain[0].features["bare_explained"]
+    assert held[0].confidence >= plain[0].confidence
+    assert held[0].params["e"] == c_message
+
+
+def _project_catalog(project: str, *templates: tuple[str, str]) -> Catalog:
+    """Records of one project, ``org/<project>``, each a (class, template) pair."""
+    url = f"https://github.com/org/{project}/blob/{'0' * 40}/{project}/core.py#L1-L30"
+    return Catalog(
+        [
+            envelope_of(n, template, errorClass=cls, repo=f"org/{project}", githubUrl=url)
+            for n, (cls, template) in enumerate(templates)
+        ]
+    )
+
+
+@given(project=words, value=words)
+def test_a_project_named_only_in_the_values_of_a_message_c_prints_is_not_named(
+    project: str, value: str
+) -> None:
+    # ``No module named 'vllm._C'`` is the import system's message about vllm's module;
+    # it does not say vllm raised it. A message in the project's own wording whose value
+    # is the project's name (``module attrs has no attribute x``) does, and so does the
+    # project's name outside the values (a log prefix).
+    assume(project not in {"module", "named", "has", "attribute"})
+    catalog = _project_catalog(
+        project,
+        ("ModuleNotFoundError", "No module named {name!r}"),
+        ("AttributeError", "module {mod} has no attribute {name}"),
+    )
+    names = f"the text names {project}"
+    c_message = match_all(
+        f"ModuleNotFoundError: No module named '{project}.{value}'", catalog=catalog
+    )
+    assert c_message and c_message[0].record.id == f"{0:016x}"
+    assert not any(names in r for r in c_message[0].reasons)
+    prefixed = match_all(
+        f"[{project}] ModuleNotFoundError: No module named '{project}.{value}'", catalog=catalog
+    )
+    assert prefixed and any(names in r for r in prefixed[0].reasons)
+    own = match_all(f"AttributeError: module {project} has no attribute {value}", catalog=catalog)
+    assert own and own[0].record.id == f"{1:016x}"
+    assert any(names in r for r in own[0].reasons)
+    assert prefixed[0].confidence > c_message[0].confidence
+
+
+@pytest.mark.parametrize(
+    "lead", ["deepseek-v4-flash-0731", "Qwen/Qwen3-8B with TP=2", "gemma-3 on v0.9.1", "Llama"]
+)
+def test_a_title_s_model_name_before_the_message_is_read_past(lead: str) -> None:
+    # "[Bug]: deepseek-v4-flash-0731: Pipeline parallelism is not supported for this model."
+    # names the model, then quotes the message (here cut after its first sentence).
+    catalog = catalog_of(
+        "Pipeline parallelism is not supported for this model. Supported models implement "
+        "the `SupportsPP` interface.",
+        cls="NotImplementedError",
+    )
+    m = match_error(
+        f"[Bug]: {lead}: Pipeline parallelism is not supported for this model.", catalog=catalog
+    )
+    assert m is not None and m.record.id == f"{0:016x}"

@@ -49,6 +49,7 @@ import builtins
 import functools
 import heapq
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -203,8 +204,9 @@ _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 #: Tags an issue title puts before the error it quotes: ``[Bug]: ``, ``[Usage][V1] ``.
 _TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
 #: A few words of a title's own before a colon, and how long the rest must be to be read
-#: as the message they introduce.
-_PROSE_LEAD = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z][A-Za-z-]*){0,5}: (?=\S)")
+#: as the message they introduce. The words may be a model's or a tool's name
+#: (``deepseek-v4-flash-0731: ``, ``Qwen/Qwen3-8B with TP=2: ``).
+_PROSE_LEAD = re.compile(r"^[A-Za-z][\w.+/=-]*(?: [\w][\w.+/=-]*){0,5}: (?=\S)")
 _PROSE_LEAD_REST = 20
 #: A quoted stretch of prose long enough to be a message.
 _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
@@ -500,10 +502,41 @@ _MENTION_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def _mentions(text: str) -> frozenset[str]:
-    """The lowercase words of a text (the project names it may mention), colours removed."""
+def _mentions(text: str) -> Mapping[str, int]:
+    """The lowercase words of a text (the project names it may mention), colours removed.
+
+    Each with how often it occurs (a name held only by a message's values is not
+    the text naming the project: see :func:`_named_outside`).
+    """
     plain = _ANSI.sub(" ", text[:_MENTION_CHARS])
-    return frozenset(w.lower() for w in _MENTION_WORD.findall(plain))
+    return Counter(w.lower() for w in _MENTION_WORD.findall(plain))
+
+
+def _named_outside(
+    package: str, mentions: Mapping[str, int], captures: Sequence[str | None]
+) -> bool:
+    """Whether the text names ``package`` somewhere other than the values a pattern captured.
+
+    ``No module named 'vllm._C'`` holds ``vllm`` only as the module the import
+    system could not find: the value names it, the text does not say vllm raised it
+    (a message of a project's own wording, ``module attrs has no attribute x``, is
+    another matter: there the value is most often the project naming itself).
+
+    >>> words = _mentions("No module named 'vllm._C'")
+    >>> _named_outside("vllm", words, ["'vllm._C'"]), _named_outside("vllm", words, ["'x'"])
+    (False, True)
+    """
+    count = mentions.get(package, 0)
+    if not count:
+        return False
+    held = sum(
+        1
+        for value in captures
+        if value
+        for w in _MENTION_WORD.findall(value)
+        if w.lower() == package
+    )
+    return count > held
 
 
 def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
@@ -540,7 +573,7 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
 _OWN_CLASS_NAME = 8
 
 
-def _names_own_class(record: RecordSummary, mentions: frozenset[str]) -> bool:
+def _names_own_class(record: RecordSummary, mentions: Mapping[str, int]) -> bool:
     """Whether the text names the record's class, a project's own (not a builtin)."""
     short = _short_class(record.error_class) or ""
     return (
@@ -548,6 +581,23 @@ def _names_own_class(record: RecordSummary, mentions: frozenset[str]) -> bool:
         and short.lower() in mentions
         and not _is_builtin_class(record.error_class)
     )
+
+
+def _module_qualified(got: str | None, want: str | None = None) -> bool:
+    """Whether a report names a project's own class with its module (``pkg.mod.MyError``).
+
+    With ``want``, that the record's class is named with a module as well (the two
+    agree by :func:`_class_state`): the report names the record's module, so no other
+    project's text can be it, however common its words.
+
+    >>> _module_qualified("pip._internal.exceptions.InstallationError")
+    True
+    >>> _module_qualified("ValueError"), _module_qualified("builtins.KeyError")
+    (False, False)
+    """
+    if got is None or "." not in got or _is_builtin_class(got):
+        return False
+    return want is None or "." in want
 
 
 def _raised_as(name: str | None, record: RecordSummary) -> bool:
@@ -614,9 +664,18 @@ def _text_evidence(
     if builtin and mode == "full" and message and not _c_could_print(entry, message):
         builtin = False  # C's words, but never as this record prints them
     message_length = len(message)
-    captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c)
+    # A placeholder holding a whole message that CPython's C code raises is the error
+    # a wrapper caught (``{e} (from {src!r})``): that text is explained, as C's,
+    # though its words say nothing of which wrapper printed it (no information).
+    held_c = (
+        tuple(c for c in captures if c and _holds_c_message(c))
+        if mode == "full" and any(background.shape_words(w) for w in words)
+        else ()
+    )
+    told = literal + sum(map(len, held_c))
+    captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c and c not in held_c)
     unexplained = max(0, message_length - matched_length)
-    explained = literal / (literal + captured + unexplained) if literal else 0.0
+    explained = told / (told + captured + unexplained) if literal else 0.0
     outside = unexplained / message_length if message_length else 0.0
     evidence = TextEvidence(
         mode=mode,
@@ -636,6 +695,10 @@ def _text_evidence(
         _MODE_REASON[mode],
         f"literal text explains {explained:.0%} of the message ({literal} characters)",
     ]
+    if held_c:
+        reasons.append(
+            f"a placeholder holds a message CPython raises ({held_c[0]!r}): the error it wraps"
+        )
     if evidence.background > 1:
         reasons.append(f"{evidence.background} projects raise messages of this shape")
     if evidence.builtin:
@@ -644,6 +707,44 @@ def _text_evidence(
             " the message alone cannot tell which did"
         )
     return evidence, reasons
+
+
+_C_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|<[^>]*>|\d+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _printed_by_c(message: str, wording: str) -> bool:
+    """Whether a message opens in the very form C prints ``wording`` in, quoted values and all.
+
+    What follows may be anything (an issue title's own words).
+
+    >>> _printed_by_c("No module named 'vllm._C' when run demo", "no module named")
+    True
+    >>> _printed_by_c("module attrs has no attribute x", "module has no attribute")
+    False
+    """
+    shape = _C_VALUE.sub("_", message)
+    return any(
+        shape.startswith(_C_VALUE.sub("_", example)) for example in background.c_examples(wording)
+    )
+
+
+#: The least of a capture read as an error message C raised (shorter is a value).
+_C_MESSAGE_MIN = 12
+
+
+@functools.lru_cache(maxsize=4096)
+def _holds_c_message(capture: str) -> bool:
+    """Whether a captured value is a whole message of CPython's C code (with three words).
+
+    >>> _holds_c_message("object of type 'int' has no len()"), _holds_c_message("header")
+    (True, False)
+    """
+    return (
+        len(capture) >= _C_MESSAGE_MIN
+        and len(background.shape_words(background.builtin_wording(capture))) >= 3
+        and background.message_raised_by_builtins(capture)
+    )
 
 
 def _c_could_print(entry: Entry, message: str) -> bool:
@@ -821,12 +922,15 @@ def _score(
     report: ExceptionReport,
     frames: FrameView,
     reasons: list[str],
-    mentions: frozenset[str],
+    mentions: Mapping[str, int],
     keep_features: bool = False,
     lineage_of: Callable[[str], Lineage | None] | None = None,
     source_of: Callable[[], str] | None = None,
     rival_at_frame: bool = False,
     wordless: bool = False,
+    own_class: bool = False,
+    captures: Sequence[str | None] = (),
+    c_printed: bool = False,
 ) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
 
@@ -841,7 +945,12 @@ def _score(
     function. ``wordless``: the record's pattern has no word (``{msg}``): only a
     frame at its raise line, with a class that agrees, makes it an answer, as
     often as such answers are right (``_calibration.WORDLESS_SITE``); the text
-    features say nothing.
+    features say nothing. ``own_class``: the report names the record's class with its
+    module and no other record of that class fits the text (see :func:`_lone_own_class`):
+    no other project's text can be it, so few words are enough for the model to weigh.
+    ``captures``: the values the pattern captured; ``c_printed``: the message is one C
+    prints, in C's very form (see :func:`_printed_by_c`), and a project named only in
+    its values is a value C was given, not the text naming who raised it.
     """
     reasons = list(reasons)
     state = _class_state(report, record)
@@ -884,7 +993,9 @@ def _score(
     if text.records > 1:
         reasons.append(f"{text.records} records share this message")
     package = package_of(record.repo)
-    named = package in mentions
+    # A message C itself prints names whatever module it was given (``No module named
+    # 'vllm._C'``): the project named only in its values is no sign the project raised it.
+    named = package in mentions and (not c_printed or _named_outside(package, mentions, captures))
     if named and evidence.kind not in ("site", "raise_file", "file", "package"):
         reasons.append(f"the text names {package}")
     elif not named and state == "unknown" and _names_own_class(record, mentions):
@@ -914,11 +1025,21 @@ def _score(
         )
         if features is not None:
             features["wordless"] = 1.0
-    elif evidence.kind != "site" and text.information < _MIN_BITS and confidence > _GENERIC_CAP:
+    elif (
+        evidence.kind != "site"
+        and text.information < _MIN_BITS
+        and confidence > _GENERIC_CAP
+        and not own_class
+    ):
         confidence = _GENERIC_CAP
         reasons.append(
             f"its literal words carry {text.information:.0f} bits of evidence "
             f"(an answer without a frame at the raise line needs {_MIN_BITS:.0f})"
+        )
+    elif own_class and evidence.kind != "site" and text.information < _MIN_BITS:
+        reasons.append(
+            f"its literal words carry {text.information:.0f} bits of evidence, but the "
+            f"class {report.error_class} is this record's own and no other record of it fits"
         )
     elif evidence.kind != "site" and text.information < _FEW_BITS:
         reasons.append(
@@ -1116,7 +1237,7 @@ class _Collector:
     #: Keep each match's features (for calibration and ``Match.features``).
     keep_features: bool = False
     #: The words of the whole text, for the project names it mentions.
-    mentions: frozenset[str] = frozenset()
+    mentions: Mapping[str, int] = field(default_factory=dict)
     part: int = 0
     #: The best match per record, for each report (by its position in the report list).
     best: dict[int, dict[str, Match]] = field(default_factory=dict)
@@ -1203,6 +1324,7 @@ class _Collector:
         cap: float | None = None,
         cut: _CutGroup | None = None,
         inner: _Inner | None = None,
+        lone: int | None = None,
     ) -> None:
         """Score the records of ``entry`` for a hit and keep the best per record.
 
@@ -1211,7 +1333,9 @@ class _Collector:
         a cut-off text fits as well as this one (see :func:`_cut_groups`).
         ``inner``: one of the hit's captures is another pattern's whole message
         (a wrapper's placeholder holding the error it wraps); the hit explains the
-        literal text of both, for the records in ``only``.
+        literal text of both, for the records in ``only``. ``lone``: the one record
+        of the report's module-qualified class that fits the text (see
+        :func:`_lone_own_class`), which few words do not hold down.
         """
         mode = hit.mode
         captures = told = hit.groups
@@ -1260,6 +1384,9 @@ class _Collector:
                 " one wraps"
             )
         text_reasons.extend(extra_reasons)
+        c_printed = evidence.builtin and _printed_by_c(
+            text, background.pattern_wording(entry.fragments)
+        )
         text_logit = evidence.logit()
         class_known = report.error_class is not None and report.kind != "text"
         floor = self.floor(order, literal)
@@ -1268,7 +1395,7 @@ class _Collector:
         best = probability(
             text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
         )
-        if evidence.information < _MIN_BITS and bare:
+        if evidence.information < _MIN_BITS and bare and lone not in entry.record_set:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
         if wordless and "site" in kinds:
             best = max(best, WORDLESS_SITE)  # a frame at a record's raise line answers
@@ -1317,6 +1444,9 @@ class _Collector:
                 source_of=functools.partial(self.raise_source, position),
                 rival_at_frame=len(at_frame) > (position in at_frame),
                 wordless=wordless,
+                own_class=position == lone,
+                captures=told,
+                c_printed=c_printed,
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
@@ -1475,7 +1605,7 @@ def _collect(
     *,
     confident_only: bool = False,
     keep_features: bool = False,
-    mentions: frozenset[str] = frozenset(),
+    mentions: Mapping[str, int] = MappingProxyType({}),
 ) -> _Collector:
     collector = _Collector(catalog, limit, confident_only, keep_features, mentions)
     for part, store in enumerate(catalog.parts):
@@ -1755,6 +1885,40 @@ def _nearest(positions: Sequence[int], inner: _Inner, store: Store) -> list[int]
     return [p for distance, p in same if distance == closest]
 
 
+#: How many records of a report's hits :func:`_lone_own_class` reads at most.
+_LONE_BUDGET = 4096
+
+
+def _lone_own_class(report: ExceptionReport, hits: Sequence[_Found], store: Store) -> int | None:
+    """The one record of the report's module-qualified class whose pattern fits the whole text.
+
+    ``pip._internal.models.direct_url.DirectUrlValidationError: object of type 'int'
+    has no len() (from 'header')`` names pip's own class and module: of pip's
+    records of that class only ``{e} (from {src!r})`` fits, and no other project's
+    record can be it, though `` (from `` alone proves little. None when the class is
+    a builtin or unqualified, when two or more records of it fit (``Expected '}'``,
+    raised at four places of one parser: the text cannot tell them apart), or
+    when the hits hold too many records to read.
+    """
+    if not _module_qualified(report.error_class):
+        return None
+    budget = _LONE_BUDGET
+    found_at: set[int] = set()
+    for found in hits:
+        if found.hit.mode != "full" or _is_wordless(found.entry):
+            continue
+        budget -= len(found.entry.records)
+        if budget < 0:
+            return None
+        for position in found.entry.records:
+            summary = store.summary(position)
+            if _class_state(report, summary) == "custom" and _module_qualified(
+                report.error_class, summary.error_class
+            ):
+                found_at.add(position)
+    return next(iter(found_at)) if len(found_at) == 1 else None
+
+
 def _raised_as_reported(report: ExceptionReport, record: RecordSummary) -> bool:
     """Whether the report's class is the record's (a known class that agrees)."""
     return _class_state(report, record) in ("agree", "custom")
@@ -1779,6 +1943,7 @@ def _add_hits(
     cut_groups = _cut_groups(hits)
     wrapped: dict[int, tuple[_Inner, list[int]]] = {}
     composed = _compositions(hits, store, store.index.uses_pieces)
+    lone = _lone_own_class(report, hits, store)
     for w, (i, inner, repos) in composed.items():
         # Each may hold the other's message: the one raised as the report's class is
         # the wrapper (``composed[i]`` holds this hit's record); neither or both, and
@@ -1825,6 +1990,7 @@ def _add_hits(
             extra_reasons=reasons,
             cut=cut_groups.get(_cut_key(found)),
             inner=inner,
+            lone=lone,
         )
 
     for w, wrapping in wrapped.items():

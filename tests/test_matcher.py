@@ -1704,3 +1704,63 @@ def test_a_title_s_model_name_before_the_message_is_read_past(lead: str) -> None
         f"[Bug]: {lead}: Pipeline parallelism is not supported for this model.", catalog=catalog
     )
     assert m is not None and m.record.id == f"{0:016x}"
+
+
+@given(name=words, value=words, extra=st.lists(words, min_size=1, max_size=30).map(", ".join))
+def test_an_exception_raised_with_several_arguments_is_judged_by_its_message(
+    name: str, value: str, extra: str
+) -> None:
+    # attrs raises ValueError(msg, attribute, options, value): str() prints the tuple, and
+    # the attribute's repr runs to hundreds of characters. The message is the first
+    # argument; however long the values passed along, they do not dilute it.
+    template = (
+        "(\"'{attr.name}' must be in {options!r} (got {value!r})\", "
+        "{attr!r}, {options!r}, {value!r})"
+    )
+    catalog = catalog_of(template)
+    options = ["r", "w"]
+
+    def line(attribute: str) -> str:
+        message = f"'{name}' must be in {options!r} (got {value!r})"
+        return f"ValueError: ({message!r}, {attribute}, {options!r}, {value!r})"
+
+    short = candidates(line(f"Attribute(name={name!r})"), catalog)
+    long = candidates(line(f"Attribute(name={name!r}, {extra})"), catalog)
+    assert short and long and short[0].features and long[0].features
+    assert long[0].features["bare_explained"] == short[0].features["bare_explained"]
+    assert any("first of the arguments" in r for r in long[0].reasons)
+    real = (
+        "ValueError: (\"'mode' must be in ['r', 'w'] (got 'x')\", Attribute(name='mode', "
+        "default=NOTHING, validator=<in_ validator with options ['r', 'w']>, repr=True, "
+        "eq=True, eq_key=None, order=True, order_key=None, hash=None, init=True, "
+        "metadata=mappingproxy({}), type=None, converter=None, kw_only=False, "
+        "inherited=False, on_setattr=None, alias='mode'), ['r', 'w'], 'x')"
+    )
+    assert match_error(real, catalog=catalog) is not None
+
+
+@given(n=st.integers(2, 512), prose=st.lists(words, min_size=5, max_size=9).map(" ".join))
+def test_a_short_head_cut_off_in_a_capture_of_prose_is_no_cut_off_paste(n: int, prose: str) -> None:
+    # "Tensor parallel size (16) cannot be larger than the number of available GPUs (8)"
+    # is not "Tensor parallel size {n} > num_experts {m}." cut off after its first value:
+    # a value does not run on as prose. Another error's text in the capture does
+    # (a wrapper's "{e}"), and so does the value alone, cut where a title ends.
+    catalog = catalog_of("Tensor parallel size {tp_size} > num_experts {num_experts}.")
+    head = f"ValueError: Tensor parallel size ({n}) "
+    assert all(m.mode != "truncated" for m in match_all(head + prose, catalog=catalog))
+    assert [m.mode for m in match_all(f"{head}RuntimeError: {prose}", catalog=catalog)][:1] == [
+        "truncated"
+    ]
+    assert [m.mode for m in match_all(f"ValueError: Tensor parallel size {n}", catalog=catalog)][
+        :1
+    ] == ["truncated"]
+
+
+def test_a_script_s_name_before_the_message_is_argparse_not_a_title_s_words() -> None:
+    # "launch_server.py: error: unrecognized arguments: --x" is argparse stopping the
+    # script; a project's copy of argparse's words is no answer for it.
+    catalog = catalog_of("error: unrecognized arguments: {args}", cls="SystemExit")
+    title = "[Bug] launch_server.py: error: unrecognized arguments: --enable-reasoning"
+    assert match_error(title, catalog=catalog) is None
+    model = "[Bug] gemma-3: error: unrecognized arguments: --enable-reasoning"
+    assert match_error(model, catalog=catalog) is not None

@@ -205,8 +205,9 @@ _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 _TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
 #: A few words of a title's own before a colon, and how long the rest must be to be read
 #: as the message they introduce. The words may be a model's or a tool's name
-#: (``deepseek-v4-flash-0731: ``, ``Qwen/Qwen3-8B with TP=2: ``).
-_PROSE_LEAD = re.compile(r"^[A-Za-z][\w.+/=-]*(?: [\w][\w.+/=-]*){0,5}: (?=\S)")
+#: (``deepseek-v4-flash-0731: ``, ``Qwen/Qwen3-8B with TP=2: ``), but not a script's
+#: (``launch_server.py: error: ...`` is argparse naming the program it stops).
+_PROSE_LEAD = re.compile(r"^[A-Za-z][\w.+/=-]*(?: [\w][\w.+/=-]*){0,5}(?<!\.py): (?=\S)")
 _PROSE_LEAD_REST = 20
 #: A quoted stretch of prose long enough to be a message.
 _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
@@ -673,6 +674,12 @@ def _text_evidence(
         else ()
     )
     told = literal + sum(map(len, held_c))
+    tail = _argument_groups(entry.pieces) if fragments is None and mode == "full" else None
+    if tail is not None:
+        # ``("'mode' must be in ['r', 'w'] (got 'x')", Attribute(name='mode', ...), ...)``:
+        # raised with several arguments, it prints their tuple; the message is the first,
+        # the rest are values handed along with it (attrs' validators), not its text.
+        captures = captures[:tail]
     captured = sum(min(len(c), _CAPTURE_CAP) for c in captures if c and c not in held_c)
     unexplained = max(0, message_length - matched_length)
     explained = told / (told + captured + unexplained) if literal else 0.0
@@ -695,6 +702,11 @@ def _text_evidence(
         _MODE_REASON[mode],
         f"literal text explains {explained:.0%} of the message ({literal} characters)",
     ]
+    if tail is not None:
+        reasons.append(
+            "the message is the first of the arguments it was raised with; the others are "
+            "values passed along"
+        )
     if held_c:
         reasons.append(
             f"a placeholder holds a message CPython raises ({held_c[0]!r}): the error it wraps"
@@ -727,6 +739,39 @@ def _printed_by_c(message: str, wording: str) -> bool:
     return any(
         shape.startswith(_C_VALUE.sub("_", example)) for example in background.c_examples(wording)
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _argument_groups(pieces: tuple[str, ...] | None) -> int | None:
+    """Where a pattern's message ends when its exception was raised with several arguments.
+
+    ``str()`` of such an exception is the tuple of its arguments,
+    ``("msg {a}", {b!r}, {c!r})``; returns the index of the first group past the
+    first argument (None for any other pattern).
+
+    >>> from errcat.patterns import pattern_pieces
+    >>> pieces = pattern_pieces(template_to_pattern('("{name} must be in {opts}", {attr!r})'))
+    >>> _argument_groups(pieces)
+    2
+    >>> _argument_groups(pattern_pieces(template_to_pattern('("fixed", {attr!r})')))
+    0
+    >>> _argument_groups(("bad ", "")) is None
+    True
+    """
+    if (
+        pieces is None
+        or len(pieces) < 2
+        or pieces[0][:1] != "("
+        or pieces[0][1:2] not in ("'", '"')
+    ):
+        return None
+    close = pieces[0][1] + ", "
+    if pieces[0].find(close, 2) >= 0:
+        return 0
+    for index, piece in enumerate(pieces[1:], start=1):
+        if close in piece:
+            return index
+    return None
 
 
 #: The least of a capture read as an error message C raised (shorter is a value).
@@ -1703,8 +1748,71 @@ def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_F
             partial = _verify_truncated(entry, text)
             if partial is None:
                 partial = _verify_quoted_truncated(entry, text)
-            if partial is not None:
-                yield _Found(entry, partial, text, present)
+            if partial is None:
+                continue
+            before, last = _cut_tail(entry, text[partial.start : partial.end])
+            if (
+                present < _TRUNCATED_MIN_CHARS
+                and _PROSE.search(last)
+                and not before.rstrip().endswith(":")
+                and not _error_like(last)
+            ):
+                # A short head, then a capture holding prose: a value never does, only
+                # another error's text ("Capture cuda graph failed: <error>"); "Tensor
+                # parallel size (16) cannot be larger than the number of GPUs" is not
+                # "Tensor parallel size {n} > num_experts ..." cut off. (A long head is
+                # the message whatever the rest: a paste re-wrapped, a bracket lost.)
+                continue
+            yield _Found(entry, partial, text, present)
+
+
+def _cut_tail(entry: Entry, text: str) -> tuple[str, str]:
+    """The capture a cut-off text ends in, and the literal text just before it.
+
+    The capture is what follows the last literal fragment the text holds; a text
+    cut inside a fragment ends in that fragment's start, which is not captured.
+
+    >>> entry = Entry.build("Tensor parallel size (.+?) > num_experts (.+?) now", (0,))
+    >>> _cut_tail(entry, "Tensor parallel size (16) cannot be larger than the GPUs")
+    ('Tensor parallel size ', '(16) cannot be larger than the GPUs')
+    >>> _cut_tail(entry, "Tensor parallel size 16 > num_ex")
+    ('Tensor parallel size ', '16')
+    """
+    at = 0
+    rest = entry.fragments
+    before = ""
+    for fragment in entry.fragments:
+        found = text.find(fragment, at)
+        if found < 0:
+            break
+        at = found + len(fragment)
+        before = fragment
+        rest = rest[1:]
+    tail = text[at:]
+    if rest:
+        for start in range(len(tail)):
+            if rest[0].startswith(tail[start:]):
+                return before, tail[:start]
+    return before, tail
+
+
+#: Five lowercase words in a row: prose, not a value.
+_PROSE = re.compile(r"\b[a-z]+(?:[ ,]+[a-z]+){4}\b")
+_ERROR_WORDS = re.compile(
+    r"(?:Error|Exception|Exit|Interrupt|Warning)\b|\b(?:error|failed|failure|exception)\b|"
+    r"\bTraceback\b|^\W*[A-Za-z_][\w.]*: "
+)
+
+
+def _error_like(value: str) -> bool:
+    """Whether a captured value reads as another error's text (an inner message or a class).
+
+    >>> _error_like("RuntimeError: CUDA error: out of memory"), _error_like("(16) cannot be larger")
+    (True, False)
+    >>> _error_like("object of type 'int' has no len()")
+    True
+    """
+    return bool(_ERROR_WORDS.search(value)) or _holds_c_message(value.strip())
 
 
 def _explains_most(found: _Found) -> bool:

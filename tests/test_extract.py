@@ -755,6 +755,17 @@ def test_error_in_the_middle_of_a_sentence() -> None:
     assert summary("After upgrading I get ValueError: bad x") == [("line", "ValueError", "bad x")]
 
 
+@given(
+    prose=st.text(alphabet="各位大拿帮看下问题报错运行时出现了\uff0c", min_size=1, max_size=12),
+    cls=st.sampled_from(["ValueError", "torch.OutOfMemoryError", "RuntimeError"]),
+)
+def test_a_class_run_into_by_prose_without_spaces_is_read(prose: str, cls: str) -> None:
+    # Chinese and Japanese prose has no spaces: "帮帮看下问题ValueError: ..." names ValueError.
+    assert summary(f"{prose}{cls}: bad x") == [("line", cls, "bad x")]
+    # An ASCII word run into it is another name, not the class.
+    assert all(c != cls for _, c, _ in summary(f"my{cls}: bad x"))
+
+
 def test_blockquoted_traceback() -> None:
     report = only(prefixed("> ", TRACEBACK))
     assert report.frames == TRACEBACK_FRAMES

@@ -122,10 +122,14 @@ _MAX_TAIL_CHARS: Final = 8_000  # characters of a message's tail (tips are a few
 # --------------------------------------------------------------------------
 # Exception class names.
 
-# One part of a qualified name, or the "<locals>" marker of a nested class.
-_PART = r"(?:[^\W\d]\w*|<locals>)"
+# One part of a qualified name, or the "<locals>" marker of a nested class. A name
+# starts with an ASCII letter: a class is named in code, and prose in a script without
+# spaces runs into it ("帮帮看下问题ValueError: ..." is ValueError).
+_PART = r"(?:[A-Za-z_]\w*|<locals>)"
 # A dotted name such as json.decoder.JSONDecodeError or f.<locals>.MyError.
-_NAME = rf"[^\W\d]\w*(?:\.{_PART})*"
+_NAME = rf"[A-Za-z_]\w*(?:\.{_PART})*"
+# No name goes on before it (the ASCII part of a name: a class after a CJK word starts).
+_NOT_AFTER_NAME = r"(?<![A-Za-z0-9_])(?<![A-Za-z0-9_]\.)"
 # A class as printed, including Ray's wrapped form RayTaskError(ValueError).
 _CLASS = rf"{_NAME}(?:\({_NAME}\))?"
 
@@ -136,9 +140,9 @@ _EXC_START_RE: Final = re.compile(rf"(?P<cls>{_CLASS}): ")
 # A line that is only a class name (an exception without a message).
 _BARE_RE: Final = re.compile(rf"(?P<cls>{_CLASS}):?[ \t]*")
 # "Class: " anywhere in a line, not in the middle of a longer dotted name.
-_CLASS_MSG_RE: Final = re.compile(rf"(?<!\w)(?<!\w\.)(?P<cls>{_CLASS}): ")
+_CLASS_MSG_RE: Final = re.compile(rf"{_NOT_AFTER_NAME}(?P<cls>{_CLASS}): ")
 # "Class(" anywhere in a line: the start of an exception repr.
-_REPR_RE: Final = re.compile(rf"(?<!\w)(?<!\w\.)(?P<cls>{_NAME})\(")
+_REPR_RE: Final = re.compile(rf"{_NOT_AFTER_NAME}(?P<cls>{_NAME})\(")
 # A name that may be an HTTP error body's "type" and be a class: CapWords, maybe qualified.
 # A lowercase one ("abort", "invalid_request_error") is a category, not a class.
 _TYPE_NAME_RE: Final = re.compile(rf"(?:{_PART}\.)*[A-Z]\w*")

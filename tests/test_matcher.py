@@ -1764,3 +1764,17 @@ def test_a_script_s_name_before_the_message_is_argparse_not_a_title_s_words() ->
     assert match_error(title, catalog=catalog) is None
     model = "[Bug] gemma-3: error: unrecognized arguments: --enable-reasoning"
     assert match_error(model, catalog=catalog) is not None
+
+
+@given(value=words, tail=st.sampled_from(["", " error", " when serving"]))
+def test_a_title_cut_before_the_patterns_rarest_words_still_finds_it(value: str, tail: str) -> None:
+    # "[Bug] No processor registered for architecture: ['Qwen3VL...'] error": the
+    # template's rarest words ("Registered architectures") come after the cut, and its
+    # first word opens too many templates to look it up by; the first fragment's own
+    # rarest word files it as well.
+    fillers = [f"No processor registered for thing {n}: {{x}}" for n in range(80)]
+    template = "No processor registered for arch: {arch}.\nRegistered architectures: {known}"
+    catalog = catalog_of(*fillers, template)
+    text = f"[Bug] ValueError: No processor registered for arch: ['{value}']{tail}"
+    m = match_error(text, catalog=catalog)
+    assert m is not None and m.record.id == f"{80:016x}" and m.mode == "truncated"

@@ -98,6 +98,20 @@ def _bounded_words(pieces: Sequence[str]) -> set[str]:
     return found
 
 
+def _lead_words(pieces: Sequence[str]) -> set[str]:
+    """The whole words of a pattern's first fragment (see :func:`_bounded_words`).
+
+    >>> sorted(_lead_words(("No processor for ", ". Registered: ", "")))
+    ['No', 'for', 'processor']
+    >>> sorted(_lead_words(("", " is not a multimodal model", "")))
+    ['a', 'is', 'multimodal', 'not']
+    """
+    first = next((i for i, piece in enumerate(pieces) if piece.strip()), None)
+    if first is None:
+        return set()
+    return _bounded_words(tuple(piece if i == first else "" for i, piece in enumerate(pieces)))
+
+
 class Postings:
     """A word -> ids table in flat arrays: ``ids[starts[k]:starts[k + 1]]`` for word ``k``."""
 
@@ -284,6 +298,9 @@ class PatternIndex:
         bounds = array("I", [0])
         first_words: dict[str, list[int]] = {}
         keys: list[str] = []
+        # The words of each pattern's first fragment (a cut-off text holds no other).
+        lead_words = array("I")
+        lead_bounds = array("I", [0])
         for pid in range(len(self.patterns)):
             pattern = self.patterns[pid]
             pieces = pattern_pieces(pattern)
@@ -291,6 +308,7 @@ class PatternIndex:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
             keys.append(max((p for p in pieces if p.strip()), key=len, default=""))
+            in_lead = _lead_words(pieces)
             for word in _bounded_words(pieces):
                 k = vocab.get(word)
                 if k is None:
@@ -298,7 +316,10 @@ class PatternIndex:
                     frequency.append(0)
                 frequency[k] += 1
                 pattern_words.append(k)
+                if word in in_lead:
+                    lead_words.append(k)
             bounds.append(len(pattern_words))
+            lead_bounds.append(len(lead_words))
             lead = _WORD.match(pieces[0])
             if lead:
                 first_words.setdefault(lead.group(), []).append(pid)
@@ -338,6 +359,13 @@ class PatternIndex:
             anchors.setdefault(spelled[best], []).append(pid)
             if second is not None and frequency[second] <= RARE_WORD:
                 anchors.setdefault(spelled[second], []).append(pid)
+            leading = lead_words[lead_bounds[pid] : lead_bounds[pid + 1]]
+            if leading and best not in leading and second not in leading:
+                # Both anchors come after the first fragment, where a cut-off text (an
+                # issue title) may stop: its rarest word files it too, if rare enough.
+                first = min(leading, key=rarity)
+                if frequency[first] <= RARE_WORD:
+                    anchors.setdefault(spelled[first], []).append(pid)
         self._anchors = Postings.from_lists(anchors)
         self._pairs = Postings.from_lists(pairs)
         self._common = Postings.from_lists(common)

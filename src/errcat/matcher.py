@@ -1755,9 +1755,11 @@ def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_F
                 present < _TRUNCATED_MIN_CHARS
                 and _PROSE.search(last)
                 and not before.rstrip().endswith(":")
+                and last.lstrip()[:1] not in ("'", '"')
                 and not _error_like(last)
             ):
-                # A short head, then a capture holding prose: a value never does, only
+                # A short head, then a capture holding prose: a value never does, unless
+                # quoted (a string: "when parsing 'This date has too many ..."), only
                 # another error's text ("Capture cuda graph failed: <error>"); "Tensor
                 # parallel size (16) cannot be larger than the number of GPUs" is not
                 # "Tensor parallel size {n} > num_experts ..." cut off. (A long head is

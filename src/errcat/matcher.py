@@ -1429,9 +1429,6 @@ class _Collector:
                 " one wraps"
             )
         text_reasons.extend(extra_reasons)
-        c_printed = evidence.builtin and _printed_by_c(
-            text, background.pattern_wording(entry.fragments)
-        )
         text_logit = evidence.logit()
         class_known = report.error_class is not None and report.kind != "text"
         floor = self.floor(order, literal)
@@ -1470,6 +1467,9 @@ class _Collector:
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
         at_frame = self.raised_at_frame(report)
+        c_printed = evidence.builtin and _printed_by_c(
+            text, background.pattern_wording(entry.fragments)
+        )
         for position in records:
             summary = store.summary(position)
             if self.catalog.hidden(self.part, summary.id):

@@ -1613,20 +1613,38 @@ class _Collector:
 
 def _literal_prefix(entry: Entry, text: str) -> int:
     """How many of the entry's literal characters a truncated text contains."""
+    return _cut_at(entry, text)[0]
+
+
+def _cut_at(entry: Entry, text: str) -> tuple[int, str, str]:
+    """How a cut-off text holds a pattern, read fragment by fragment.
+
+    Returns how many of its literal characters the text holds, the last fragment it
+    holds whole, and the capture it ends in: what follows that fragment (a text cut
+    inside the next fragment ends in that fragment's start, which is not captured).
+
+    >>> entry = Entry.build("Tensor parallel size (.+?) > num_experts (.+?) now", (0,))
+    >>> _cut_at(entry, "Tensor parallel size (16) cannot be larger than the GPUs")
+    (21, 'Tensor parallel size ', '(16) cannot be larger than the GPUs')
+    >>> _cut_at(entry, "Tensor parallel size 16 > num_ex")
+    (30, 'Tensor parallel size ', '16')
+    """
     total = 0
     position = 0
+    before = ""
     for fragment in entry.fragments:
         found = text.find(fragment, position)
         if found >= 0:
             total += len(fragment)
             position = found + len(fragment)
+            before = fragment
             continue
         tail = text[position:]
         for size in range(min(len(fragment), len(tail)), 0, -1):
             if tail.endswith(fragment[:size]):
-                return total + size
-        return total
-    return total
+                return total + size, before, tail[: len(tail) - size]
+        return total, before, tail
+    return total, before, text[position:]
 
 
 def _resolve(catalog: Catalog | None) -> Catalog:
@@ -1750,7 +1768,7 @@ def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_F
                 partial = _verify_quoted_truncated(entry, text)
             if partial is None:
                 continue
-            before, last = _cut_tail(entry, text[partial.start : partial.end])
+            _, before, last = _cut_at(entry, text[partial.start : partial.end])
             if (
                 present < _TRUNCATED_MIN_CHARS
                 and _PROSE.search(last)
@@ -1766,36 +1784,6 @@ def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_F
                 # the message whatever the rest: a paste re-wrapped, a bracket lost.)
                 continue
             yield _Found(entry, partial, text, present)
-
-
-def _cut_tail(entry: Entry, text: str) -> tuple[str, str]:
-    """The capture a cut-off text ends in, and the literal text just before it.
-
-    The capture is what follows the last literal fragment the text holds; a text
-    cut inside a fragment ends in that fragment's start, which is not captured.
-
-    >>> entry = Entry.build("Tensor parallel size (.+?) > num_experts (.+?) now", (0,))
-    >>> _cut_tail(entry, "Tensor parallel size (16) cannot be larger than the GPUs")
-    ('Tensor parallel size ', '(16) cannot be larger than the GPUs')
-    >>> _cut_tail(entry, "Tensor parallel size 16 > num_ex")
-    ('Tensor parallel size ', '16')
-    """
-    at = 0
-    rest = entry.fragments
-    before = ""
-    for fragment in entry.fragments:
-        found = text.find(fragment, at)
-        if found < 0:
-            break
-        at = found + len(fragment)
-        before = fragment
-        rest = rest[1:]
-    tail = text[at:]
-    if rest:
-        for start in range(len(tail)):
-            if rest[0].startswith(tail[start:]):
-                return before, tail[:start]
-    return before, tail
 
 
 #: Five lowercase words in a row: prose, not a value.

@@ -363,6 +363,7 @@ def _mine_one(source: Source, path: Path, prefix: str, workers: int) -> MineResu
                 path_prefix=prefix,
                 analyzed_at=EPOCH,
                 workers=workers,
+                bare_raises=False,  # the generator varies messages; these have none
             )
         except BrokenProcessPool:
             if workers == 1:
@@ -374,6 +375,7 @@ def _mine_one(source: Source, path: Path, prefix: str, workers: int) -> MineResu
                 path_prefix=prefix,
                 analyzed_at=EPOCH,
                 workers=1,
+                bare_raises=False,
             )
 
 

@@ -944,3 +944,44 @@ def test_of_identical_answers_the_message_out_longest_answers_where_it_is_now(
     # runner.py and decode.py are one message raised v1 to v3, piecewise.py's v2 to v3;
     # of the two, the answer is where it is raised now.
     assert found[0].summary.id == by_file["pkg/runners/decode.py"]
+
+
+def _source_with_asserts(messages: list[str], asserts: list[str]) -> str:
+    checks = "".join(f"    assert {name} is not None\n" for name in asserts)
+    return _source(messages).replace("def f(x):\n", "def f(x):\n" + checks, 1)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(revision_files, st.lists(st.sampled_from(WORDS), max_size=3, unique=True)),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_raises_without_a_message_are_the_newest_revisions_without_lineage(
+    revisions: list[tuple[dict[str, list[str]], list[str]]],
+) -> None:
+    snaps = [
+        _snap(
+            f"v{i}",
+            {path: _source_with_asserts(msgs, asserts) for path, msgs in files.items()},
+            day=i + 1,
+        )
+        for i, (files, asserts) in enumerate(revisions)
+    ]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    bare = [r for r in result.records if not r.error_message]
+    newest_files, newest_asserts = revisions[-1]
+    # One record per assert of each file of the newest revision, none of older ones.
+    assert sorted((r.file_path, r.slug) for r in bare) == sorted(
+        (path, f"assert-{name}-is-not-none") for path in newest_files for name in newest_asserts
+    )
+    assert all(r.analyzed_sha == snaps[-1].revision.sha for r in bare)
+    assert all(result.history.lineage(r.id) is None for r in bare)
+    # Every record with a message still has its lineage; the ids are all distinct.
+    worded = [r for r in result.records if r.error_message]
+    assert all(result.history.lineage(r.id) is not None for r in worded)
+    assert len(worded) == len(result.history)
+    assert len({r.id for r in result.records}) == len(result.records)
+    assert result.revisions[-1].bare == len(bare)

@@ -8,6 +8,7 @@ import itertools
 import json
 import shutil
 import sys
+import keyword
 import textwrap
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -525,7 +526,8 @@ def test_warning_severity(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------
 
 
-def test_skipped_sites_are_counted(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bare_raises", [False, True])
+def test_skipped_sites_are_counted(tmp_path: Path, bare_raises: bool) -> None:
     source = """
     import errno
 
@@ -577,19 +579,26 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
             raise
         raise ValueError(f"{msg}: {kind}")
     """
-    result = mine_text(tmp_path, source)
+    result = mine_text(tmp_path, source, bare_raises=bare_raises)
     stats = result.stats
     # A message of values only (`msg`, f"{msg}: {kind}") is mined: a frame at its line finds it.
     # So is the class a caller passes in (`make`, a parameter): its class is the caller's.
-    assert stats.records == 3
+    # With bare_raises, so are the three raises without a message (`raise ValueError`,
+    # `raise Quiet()`, `assert kind`): the empty template, found through a frame too.
+    bare = 3 if bare_raises else 0
+    assert stats.records == 3 + bare
     assert sorted(r.error_message for r in result.records) == [
+        *[""] * bare,
         "helper message",
         "{msg}",
         "{msg}: {kind}",
     ]
+    assert sorted(r.error_class for r in result.records if not r.error_message) == (
+        ["AssertionError", "ValueError", "mod.Quiet"] if bare_raises else []
+    )
     assert stats.sites == 18
     assert stats.reraises == 1
-    assert dict(stats.skipped) == {
+    expected = {
         NO_STATIC_TEXT: 3,
         NO_MESSAGE: 3,
         EXISTING_OBJECT: 2,
@@ -600,10 +609,13 @@ def test_skipped_sites_are_counted(tmp_path: Path) -> None:
         OWN_FORMAT: 2,
         KEYWORD_ONLY: 1,
     }
-    assert stats.skipped_total == 15
-    assert next(iter(stats.skipped)) == NO_MESSAGE  # most frequent first
+    if bare_raises:
+        del expected[NO_MESSAGE]
+    assert dict(stats.skipped) == expected
+    assert stats.skipped_total == 15 - bare
+    assert next(iter(stats.skipped)) == (NO_STATIC_TEXT if bare_raises else NO_MESSAGE)
     summary = stats.summary()
-    assert "18 raise sites, 3 records, 15 sites skipped" in summary
+    assert f"18 raise sites, {3 + bare} records, {15 - bare} sites skipped" in summary
     assert f"skipped, {NO_STATIC_TEXT}: 3" in summary
     assert stats.as_dict()["skipped"][STARRED] == 1
 
@@ -1298,3 +1310,81 @@ def test_a_class_each_caller_passes_is_its_default_and_tagged(
     )
     assert [r.error_class for r in plain.records] == ["OSError", "ValueError"]
     assert not any("errcat:class:caller" in r.tags for r in plain.records)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    attrs=st.lists(
+        st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(
+            lambda a: a != "args" and not keyword.iskeyword(a)
+        ),
+        max_size=3,
+        unique=True,
+    ),
+    reset_args=st.booleans(),
+)
+def test_a_factory_may_set_attributes_on_the_exception_it_returns(
+    tmp_path_factory: pytest.TempPathFactory, attrs: list[str], reset_args: bool
+) -> None:
+    # `exc = Error(...); exc.__cause__ = cause; return exc`: setting an attribute keeps the
+    # exception (and its message); only `exc.args = ...` changes what str() shows.
+    lines = [f"exc.{a} = cause" for a in attrs]
+    if reset_args:
+        lines.append("exc.args = ('replaced',)")
+    body = "".join(f"        {line}\n" for line in lines)
+    source = (
+        "class InvalidField(ValueError):\n"
+        "    def __init__(self, field, message):\n"
+        "        self.field = field\n"
+        "        super().__init__(message)\n"
+        "\n"
+        "class Validator:\n"
+        "    def _invalid(self, msg, cause=None):\n"
+        "        exc = InvalidField(self.name, msg)\n"
+        f"{body}"
+        "        return exc\n"
+        "\n"
+        "    def check(self, value):\n"
+        "        raise self._invalid(f'{value!r} is not a valid version')\n"
+    )
+    found = templates(tmp_path_factory.mktemp("factory"), source)
+    assert found == (
+        [] if reset_args else [("mod.InvalidField", "{value!r} is not a valid version")]
+    )
+
+
+def test_self_attribute_classes_resolve_to_the_class_the_owner_names(tmp_path: Path) -> None:
+    source = """
+    class IMAP4:
+        class error(Exception):
+            pass
+
+        class abort(error):
+            pass
+
+        def read(self, n):
+            raise self.error("got more than %d bytes" % n)
+
+    class IMAP4_SSL(IMAP4):
+        def read_line(self):
+            raise self.abort("socket error: unterminated line")
+
+    class TestCase:
+        failureException = AssertionError
+
+        def fail_first(self, kind):
+            raise self.failureException("First sequence is not a %s" % kind)
+
+    class Derived(TestCase):
+        def fail_sub(self):
+            raise self.failureException("sub failed")
+
+        def unknown(self):
+            raise self.something_else("not a class anybody names")
+    """
+    assert templates(tmp_path, source) == [
+        ("mod.IMAP4.error", "got more than {n} bytes"),
+        ("mod.IMAP4.abort", "socket error: unterminated line"),
+        ("AssertionError", "First sequence is not a {kind}"),
+        ("AssertionError", "sub failed"),
+    ]

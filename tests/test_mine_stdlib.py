@@ -87,7 +87,7 @@ from typing import Any
 import pytest
 
 from errcat import Catalog, match_error
-from errcat.mine import MineResult, mine_paths
+from errcat.mine import MineResult, mine_paths, slugify
 from errcat.models import ErrorRecord, validate_envelope
 from errcat.patterns import (
     GROUP,
@@ -158,8 +158,13 @@ def test_stdlib_patterns_match_their_own_templates(mined: Mined) -> None:
         for sample in SAMPLES:
             text = render_template(record.error_message, [sample] * len(fields))
             assert compiled.full.fullmatch(text, timeout=1), (record.error_message, sample)
-        # Literal text, or (a message of values only) at least a value to show.
-        assert "".join(literals).strip() or fields
+        # Literal text, or (a message of values only) at least a value to show; or none at
+        # all for a raise without a message, whose slug is then its statement.
+        assert "".join(literals).strip() or fields or record.error_message == ""
+        if not record.error_message:
+            code = record.source_code.split("\n")[record.line_number - record.source_code_start]
+            assert "raise" in code or "assert" in code, code
+            assert record.slug == slugify(" ".join(code.split()))
         assert is_wordless(record.message_pattern) == (
             not re.search(r"[^\W\d_]{2}", "".join(literals))
         )

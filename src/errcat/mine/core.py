@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import multiprocessing
 import os
 import time
@@ -20,7 +19,7 @@ from errcat.mine.files import _discover, _join_prefix
 from errcat.mine.options import OptionIndex
 from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
 from errcat.mine.resolve import _Resolver, _site_texts
-from errcat.mine.scan import _scan_file, _Scanner
+from errcat.mine.scan import _scan_file, scan_source
 from errcat.models import ErrorRecord, RecordEnvelope
 
 
@@ -140,6 +139,7 @@ def mine_paths(
     progress: Callable[[int, int, str], None] | None = None,
     workers: int = 1,
     advice: bool = True,
+    bare_raises: bool = True,
 ) -> MineResult:
     """Mine draft records from ``.py`` files and folders (see the module docstring).
 
@@ -155,7 +155,10 @@ def mine_paths(
     listed in ``stats.parse_errors``; it never stops the run. With ``advice``
     (the default) every record gets advice written from the code at its raise
     site and the tag ``errcat:generated`` (:mod:`errcat.mine.advice`);
-    without, the free-text fields are left empty for curation.
+    without, the free-text fields are left empty for curation. With
+    ``bare_raises`` (the default) a raise without a message (``assert x is not
+    None``, ``raise NotImplementedError``) is a record too, with the empty
+    template: a traceback's frame at its line finds it.
     """
     started = time.perf_counter()
     sha = _check_repo_sha(repo, sha)
@@ -165,7 +168,9 @@ def mine_paths(
     files = _discover(paths, include_tests)
     tasks = [(str(path), _join_prefix(path_prefix, rel)) for path, rel in files]
     scans = _scan_all(tasks, workers, progress)
-    built = records_from_scans(scans, repo=repo, sha=sha, when=when, advice=advice)
+    built = records_from_scans(
+        scans, repo=repo, sha=sha, when=when, advice=advice, bare_raises=bare_raises
+    )
     stats = MineStats(
         files=len(files),
         sites=built.sites,
@@ -190,12 +195,19 @@ class _Built:
 
 
 def records_from_scans(
-    scans: Sequence[_FileScan], *, repo: str, sha: str, when: datetime, advice: bool = True
+    scans: Sequence[_FileScan],
+    *,
+    repo: str,
+    sha: str,
+    when: datetime,
+    advice: bool = True,
+    bare_raises: bool = True,
 ) -> _Built:
     """Resolve per-file scans (from :func:`errcat.mine.scan.scan_source`) into draft records.
 
     This is the cross-file step of mining: class names and messages are
     resolved against every scan given, so the scans of one commit go in together.
+    ``bare_raises``: see :func:`mine_paths`.
     """
     resolver = _Resolver(scans)
     options = OptionIndex.of(scans, resolver.canonical) if advice else None
@@ -213,7 +225,7 @@ def records_from_scans(
         snippets = {line: (start, end, code) for line, start, end, code in scan.snippets}
         for site in scan.sites:
             sites += 1
-            texts, reason = _site_texts(resolver, site)
+            texts, reason = _site_texts(resolver, site, bare=bare_raises)
             if reason is not None:
                 skipped[reason] += 1
                 continue
@@ -269,19 +281,12 @@ def mine_source(source: str, *, module: str = "module") -> list[tuple[int, str, 
     ... )
     [(6, 'mypkg.parser.ParseError', 'empty input at {pos}'), (10, 'ValueError', 'unexpected character'), (10, 'ValueError', 'unexpected character at {pos}')]
     """  # noqa: E501
-    tree = ast.parse(source)
-    scanner = _Scanner(module, is_package=False)
-    scanner.scan(tree)
-    scan = _FileScan(
-        "<source>",
-        "<source>",
-        module,
-        classes=tuple(scanner.classes),
-        functions=tuple(scanner.functions),
-    )
+    scan = scan_source(source, module=module)
+    if scan.error is not None:
+        raise SyntaxError(scan.error)
     resolver = _Resolver([scan])
     out: list[tuple[int, str, str]] = []
-    for site in scanner.sites:
+    for site in scan.sites:
         texts, _reason = _site_texts(resolver, site)
         out.extend((site.line, cls_name, text) for cls_name, text in texts)
     return sorted(out)

@@ -187,6 +187,8 @@ class RevisionStats:
     skipped: int
     parse_errors: tuple[tuple[str, str], ...] = ()
     missing: str | None = None
+    #: Raises without a message (records of the newest revision only, no lineage).
+    bare: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The counts as a JSON-ready dict."""
@@ -202,6 +204,7 @@ class RevisionStats:
             "reworded": self.reworded,
             "removed": self.removed,
             "skipped": self.skipped,
+            "bare": self.bare,
             "parseErrors": len(self.parse_errors),
             "missing": self.missing,
         }
@@ -448,7 +451,9 @@ def build_history(
     ``predecessor`` is the old one; a message that disappears ends its lineage,
     whose record stays anchored at its last revision. Each lineage's record is
     the message as mined at the newest revision where it exists, with the id it
-    had when it first appeared (ids stay stable as revisions are added).
+    had when it first appeared (ids stay stable as revisions are added). A
+    raise without a message (``assert x``: the empty template) has no text to
+    follow: the newest revision's are records without a lineage.
     ``progress(index, revision)`` is called before each revision is mined.
     With ``workers`` above 1, files are parsed by a pool of processes (started
     with forkserver or spawn: a calling script needs the ``__main__`` guard).
@@ -477,6 +482,7 @@ def _build(
     alive: list[_Line] = []
     revisions: list[Revision] = []
     stats: list[RevisionStats] = []
+    bare: list[RecordEnvelope] = []
     for index, snapshot in enumerate(snapshots):
         revision = snapshot.revision
         revisions.append(revision)
@@ -484,7 +490,11 @@ def _build(
             progress(index, revision)
         scans, parsed, cache = _scan_revision(snapshot, cache, pool)
         built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when)
-        envelopes, errors = built.envelopes, built.parse_errors
+        # A raise without a message has no text to follow from revision to revision:
+        # only the newest revision's are kept (below), outside every lineage.
+        bare = [e for e in built.envelopes if not e.record.error_message]
+        envelopes = [e for e in built.envelopes if e.record.error_message]
+        errors = built.parse_errors
         msgs = [
             Msg(
                 e.record.id,
@@ -555,11 +565,12 @@ def _build(
                 skipped=sum(built.skipped.values()),
                 parse_errors=tuple(errors),
                 missing=snapshot.missing,
+                bare=len(bare),
             )
         )
         alive = next_alive
     _link_survivors(list(lines.values()), revisions)
-    out: list[RecordEnvelope] = []
+    out: list[RecordEnvelope] = list(bare) if revisions else []
     lineages: list[Lineage] = []
     for line in lines.values():
         envelope = line.envelope

@@ -61,6 +61,8 @@ class _ModuleNames(_Evaluator):
         self.local_classes: dict[str, str] = {}  # simple name -> qualname
         self.local_functions: set[str] = set()  # qualnames of functions and methods
         self.module_aliases: dict[str, ast.expr] = {}
+        #: ``failureException = AssertionError`` in a class body: qualname -> value.
+        self.class_aliases: dict[str, ast.expr] = {}
         self.top_imports: set[str] = set()
         self.consts = _Env()
 
@@ -114,9 +116,36 @@ class _ModuleNames(_Evaluator):
                 else:
                     self.local_classes.setdefault(node.name, qual)
                 self._collect_classes(node.body, qual + ".")
+                self._collect_class_aliases(node, qual)
             elif isinstance(node, (ast.If, ast.Try)):
                 self._collect_classes(node.body, prefix)
                 self._collect_classes(node.orelse, prefix)
+
+    def _collect_class_aliases(self, node: ast.ClassDef, qual: str) -> None:
+        """A class attribute set once, in the class body, to a name (``error = OSError``).
+
+        ``raise self.error(msg)`` in a method raises that class (unless a subclass
+        or an instance sets another: the class body's is the one the code shows).
+        """
+        counts: Counter[str] = Counter()
+        values: dict[str, ast.expr] = {}
+        for stmt in node.body:
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    for name in _names_in_target(target):
+                        counts[name] += 1
+                if (
+                    len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and isinstance(stmt.value, (ast.Name, ast.Attribute))
+                ):
+                    values[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+                for name in _names_in_target(stmt.target):
+                    counts[name] += 1
+        for name, value in values.items():
+            if counts[name] == 1:
+                self.class_aliases[f"{qual}.{name}"] = value
 
     def _collect_consts(self, tree: ast.Module) -> None:
         counts: Counter[str] = Counter()

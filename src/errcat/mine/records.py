@@ -121,7 +121,7 @@ def _build_envelopes(
     entries.sort(key=lambda e: (e.file_path, e.line, e.template))
     groups: defaultdict[tuple[str, str], list[_Entry]] = defaultdict(list)
     for entry in entries:
-        groups[(entry.file_path, entry.template)].append(entry)
+        groups[(entry.file_path, _identity(entry))].append(entry)
     keys: dict[int, tuple[str, ...]] = {}
     for group in groups.values():
         if len(group) == 1:
@@ -136,12 +136,30 @@ def _build_envelopes(
     envelopes: list[RecordEnvelope] = []
     seen: set[str] = set()
     for entry in entries:
-        rid = record_id(repo, entry.file_path, entry.template, *keys[id(entry)])
+        bare = () if entry.template else (_raise_code(entry),)
+        rid = record_id(repo, entry.file_path, entry.template, *bare, *keys[id(entry)])
         if rid in seen:  # the same template twice at one site
             continue
         seen.add(rid)
         envelopes.append(_draft(entry, rid, repo, sha, when))
     return envelopes
+
+
+def _raise_code(entry: _Entry) -> str:
+    """The raising line of code of an entry, whitespace folded (``assert x is not None``)."""
+    start, _end, code = entry.snippet
+    lines = code.split("\n")
+    at = entry.line - start
+    return " ".join(lines[at].split()) if 0 <= at < len(lines) else ""
+
+
+def _identity(entry: _Entry) -> str:
+    """What tells an entry from the file's others: its template, or for none its code.
+
+    A raise without a message (the empty template) is told by the statement it
+    is (``assert self.pool is not None``), so its id stays when others are added.
+    """
+    return entry.template if entry.template else "\0" + _raise_code(entry)
 
 
 def _base_tag(entry: _Entry) -> tuple[str, ...]:
@@ -172,7 +190,7 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
     record = ErrorRecord(
         id=rid,
         repo=repo,
-        slug=slugify(entry.template),
+        slug=slugify(entry.template or _raise_code(entry)),
         error_code=None,
         error_message=entry.template,
         message_pattern=template_to_pattern(entry.template),

@@ -153,7 +153,13 @@ class _Resolver:
             name = self.class_name(site.cls)
             alts, reason = self._class_message(site.cls.kind, name, call)
             return ([(name, alts)] if reason is None else []), reason
-        func = self.functions.get(self.canonical(site.cls.name))
+        found = self._member(site.cls.name)
+        if isinstance(found, str):
+            # ``self.error(msg)``: a class the owner defines or names (``error = OSError``).
+            kind = "builtin" if found in _BUILTINS.values() else "local"
+            alts, reason = self._class_message(kind, found, call)
+            return ([(found, alts)] if reason is None else []), reason
+        func = found
         if func is None:
             return [], DYNAMIC_CLASS
         bindings = _bind(func, call)
@@ -174,6 +180,23 @@ class _Resolver:
             else:
                 why = why or reason
         return out, None if out else why
+
+    def _member(self, name: str) -> _FuncInfo | str | None:
+        """What ``self.<attr>`` of a method (``Owner.attr``) is: a factory, a class, or unknown.
+
+        A function of the mined code that returns an exception (a factory), or an
+        exception class: a nested one, or one the class body names. A member the
+        owner does not define is looked up in its mined bases, nearest first.
+        """
+        owner, _, attr = name.rpartition(".")
+        for holder in [owner, *(info.name for info in self.chain(self.canonical(owner))[1:])]:
+            candidate = self.canonical(f"{holder}.{attr}") if holder else name
+            func = self.functions.get(candidate)
+            if func is not None:
+                return func
+            if candidate in self.classes or candidate in _BUILTINS.values():
+                return candidate if self.builtin_base(candidate) is not None else None
+        return None
 
     def _class_message(self, kind: str, name: str, call: _Call) -> tuple[_Alts, str | None]:
         if kind == "written" or name not in self.classes:
@@ -277,18 +300,49 @@ def _known_class(resolver: _Resolver, site: _RawSite, cls_name: str) -> bool:
     return site.cls.kind == "builtin" or resolver.builtin_base(cls_name) is not None
 
 
-def _site_texts(resolver: _Resolver, site: _RawSite) -> tuple[list[tuple[str, str]], str | None]:
+def _bare_class(resolver: _Resolver, site: _RawSite) -> str | None:
+    """The class of a raise without a message (``assert x``, ``raise NotImplementedError``).
+
+    Only a class the scan resolved (a builtin, or one of this or another
+    module's, named like an exception) and not one that ends a loop or a
+    program: ``raise StopIteration`` and ``raise SystemExit`` are not errors.
+    """
+    if site.is_assert:
+        return "AssertionError"
+    if site.cls.kind not in ("builtin", "local", "imported"):
+        return None
+    name = resolver.class_name(site.cls)
+    base = resolver.builtin_base(name)
+    if name in _BARE_NOT_ERRORS or base in _BARE_NOT_ERRORS:
+        return None
+    return name
+
+
+#: Raised without a message to stop a loop or a program, not to report an error.
+_BARE_NOT_ERRORS = frozenset({*_CONTROL_FLOW, "SystemExit", "GeneratorExit"})
+
+
+def _site_texts(
+    resolver: _Resolver, site: _RawSite, *, bare: bool = False
+) -> tuple[list[tuple[str, str]], str | None]:
     """The ``(errorClass, template)`` of a site (round-trip checked), or why not.
 
     A template without a word of its own (``{msg}``, ``{a}: {b}``) is kept when
     its class was resolved: its text matches nearly anything, so the matcher
     proposes it only for a traceback whose raise frame is in its file, and
-    answers with it only when that frame is at its raise line.
+    answers with it only when that frame is at its raise line. With ``bare``,
+    a raise without any message (``assert x is not None``, ``raise
+    NotImplementedError``) gives the empty template the same way: the
+    traceback's frame at its line, and the code it shows, are its evidence.
     """
     try:
         messages, reason = resolver.messages(site)
     except _TooManyVariantsError:
         return [], TOO_MANY
+    if reason == NO_MESSAGE and bare:
+        cls_name = _bare_class(resolver, site)
+        if cls_name is not None:
+            return [(cls_name, "")], None
     if reason is not None:
         return [], reason
     texts: list[tuple[str, str]] = []

@@ -266,7 +266,7 @@ class _Scanner(_Walker):
             self._returns.append((cls, self._call_args(call, env)))
 
     def _site(self, node: ast.stmt, cls: _ClassRef, **kwargs: Any) -> None:
-        if kwargs.get("skip") is None:
+        if kwargs.get("skip") in (None, NO_MESSAGE):  # a bare raise may be a record too
             clauses = list(self._clauses)
             if isinstance(node, ast.Assert):
                 clauses.append((node.test, False))
@@ -404,7 +404,8 @@ def scan_source(
     if text.endswith("\n"):
         lines.pop()
     snippets = []
-    for line in sorted({s.line for s in scanner.sites if s.skip is None}):
+    # A raise without a message gets a snippet too: its code is what identifies it.
+    for line in sorted({s.line for s in scanner.sites if s.skip in (None, NO_MESSAGE)}):
         start = max(1, line - SNIPPET_RADIUS)
         end = max(line, min(len(lines), line + SNIPPET_RADIUS))
         snippets.append((line, start, end, "\n".join(lines[start - 1 : end])))
@@ -417,6 +418,10 @@ def scan_source(
         ref = scanner.resolve(ast.Name(name))
         if ref.kind != "written" and module and ref.name != f"{module}.{name}":
             aliases.append((f"{module}.{name}", ref.name))
+    for qual, value in scanner.class_aliases.items():
+        ref = scanner.resolve(value)
+        if ref.kind != "written" and module:
+            aliases.append((f"{module}.{qual}", ref.name))
     return _FileScan(
         source,
         file_path,

@@ -253,6 +253,14 @@ class _Walker(_ModuleNames):
                 and self._capture.kind == "init"
             ):
                 self._capture.attrs[target.attr] = self._or_field(alts, value, env)
+            elif (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.attr != "args"
+            ):
+                # `exc.__cause__ = cause`, `err.field = name`: the object is the same, and
+                # so is its message (only `.args` changes what str() shows).
+                continue
             else:
                 for name in _names_in_target(target):
                     env.forget(name)

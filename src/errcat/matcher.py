@@ -366,6 +366,10 @@ def _short_class(name: str | None) -> str | None:
 def _variants(report: ExceptionReport) -> list[str]:
     """The message as printed plus the forms the exception's own decoration hides."""
     message = report.message
+    if not message.strip():
+        # ``AssertionError`` alone under its frames (``assert x is not None``): the empty
+        # message, which only a record raised without one, at the raise frame, explains.
+        return [""] if report.frames and report.error_class else []
     out = [message]
     if "&" in message and _HTML_ENTITY.search(message):
         # Copied from HTML (a CI page, a log viewer's export): &#39;x&#39;, &lt;class 'int'&gt;.
@@ -880,6 +884,57 @@ def _same_raise_code(
     )
 
 
+#: Words of a raising statement that say nothing of which statement it is (as
+#: :func:`errcat.index.words` spells them: lowercase).
+_CODE_NOISE = frozenset(
+    {"assert", "raise", "from", "is", "not", "in", "and", "or", "none", "true", "false"}
+    | {"self", "cls", "isinstance", "len"}
+)
+
+
+def _same_bare_code(
+    evidence: FrameEvidence,
+    record: RecordSummary,
+    report: ExceptionReport,
+    source_of: Callable[[], str],
+) -> FrameEvidence | None:
+    """``site`` evidence when a raise without a message shows its very statement.
+
+    The record raises no message (``assert self.pool is not None``): its
+    statement is all that tells it. The traceback's innermost frame, in the
+    record's file at another line (another version) or a line or two off,
+    prints that statement, and it holds a name of its own (not ``raise
+    NotImplementedError``, written at many places).
+    """
+    frame = report.frames[-1]
+    if not same_file_depth(frame.path, record.file_path):
+        return None
+    code = " ".join(frame.source.split())
+    if len(code) < _MIN_RAISE_CODE or code != " ".join(source_of().split()):
+        return None
+    own = set(words(code)) - _CODE_NOISE - set(words(_short_class(record.error_class) or ""))
+    if not own:
+        return None
+    return FrameEvidence(
+        "site",
+        0,
+        evidence.depth,
+        f"traceback frame {frame.path}:{frame.line} shows the record's statement "
+        f"`{code[:80]}` (at line {record.line_number} in this version)",
+    )
+
+
+def _shows_other_code(report: ExceptionReport, source_of: Callable[[], str]) -> bool:
+    """Whether the innermost frame prints a statement other than the record's raising one.
+
+    False when either is unknown (a traceback without its code lines, a record
+    whose source cannot be read).
+    """
+    shown = " ".join(report.frames[-1].source.split())
+    own = " ".join(source_of().split())
+    return bool(shown and own and shown != own)
+
+
 def _fits(template: str, text: str) -> bool:
     """Whether a message is the template's, whole or cut off (a cheap check of one record)."""
     try:
@@ -1023,6 +1078,21 @@ def _score(
     # without words only the line itself (or its code, or its line in an older
     # revision) does: a neighbouring statement may raise anything.
     near = evidence.kind == "site" and evidence.distance != 0
+    if wordless and not record.error_message and source_of is not None:
+        # A raise without a message: the statement the innermost frame prints tells.
+        if evidence.kind == "site" and not near:
+            if _shows_other_code(report, source_of):
+                evidence = FrameEvidence(
+                    "raise_file",
+                    evidence.distance,
+                    evidence.depth,
+                    f"the raise frame is at line {record.line_number} of {record.file_path} "
+                    "but shows another statement (another version?)",
+                )
+        elif (near or evidence.kind == "raise_file") and not rival_at_frame:
+            same = _same_bare_code(evidence, record, report, source_of)
+            if same is not None:
+                evidence, near = same, False
     if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
         evidence = _same_raise_code(evidence, record, report, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
@@ -1117,8 +1187,11 @@ def _verify(entry: Entry, text: str, *, use_pieces: bool, prose: bool = False) -
     is wall-clock time, which a busy machine can stretch for a sound pattern:
     one that times out is tried once more with ten times the limit, so an
     answer does not depend on the load (a pattern that backtracks without end
-    still gives up).
+    still gives up). The empty pattern (a raise without a message) matches the
+    empty message only: it is the start of every text, and explains none.
     """
+    if not entry.pattern:
+        return _Hit("full", (), 0, 0) if not text else None
     try:
         return _verify_once(entry, text, use_pieces, prose, REGEX_TIMEOUT)
     except TimeoutError:

@@ -97,6 +97,9 @@ def test_a_failed_assert_is_answered_by_its_statement(
         assert m.summary.error_message == ""
         assert m.summary.line_number == 3 + failing
         assert m.summary.slug == slugify(f"assert self.{attrs[failing]} is not None")
+        # Answers show the statement where the message would be.
+        shown = f"AssertionError: (no message) assert self.{attrs[failing]} is not None"
+        assert m.record.title == m.view.title == shown
     elif shift == 0:
         # `raise NotImplementedError` names nothing of its own: only its very line tells.
         assert m is not None and m.summary.error_class == "NotImplementedError"

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+from errcat.view import shown_message
+
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
     from errcat.matcher import Match
@@ -529,7 +531,7 @@ class Advice:
         if cut.fix:
             cut = replace(cut, fix=False)
             yield cut
-        message_length = markdown_length(_fold(self.record.error_message))
+        message_length = markdown_length(_fold(shown_message(self.record)))
         if message_length > _SHORT_SUMMARY_CHARS:
             cut = replace(cut, summary_chars=_SHORT_SUMMARY_CHARS)
             yield cut
@@ -565,7 +567,7 @@ class Advice:
 
     def _render(self, cut: _Cut, style: _Style) -> str:
         r = self.record
-        message = _fold(r.error_message)
+        message = _fold(shown_message(r))
         if cut.summary_chars is not None:
             message = _clip(message, cut.summary_chars)
         parts = [f"{style.bold(style.code(r.error_class))}: {style.text(message)}".rstrip()]
@@ -629,7 +631,7 @@ class _HintCut:
 
 def _hint_line(match: Match, style: _Style, message_chars: int | None) -> str:
     r = match.record
-    message = _fold(r.error_message)
+    message = _fold(shown_message(r))
     if message_chars is not None:
         message = _clip(message, message_chars)
     where = style.link(style.code(f"{r.file_path}:{r.line_number}"), r.github_url)

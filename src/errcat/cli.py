@@ -325,7 +325,7 @@ def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.json:
             print(record.model_dump_json(), file=out)
         else:
-            print(f"{record.id}  {record.error_class}: {record.error_message}", file=out)
+            print(f"{record.id}  {record.title}", file=out)
             print(f"{'':16}  {record.location}", file=out)
     print(f"{len(catalog)} record{'s' if len(catalog) != 1 else ''}", file=err)
     return 0

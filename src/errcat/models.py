@@ -164,8 +164,12 @@ class ErrorRecord(_Model):
 
         >>> RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record.title
         'ValueError: bad value {x!r}'
+
+        A record raised without a message (``assert x``) shows its statement instead.
         """
-        return f"{self.error_class}: {self.error_message}"
+        from errcat.view import shown_message
+
+        return f"{self.error_class}: {shown_message(self)}"
 
     @property
     def location(self) -> str:

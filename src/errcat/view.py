@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-__all__ = ["RecordFields", "RecordView", "raise_source"]
+__all__ = ["RecordFields", "RecordView", "raise_source", "shown_message"]
 
 
 class RecordFields(Protocol):
@@ -107,6 +107,20 @@ def raise_source(record: RecordFields) -> str:
     lines = record.source_code.splitlines()
     at = record.line_number - record.source_code_start
     return lines[at].strip() if 0 <= at < len(lines) else ""
+
+
+def shown_message(record: RecordFields) -> str:
+    r"""The message template as answers show it; for a raise without one, its statement.
+
+    >>> class R:
+    ...     error_message, source_code, source_code_start, line_number = "", "assert x\n", 7, 7
+    >>> shown_message(R())
+    '(no message) assert x'
+    """
+    if record.error_message:
+        return record.error_message
+    code = raise_source(record)
+    return f"(no message) {code}" if code else "(no message)"
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
@@ -227,4 +241,4 @@ class RecordView:
     @property
     def title(self) -> str:
         """``Class: message``, as :attr:`errcat.models.ErrorRecord.title`."""
-        return f"{self.error_class}: {self.error_message}"
+        return f"{self.error_class}: {shown_message(self)}"

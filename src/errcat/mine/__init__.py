@@ -37,9 +37,12 @@ and a stable id. The free-text fields are left empty for curation.
 Design decisions:
 
 * **Raise sites** are ``raise X(...)`` (with or without ``from``), ``raise
-  module.X(...)``, ``raise exc`` where ``exc = X(...)`` earlier, ``raise
-  helper(...)`` where ``helper`` is a function (or ``self.`` method) of the
-  mined code that returns ``X(...)``, and ``assert cond, msg`` (an
+  module.X(...)``, ``raise exc`` where ``exc = X(...)`` earlier (attributes set
+  on it meanwhile, ``exc.__cause__ = cause``, keep it), ``raise
+  helper(...)`` where ``helper`` is a function (or ``self.`` method, its own or
+  a base class's) of the mined code that returns ``X(...)``, ``raise
+  self.error(...)`` where ``error`` is a class the owner defines or names in its
+  body (``failureException = AssertionError``), and ``assert cond[, msg]`` (an
   ``AssertionError``). A bare ``raise`` re-raises and is not a site.
 * **Message forms.** A message is a string constant (implicit concatenation
   included), an f-string (conversions, format specs, nested quotes), ``"..." %
@@ -90,6 +93,16 @@ Design decisions:
   builtin, or a mined class deriving from one): its pattern matches nearly
   anything, so the matcher answers with it only for a traceback with a frame
   at its raise line and a class that agrees (:func:`errcat.patterns.is_wordless`).
+* **Raises without a message** (``assert x is not None``, ``raise
+  NotImplementedError``, ``raise ValueError``) are records with the empty
+  template (``bare_raises=True``, the default): the traceback prints the class
+  alone, and its innermost frame, at the record's line or showing the record's
+  statement, is the evidence. Their slug is the statement
+  (``assert-x-is-not-none``), their id hashes it (so it stays when lines move),
+  and their advice is written from the code as for any other site. Raises
+  that end a loop or a program (``StopIteration``, ``SystemExit``) are not
+  errors and stay skipped; a history keeps the newest revision's only, as they
+  have no text to follow across revisions.
 * **Skipped sites** are counted by reason, never guessed: a message with
   nothing to show at all (``raise ValueError("")``, a tuple or ``OSError`` of
   values only, or values only under a class nobody resolved) is ``no static

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,3 +135,46 @@ def test_another_statement_at_the_line_or_a_message_is_not_a_bare_record(
     assert not [m for m in match_all(text, catalog=catalog) if not m.summary.error_message]
     # Without frames, `AssertionError` alone is nobody's.
     assert match_all("AssertionError", catalog=catalog) == []
+
+
+@settings(max_examples=15, deadline=None)
+@given(shift=st.integers(1, 20), which=st.sampled_from(["load_a", "load_b", "dup"]))
+def test_a_statement_written_at_several_places_names_none_of_them(
+    tmp_path_factory: pytest.TempPathFactory, shift: int, which: str
+) -> None:
+    # `assert w.shape == x.shape` in three methods: two named apart, two of one name.
+    source = "\n".join(
+        [
+            "class A:",
+            "    def load_a(self, w, x):",
+            "        assert w.shape == x.shape",
+            "    def load_b(self, w, x):",
+            "        assert w.shape == x.shape",
+            "class B:",
+            "    def dup(self, w, x):",
+            "        assert w.shape == x.shape",
+            "class C:",
+            "    def dup(self, w, x):",
+            "        assert w.shape == x.shape",
+            "",
+        ]
+    )
+    folder = tmp_path_factory.mktemp("dup")
+    catalog = _catalog(source, folder)
+    path = folder / "run" / "pool" / "core.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("\n" * shift + source, encoding="utf-8")
+    namespace: dict[str, object] = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    owner = namespace["A" if which != "dup" else "B"]
+    shape = type("S", (), {"shape": 1})
+    other = type("T", (), {"shape": 2})
+    try:
+        getattr(owner(), which)(shape, other)  # type: ignore[operator]
+    except AssertionError:
+        text = traceback.format_exc()
+    m = match_error(text, catalog=catalog)
+    if which == "dup":
+        assert m is None, m  # two `dup` methods print the same statement: no telling
+    else:
+        assert m is not None and m.summary.line_number == {"load_a": 3, "load_b": 5}[which]

@@ -6,9 +6,9 @@ import argparse
 import io
 import itertools
 import json
+import keyword
 import shutil
 import sys
-import keyword
 import textwrap
 from collections.abc import Callable
 from datetime import datetime, timezone

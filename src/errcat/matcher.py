@@ -1028,6 +1028,7 @@ def _score(
     source_of: Callable[[], str] | None = None,
     rival_at_frame: bool = False,
     wordless: bool = False,
+    statement_owner: bool = False,
     own_class: bool = False,
     captures: Sequence[str | None] = (),
     c_printed: bool = False,
@@ -1045,8 +1046,11 @@ def _score(
     function. ``wordless``: the record's pattern has no word (``{msg}``): only a
     frame at its raise line, with a class that agrees, makes it an answer, as
     often as such answers are right (``_calibration.WORDLESS_SITE``); the text
-    features say nothing. ``own_class``: the report names the record's class with its
-    module and no other record of that class fits the text (see :func:`_lone_own_class`):
+    features say nothing. ``statement_owner``: the record is raised without a message
+    and the raise frame prints its statement, which no other record of the file
+    shares (see :meth:`_Collector.statement_owners`). ``own_class``: the report names the
+    record's class with its module and no other record of that class fits the text (see
+    :func:`_lone_own_class`):
     no other project's text can be it, so few words are enough for the model to weigh.
     ``captures``: the values the pattern captured; ``c_printed``: the message is one C
     prints, in C's very form (see :func:`_printed_by_c`), and a project named only in
@@ -1089,7 +1093,7 @@ def _score(
                     f"the raise frame is at line {record.line_number} of {record.file_path} "
                     "but shows another statement (another version?)",
                 )
-        elif (near or evidence.kind == "raise_file") and not rival_at_frame:
+        elif (near or evidence.kind == "raise_file") and statement_owner:
             same = _same_bare_code(evidence, record, report, source_of)
             if same is not None:
                 evidence, near = same, False
@@ -1401,6 +1405,34 @@ class _Collector:
             self._at_frame[key] = found
         return found
 
+    def statement_owners(self, report: ExceptionReport, records: Sequence[int]) -> frozenset[int]:
+        """Of ``records`` (raised without a message), those the raise frame's statement names.
+
+        The records in the frame's file whose raising statement is the one the
+        frame prints: the one at the frame's very line if there is one, else all
+        of them when they are one, else the one in the frame's function. Several
+        left (``assert x.shape == y.shape`` written in seven methods of one file)
+        is no statement's: none is named.
+        """
+        frame = report.frames[-1]
+        shown = " ".join(frame.source.split())
+        if not shown:
+            return frozenset()
+        store = self.catalog.parts[self.part]
+        parts = path_parts(frame.path)
+        same = [
+            p
+            for p in records
+            if same_file_depth(parts, path_parts(store.summary(p).file_path))
+            and " ".join(self.raise_source(p).split()) == shown
+        ]
+        exact = [p for p in same if store.summary(p).line_number == frame.line]
+        if exact or len(same) <= 1:
+            return frozenset(exact or same)
+        tag = f"{FUNCTION_TAG_PREFIX}{frame.function}"
+        inside = [p for p in same if frame.function and tag in store.summary(p).tags]
+        return frozenset(inside) if len(inside) == 1 else frozenset()
+
     def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
         """Positions (in the current store) of records whose file name a frame shows."""
         key = (self.part, id(report))
@@ -1540,6 +1572,12 @@ class _Collector:
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
         at_frame = self.raised_at_frame(report)
+        # A raise without a message is told by its statement alone: whose is it?
+        owners = (
+            self.statement_owners(report, records)
+            if wordless and not entry.pattern
+            else frozenset()
+        )
         c_printed = evidence.builtin and _printed_by_c(
             text, background.pattern_wording(entry.fragments)
         )
@@ -1562,6 +1600,7 @@ class _Collector:
                 source_of=functools.partial(self.raise_source, position),
                 rival_at_frame=len(at_frame) > (position in at_frame),
                 wordless=wordless,
+                statement_owner=position in owners,
                 own_class=position == lone,
                 captures=told,
                 c_printed=c_printed,

@@ -587,9 +587,13 @@ def _duplicates(mined: Mined, *, near: bool) -> list[ErrorRecord]:
 
 def _traceback_for(record: ErrorRecord) -> str:
     cls = record.error_class
+    # The frame names the raising function, as Python's does (a raise without a message
+    # is told by its line and function alone).
+    tags = [t.removeprefix("errcat:in:") for t in record.tags if t.startswith("errcat:in:")]
+    function = tags[0] if tags else "<module>"
     return (
         "Traceback (most recent call last):\n"
-        f'  File "{STDLIB / record.file_path}", line {record.line_number}, in f\n'
+        f'  File "{STDLIB / record.file_path}", line {record.line_number}, in {function}\n'
         f"{cls}: {render_template(record.error_message, ['x'] * 9)}\n"
     )
 

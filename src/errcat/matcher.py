@@ -912,7 +912,8 @@ def _same_bare_code(
     code = " ".join(frame.source.split())
     if len(code) < _MIN_RAISE_CODE or code != " ".join(source_of().split()):
         return None
-    own = set(words(code)) - _CODE_NOISE - set(words(_short_class(record.error_class) or ""))
+    # The class, however the statement spells it (`xml.dom.NotFoundErr()`), names nothing.
+    own = set(words(code)) - _CODE_NOISE - set(words(record.error_class.replace(".", " ")))
     if not own:
         return None
     return FrameEvidence(
@@ -922,6 +923,17 @@ def _same_bare_code(
         f"traceback frame {frame.path}:{frame.line} shows the record's statement "
         f"`{code[:80]}` (at line {record.line_number} in this version)",
     )
+
+
+def _in_other_function(report: ExceptionReport, record: RecordSummary) -> bool:
+    """Whether the raise frame's function is not the record's (both known).
+
+    A record's ``errcat:in:`` tag names the function that raises it; a frame
+    in another function at the record's line is another version's code.
+    """
+    function = report.frames[-1].function
+    tags = [t for t in record.tags if t.startswith(FUNCTION_TAG_PREFIX)]
+    return bool(function and tags and f"{FUNCTION_TAG_PREFIX}{function}" not in tags)
 
 
 def _shows_other_code(report: ExceptionReport, source_of: Callable[[], str]) -> bool:
@@ -1085,13 +1097,13 @@ def _score(
     if wordless and not record.error_message and source_of is not None:
         # A raise without a message: the statement the innermost frame prints tells.
         if evidence.kind == "site" and not near:
-            if _shows_other_code(report, source_of):
+            if _shows_other_code(report, source_of) or _in_other_function(report, record):
                 evidence = FrameEvidence(
                     "raise_file",
                     evidence.distance,
                     evidence.depth,
                     f"the raise frame is at line {record.line_number} of {record.file_path} "
-                    "but shows another statement (another version?)",
+                    "but in another statement or function (another version?)",
                 )
         elif (near or evidence.kind == "raise_file") and statement_owner:
             same = _same_bare_code(evidence, record, report, source_of)
@@ -1110,7 +1122,11 @@ def _score(
     if evidence.reason:
         reasons.append(evidence.reason)
     if text.records > 1:
-        reasons.append(f"{text.records} records share this message")
+        reasons.append(
+            f"{text.records} records share this message"
+            if record.error_message
+            else f"the file raises {text.records} errors without a message"
+        )
     package = package_of(record.repo)
     # A message C itself prints names whatever module it was given (``No module named
     # 'vllm._C'``): the project named only in its values is no sign the project raised it.
@@ -1426,6 +1442,7 @@ class _Collector:
             if same_file_depth(parts, path_parts(store.summary(p).file_path))
             and " ".join(self.raise_source(p).split()) == shown
         ]
+        same = [p for p in same if not _in_other_function(report, store.summary(p))]
         exact = [p for p in same if store.summary(p).line_number == frame.line]
         if exact or len(same) <= 1:
             return frozenset(exact or same)

@@ -349,6 +349,8 @@ def readme_section(manifest: dict[str, Any]) -> str:
         "Each record is one message as the newest source raises it; a message that was",
         "reworded or removed since an older revision keeps its own record, linked to its",
         "successor (`errcat match` says so), so errors pasted from older versions answer too.",
+        "A raise without a message (`assert x is not None`) is a record of the newest source",
+        "only: it has no text to follow across revisions, only its statement.",
         "The exact commits are listed in `data/SOURCES.json` and the manifest's `builtFrom`.",
         "",
         README_END,

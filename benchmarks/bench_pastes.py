@@ -37,6 +37,7 @@ from typing import Any
 
 import errcat
 from errcat import Catalog, Match
+from errcat.models import ErrorRecord
 from errcat.store import RecordSummary
 
 HERE = Path(__file__).resolve().parent
@@ -135,9 +136,19 @@ def _unnamed(template: str) -> str:
     return _PLACEHOLDER.sub("{}", template)
 
 
-def _fits(file_path: str, message: str, expect: dict[str, Any], any_site: bool) -> bool:
+def _fits(record: RecordSummary | ErrorRecord, expect: dict[str, Any], any_site: bool) -> bool:
+    """Whether a record is the labelled one: its file, and its template's start.
+
+    A label of a raise without a message (``message_prefix`` empty) names the
+    statement by its ``slug`` (``assert-self-pool-is-not-none``): the file's
+    other raises without one are other statements.
+    """
     files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
-    return file_path in files and _unnamed(message).startswith(_unnamed(expect["message_prefix"]))
+    if record.file_path not in files:
+        return False
+    if "slug" in expect:
+        return not record.error_message and record.slug == expect["slug"]
+    return _unnamed(record.error_message).startswith(_unnamed(expect["message_prefix"]))
 
 
 def lineage_of(record_id: str, catalog: Catalog | None) -> list[str]:
@@ -175,7 +186,7 @@ def lineage_fits(
     summary = match.summary if isinstance(match, Match) else match
     for other in lineage_of(summary.id, catalog):
         record = catalog.get(other) if catalog is not None else None
-        if record is not None and _fits(record.file_path, record.error_message, expect, any_site):
+        if record is not None and _fits(record, expect, any_site):
             return True
     return False
 
@@ -214,7 +225,7 @@ def is_right(
     if match is None or "file_path" not in expect:
         return False
     summary = match.summary if isinstance(match, Match) else match
-    if _fits(summary.file_path, summary.error_message, expect, any_site):
+    if _fits(summary, expect, any_site):
         return True
     return lineage_fits(summary, expect, catalog, any_site=any_site)
 
@@ -223,7 +234,7 @@ def is_right_directly(match: Match | None, expect: dict[str, Any]) -> bool:
     """True when ``match``'s own record fits the label (no history followed)."""
     if match is None or "file_path" not in expect:
         return False
-    return _fits(match.summary.file_path, match.summary.error_message, expect, False)
+    return _fits(match.summary, expect, False)
 
 
 @dataclass

@@ -195,3 +195,25 @@ def test_a_statement_that_names_only_its_class_tells_only_at_its_line(
     m = match_error(text, catalog=catalog)
     # `raise xml.dom.NotFoundErr()` names nothing but its class: another line is another raise.
     assert (m is not None and m.summary.id == record.id) if shift == 0 else m is None
+
+
+def test_a_bare_assert_in_a_server_log_is_one_event_with_its_record(tmp_path: Path) -> None:
+    from errcat.scan import scan_text
+
+    source = _module(["pool", "queue"])
+    catalog = _catalog(source, tmp_path)
+
+    def setup(pool: object) -> None:
+        pool.pool, pool.queue = 1, None  # type: ignore[attr-defined]
+
+    text = _traceback("\n" * 3 + source, tmp_path / "run", setup)
+    prefix = "[2026-11-30 10:00:00 TP0] "
+    log = "".join(
+        [f"{prefix}Scheduler hit an exception: " + text.splitlines()[0] + "\n"]
+        + [prefix + line + "\n" for line in text.splitlines()[1:]]
+        + ["[2026-11-30 10:00:01] Received sigquit from a child process.\n"]
+    )
+    [event] = list(scan_text(log, catalog=catalog))
+    assert event.error_class == "AssertionError" and event.message == ""
+    [record] = [r for r in catalog if r.slug == "assert-self-queue-is-not-none"]
+    assert event.record_id == record.id

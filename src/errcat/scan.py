@@ -781,7 +781,8 @@ def _event_line(event: ScanEvent) -> str:
         if event.record_id
         else "no record"
     )
-    return f"{where}: {event.error_class}: {first}\n  {found}"
+    shown = f"{event.error_class}: {first}" if first else f"{event.error_class} (no message)"
+    return f"{where}: {shown}\n  {found}"
 
 
 def run(

@@ -81,7 +81,7 @@ from errcat.evidence import (
     path_parts,
     same_file_depth,
 )
-from errcat.extract import ExceptionReport, extract_reports, literal_eval
+from errcat.extract import ExceptionReport, Frame, extract_reports, literal_eval
 from errcat.index import Entry, PatternIndex, fold_whitespace, words
 from errcat.patterns import (
     GROUP,
@@ -892,36 +892,29 @@ _CODE_NOISE = frozenset(
 )
 
 
-def _same_bare_code(
-    evidence: FrameEvidence,
-    record: RecordSummary,
-    report: ExceptionReport,
-    source_of: Callable[[], str],
-) -> FrameEvidence | None:
-    """``site`` evidence when a raise without a message shows its very statement.
+def _names_its_own(code: str, error_class: str) -> bool:
+    """Whether a raising statement names something besides its class and keywords.
 
-    The record raises no message (``assert self.pool is not None``): its
-    statement is all that tells it. The traceback's innermost frame, in the
-    record's file at another line (another version) or a line or two off,
-    prints that statement, and it holds a name of its own (not ``raise
-    NotImplementedError``, written at many places).
+    ``assert self.pool is not None`` does (``pool``); ``raise NotImplementedError``
+    and ``raise xml.dom.NotFoundErr()`` do not: written at many places, only their
+    line tells them apart.
     """
-    frame = report.frames[-1]
-    if not same_file_depth(frame.path, record.file_path):
-        return None
-    code = " ".join(frame.source.split())
-    if len(code) < _MIN_RAISE_CODE or code != " ".join(source_of().split()):
-        return None
-    # The class, however the statement spells it (`xml.dom.NotFoundErr()`), names nothing.
-    own = set(words(code)) - _CODE_NOISE - set(words(record.error_class.replace(".", " ")))
-    if not own:
-        return None
+    if len(code) < _MIN_RAISE_CODE:
+        return False
+    noise = _CODE_NOISE | set(words(error_class.replace(".", " ")))
+    return bool(set(words(code)) - noise)
+
+
+def _statement_evidence(
+    evidence: FrameEvidence, record: RecordSummary, frame: Frame
+) -> FrameEvidence:
+    """``site`` evidence for a record raised without a message whose statement the frame prints."""
     return FrameEvidence(
         "site",
         0,
         evidence.depth,
         f"traceback frame {frame.path}:{frame.line} shows the record's statement "
-        f"`{code[:80]}` (at line {record.line_number} in this version)",
+        f"`{fold_whitespace(frame.source)[:80]}` (at line {record.line_number} in this version)",
     )
 
 
@@ -942,8 +935,8 @@ def _shows_other_code(report: ExceptionReport, source_of: Callable[[], str]) -> 
     False when either is unknown (a traceback without its code lines, a record
     whose source cannot be read).
     """
-    shown = " ".join(report.frames[-1].source.split())
-    own = " ".join(source_of().split())
+    shown = fold_whitespace(report.frames[-1].source)
+    own = fold_whitespace(source_of())
     return bool(shown and own and shown != own)
 
 
@@ -1106,9 +1099,7 @@ def _score(
                     "but in another statement or function (another version?)",
                 )
         elif (near or evidence.kind == "raise_file") and statement_owner:
-            same = _same_bare_code(evidence, record, report, source_of)
-            if same is not None:
-                evidence, near = same, False
+            evidence, near = _statement_evidence(evidence, record, report.frames[-1]), False
     if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
         evidence = _same_raise_code(evidence, record, report, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
@@ -1424,14 +1415,15 @@ class _Collector:
     def statement_owners(self, report: ExceptionReport, records: Sequence[int]) -> frozenset[int]:
         """Of ``records`` (raised without a message), those the raise frame's statement names.
 
-        The records in the frame's file whose raising statement is the one the
-        frame prints: the one at the frame's very line if there is one, else all
-        of them when they are one, else the one in the frame's function. Several
-        left (``assert x.shape == y.shape`` written in seven methods of one file)
-        is no statement's: none is named.
+        The records in the frame's file and function (when both are known) whose
+        raising statement is the one the frame prints: the one at the frame's
+        very line if there is one; else, when the statement names something of
+        its own (:func:`_names_its_own`), the one such record, or the one of them
+        the frame's function raises. Several left (``assert x.shape == y.shape``
+        written in seven methods of one file) is no statement's: none is named.
         """
         frame = report.frames[-1]
-        shown = " ".join(frame.source.split())
+        shown = fold_whitespace(frame.source)
         if not shown:
             return frozenset()
         store = self.catalog.parts[self.part]
@@ -1439,16 +1431,18 @@ class _Collector:
         same = [
             p
             for p in records
-            if same_file_depth(parts, path_parts(store.summary(p).file_path))
-            and " ".join(self.raise_source(p).split()) == shown
+            if same_file_depth(parts, path_parts((summary := store.summary(p)).file_path))
+            and not _in_other_function(report, summary)
+            and fold_whitespace(self.raise_source(p)) == shown
         ]
-        same = [p for p in same if not _in_other_function(report, store.summary(p))]
         exact = [p for p in same if store.summary(p).line_number == frame.line]
-        if exact or len(same) <= 1:
-            return frozenset(exact or same)
-        tag = f"{FUNCTION_TAG_PREFIX}{frame.function}"
-        inside = [p for p in same if frame.function and tag in store.summary(p).tags]
-        return frozenset(inside) if len(inside) == 1 else frozenset()
+        if exact:
+            return frozenset(exact)
+        same = [p for p in same if _names_its_own(shown, store.summary(p).error_class)]
+        if len(same) > 1:
+            tag = f"{FUNCTION_TAG_PREFIX}{frame.function}"
+            same = [p for p in same if tag in store.summary(p).tags]
+        return frozenset(same) if len(same) == 1 else frozenset()
 
     def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
         """Positions (in the current store) of records whose file name a frame shows."""

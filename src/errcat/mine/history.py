@@ -570,7 +570,7 @@ def _build(
         )
         alive = next_alive
     _link_survivors(list(lines.values()), revisions)
-    out: list[RecordEnvelope] = list(bare) if revisions else []
+    out: list[RecordEnvelope] = list(bare)
     lineages: list[Lineage] = []
     for line in lines.values():
         envelope = line.envelope

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from errcat.mine.evaluate import _Env, _Evaluator
 from errcat.mine.facts import _BUILTINS, _KNOWN_ALIASES, _ClassRef
@@ -38,6 +38,33 @@ def _statements(body: Sequence[ast.AST]) -> Iterator[ast.AST]:
 
 def _names_in_target(target: ast.expr) -> list[str]:
     return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def _assigned_once(
+    body: Sequence[ast.stmt], everywhere: Iterable[ast.AST]
+) -> tuple[dict[str, ast.expr], Counter[str]]:
+    """The ``name = value`` of ``body`` whose name no other statement of ``everywhere`` binds.
+
+    Also how often each name is bound there (``=``, ``+=``, annotated).
+    """
+    counts: Counter[str] = Counter()
+    for node in everywhere:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in _names_in_target(target):
+                    counts[name] += 1
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            for name in _names_in_target(node.target):
+                counts[name] += 1
+    values = {
+        node.targets[0].id: node.value
+        for node in body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and counts[node.targets[0].id] == 1
+    }
+    return values, counts
 
 
 def _is_exception_name(name: str) -> bool:
@@ -127,49 +154,16 @@ class _ModuleNames(_Evaluator):
         ``raise self.error(msg)`` in a method raises that class (unless a subclass
         or an instance sets another: the class body's is the one the code shows).
         """
-        counts: Counter[str] = Counter()
-        values: dict[str, ast.expr] = {}
-        for stmt in node.body:
-            if isinstance(stmt, ast.Assign):
-                for target in stmt.targets:
-                    for name in _names_in_target(target):
-                        counts[name] += 1
-                if (
-                    len(stmt.targets) == 1
-                    and isinstance(stmt.targets[0], ast.Name)
-                    and isinstance(stmt.value, (ast.Name, ast.Attribute))
-                ):
-                    values[stmt.targets[0].id] = stmt.value
-            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
-                for name in _names_in_target(stmt.target):
-                    counts[name] += 1
+        values, _counts = _assigned_once(node.body, node.body)
         for name, value in values.items():
-            if counts[name] == 1:
+            if isinstance(value, (ast.Name, ast.Attribute)):
                 self.class_aliases[f"{qual}.{name}"] = value
 
     def _collect_consts(self, tree: ast.Module) -> None:
-        counts: Counter[str] = Counter()
-        values: dict[str, ast.expr] = {}
-        for node in _statements(tree.body):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    for name in _names_in_target(target):
-                        counts[name] += 1
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                for name in _names_in_target(node.target):
-                    counts[name] += 1
-        for node in tree.body:
-            if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-            ):
-                values[node.targets[0].id] = node.value
+        values, counts = _assigned_once(tree.body, _statements(tree.body))
         if self.module and not counts["__name__"]:
             self.consts.strs["__name__"] = ((self.module,),)  # the module's dotted name
         for name, value in values.items():
-            if counts[name] != 1:
-                continue
             if isinstance(value, (ast.Name, ast.Attribute)):
                 self.module_aliases[name] = value
                 continue

@@ -985,3 +985,32 @@ def test_raises_without_a_message_are_the_newest_revisions_without_lineage(
     assert len(worded) == len(result.history)
     assert len({r.id for r in result.records}) == len(result.records)
     assert result.revisions[-1].bare == len(bare)
+
+
+@pytest.mark.parametrize(
+    ("template", "linked"),
+    [
+        ("The model {name} does not exist in the model registry", True),
+        ("bad value {name}", False),  # too little text of its own to be the same check
+    ],
+)
+def test_a_long_message_that_moves_under_another_class_carries_its_lineage_on(
+    template: str, linked: bool
+) -> None:
+    # Both raise it at v0 (two lineages); at v1 only the project's own class does.
+    old = f"def f(name):\n    raise ValueError(f'{template}')\n"
+    new = (
+        "class NotFound(ValueError):\n    pass\n\n"
+        f"def g(name):\n    raise NotFound(f'{template}')\n"
+    )
+    snaps = [
+        _snap("v0", {"p/a.py": old, "p/b.py": new}, day=1),
+        _snap("v1", {"p/b.py": new}, day=2),
+    ]
+    result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    [before] = [r for r in result.records if r.file_path == "p/a.py"]
+    [after] = [r for r in result.records if r.file_path == "p/b.py"]
+    assert (before.error_class, after.error_class) == ("ValueError", "b.NotFound")
+    lineage = result.history.lineage(before.id)
+    assert lineage is not None
+    assert (lineage.successor == after.id) is linked

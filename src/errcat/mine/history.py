@@ -45,6 +45,7 @@ from errcat.mine.facts import _FileScan
 from errcat.mine.pairing import Msg, _similar, pair_messages
 from errcat.mine.scan import scan_source
 from errcat.models import ErrorRecord, RecordEnvelope
+from errcat.patterns import parse_template
 from errcat.store import WAS_TAG_PREFIX
 
 __all__ = [
@@ -274,7 +275,10 @@ def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> in
 
     1. a lineage raised there with the same template and class (last dotted
        part) carries it on: the one whose file there shares the most leading
-       folders, then the nearest line;
+       folders, then the nearest line; failing that, for a template of at least
+       :data:`_RENAMED_CLASS_LITERAL` literal characters, one with the same
+       template under another class (``ValueError`` became the project's own
+       ``VLLMNotFoundError``: the same check, its class renamed);
     2. else a lineage that begins there, was reworded from nothing, raises the
        same class and is at least :data:`SURVIVOR_THRESHOLD` similar: the most
        similar; it also gets this lineage as its ``predecessor``.
@@ -298,6 +302,12 @@ def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> in
             continue
         cls = _short_class(line.msg.error_class)
         end = line.sites[-1]
+        following = at.get(last + 1, {})
+        kept = following.get(cls, ())
+        if not any(other.msg.template == line.msg.template for other, _ in kept) and (
+            _literal_chars(line.msg.template) >= _RENAMED_CLASS_LITERAL
+        ):
+            kept = [pair for pairs in following.values() for pair in pairs]
         same = [
             (
                 -_common_prefix(site.file_path, end.file_path),
@@ -305,7 +315,7 @@ def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> in
                 other.id,
                 other,
             )
-            for other, site in at.get(last + 1, {}).get(cls, ())
+            for other, site in kept
             if other.msg.template == line.msg.template
         ]
         if same:
@@ -329,6 +339,18 @@ def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> in
 
 #: A message this long (characters) that another holds almost whole lives on in it.
 _CONTAINED_LENGTH = 40
+#: Literal characters a template needs for the same text under another class to carry it on.
+_RENAMED_CLASS_LITERAL = 24
+
+
+def _literal_chars(template: str) -> int:
+    """The characters of a template outside its placeholders.
+
+    >>> _literal_chars("The model `{name}` does not exist.")
+    28
+    """
+    literals, _fields = parse_template(template)
+    return sum(len(part) for part in literals)
 
 
 def _words(template: str) -> frozenset[str]:

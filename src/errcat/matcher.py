@@ -1034,6 +1034,7 @@ def _score(
     rival_at_frame: bool = False,
     wordless: bool = False,
     statement_owner: bool = False,
+    statement_shared: bool = False,
     own_class: bool = False,
     captures: Sequence[str | None] = (),
     c_printed: bool = False,
@@ -1053,7 +1054,9 @@ def _score(
     often as such answers are right (``_calibration.WORDLESS_SITE``); the text
     features say nothing. ``statement_owner``: the record is raised without a message
     and the raise frame prints its statement, which no other record of the file
-    shares (see :meth:`_Collector.statement_owners`). ``own_class``: the report names the
+    shares (see :meth:`_Collector.statement_owners`); ``statement_shared``: the frame
+    prints the record's statement, named or not (such hints rank first). ``own_class``: the
+    report names the
     record's class with its module and no other record of that class fits the text (see
     :func:`_lone_own_class`):
     no other project's text can be it, so few words are enough for the model to weigh.
@@ -1089,15 +1092,19 @@ def _score(
     near = evidence.kind == "site" and evidence.distance != 0
     if wordless and not record.error_message and source_of is not None:
         # A raise without a message: the statement the innermost frame prints tells.
-        if evidence.kind == "site" and not near:
-            if _shows_other_code(report, source_of) or _in_other_function(report, record):
-                evidence = FrameEvidence(
+        if evidence.kind == "site" and (
+            _shows_other_code(report, source_of) or _in_other_function(report, record)
+        ):
+            evidence, near = (
+                FrameEvidence(
                     "raise_file",
                     evidence.distance,
                     evidence.depth,
-                    f"the raise frame is at line {record.line_number} of {record.file_path} "
-                    "but in another statement or function (another version?)",
-                )
+                    f"the raise frame is at or near line {record.line_number} of "
+                    f"{record.file_path} but in another statement or function (another version?)",
+                ),
+                False,
+            )
         elif (near or evidence.kind == "raise_file") and statement_owner:
             evidence, near = _statement_evidence(evidence, record, report.frames[-1]), False
     if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
@@ -1140,6 +1147,11 @@ def _score(
     # Of two files a frame meets, the one it meets over more path components is its file
     # (``.../sglang/srt/x/y.py`` is sglang's ``srt/x/y.py``, not another project's ``x/y.py``).
     gain += min(evidence.depth, 49) / 100
+    if statement_shared and not statement_owner and evidence.kind != "site":
+        # One of several places writing the statement the frame prints: a hint before the
+        # file's other raises without a message.
+        gain += 0.25
+        reasons.append("the raise frame prints this record's statement, written at several places")
     # How little generic text ("invalid {what}") proves is the model's to weigh: its
     # information and background features were fitted against a large unrelated
     # catalog whose generic patterns meet every message (benchmarks/calibrate.py).
@@ -1412,8 +1424,13 @@ class _Collector:
             self._at_frame[key] = found
         return found
 
-    def statement_owners(self, report: ExceptionReport, records: Sequence[int]) -> frozenset[int]:
+    def statement_owners(
+        self, report: ExceptionReport, records: Sequence[int]
+    ) -> tuple[frozenset[int], frozenset[int]]:
         """Of ``records`` (raised without a message), those the raise frame's statement names.
+
+        Also (second) all those whose statement the frame prints, named or not: when
+        none is named, they are the likeliest hints.
 
         The records in the frame's file and function (when both are known) whose
         raising statement is the one the frame prints: the one at the frame's
@@ -1425,7 +1442,7 @@ class _Collector:
         frame = report.frames[-1]
         shown = fold_whitespace(frame.source)
         if not shown:
-            return frozenset()
+            return frozenset(), frozenset()
         store = self.catalog.parts[self.part]
         parts = path_parts(frame.path)
         same = [
@@ -1435,14 +1452,15 @@ class _Collector:
             and not _in_other_function(report, summary)
             and fold_whitespace(self.raise_source(p)) == shown
         ]
+        sharing = frozenset(same)
         exact = [p for p in same if store.summary(p).line_number == frame.line]
         if exact:
-            return frozenset(exact)
+            return frozenset(exact), sharing
         same = [p for p in same if _names_its_own(shown, store.summary(p).error_class)]
         if len(same) > 1:
             tag = f"{FUNCTION_TAG_PREFIX}{frame.function}"
             same = [p for p in same if tag in store.summary(p).tags]
-        return frozenset(same) if len(same) == 1 else frozenset()
+        return (frozenset(same) if len(same) == 1 else frozenset()), sharing
 
     def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
         """Positions (in the current store) of records whose file name a frame shows."""
@@ -1584,10 +1602,10 @@ class _Collector:
             records = records[:_HINT_RECORDS]
         at_frame = self.raised_at_frame(report)
         # A raise without a message is told by its statement alone: whose is it?
-        owners = (
+        owners, sharing = (
             self.statement_owners(report, records)
             if wordless and not entry.pattern
-            else frozenset()
+            else (frozenset(), frozenset())
         )
         c_printed = evidence.builtin and _printed_by_c(
             text, background.pattern_wording(entry.fragments)
@@ -1612,6 +1630,7 @@ class _Collector:
                 rival_at_frame=len(at_frame) > (position in at_frame),
                 wordless=wordless,
                 statement_owner=position in owners,
+                statement_shared=position in sharing,
                 own_class=position == lone,
                 captures=told,
                 c_printed=c_printed,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-__all__ = ["RecordFields", "RecordView", "raise_source", "shown_message"]
+__all__ = ["RecordFields", "RecordView", "raise_source", "shown_message", "source_line"]
 
 
 class RecordFields(Protocol):
@@ -104,8 +104,20 @@ def raise_source(record: RecordFields) -> str:
     >>> raise_source(R())
     "raise E('x')"
     """
-    lines = record.source_code.splitlines()
-    at = record.line_number - record.source_code_start
+    return source_line(record.source_code, record.source_code_start, record.line_number)
+
+
+def source_line(code: str, start: int, line: int) -> str:
+    r"""Line ``line`` of a snippet ``code`` that starts at line ``start``, stripped ("" if outside).
+
+    The snippet's lines are those the miner joined with ``\n`` (a form feed inside
+    one is not a line break here).
+
+    >>> source_line("a\n  b\x0c c\n", 10, 11)
+    'b\x0c c'
+    """
+    lines = code.split("\n")
+    at = line - start
     return lines[at].strip() if 0 <= at < len(lines) else ""
 
 

@@ -18,6 +18,7 @@ from errcat.mine.advice import _Advice
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.store import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX
+from errcat.view import source_line
 
 #: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
 SNIPPET_RADIUS = 18
@@ -148,9 +149,7 @@ def _build_envelopes(
 def _raise_code(entry: _Entry) -> str:
     """The raising line of code of an entry, whitespace folded (``assert x is not None``)."""
     start, _end, code = entry.snippet
-    lines = code.split("\n")
-    at = entry.line - start
-    return " ".join(lines[at].split()) if 0 <= at < len(lines) else ""
+    return " ".join(source_line(code, start, entry.line).split())
 
 
 def _identity(entry: _Entry) -> str:

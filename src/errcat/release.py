@@ -53,7 +53,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import IO, Any, Literal, TextIO
 
 from pydantic import AwareDatetime, TypeAdapter, ValidationError
 
@@ -1237,10 +1237,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(
     args: argparse.Namespace,
     *,
+    stdin: IO[Any] | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
     """Run one ``errcat release`` step; 0 ok, 1 errors or refused, 2 unreadable input."""
+    del stdin
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     step = args.release_command

@@ -61,6 +61,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
+from errcat.cli_common import StatusLine, catalog_from_args
 from errcat.errors import ErrcatError
 from errcat.extract import ExceptionReport, _strip_prefixes, extract_reports
 
@@ -739,33 +740,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _Progress:
-    """A one-line progress report on a terminal's stderr, at most five times a second."""
+    """The scan's progress on a terminal's stderr: file, text read, rate and events so far."""
 
-    def __init__(self, files: int, err: TextIO, stats: ScanStats) -> None:
-        self.err = err
+    def __init__(self, files: int, line: StatusLine, stats: ScanStats) -> None:
+        self.line = line
         self.stats = stats
         self.files = files
         self.done = 0
         self.started = time.monotonic()
-        self.shown = 0.0
 
     def __call__(self, chars: int) -> None:
         self.done += chars
-        now = time.monotonic()
-        if now - self.shown < 0.2:
+        if not self.line.due():
             return
-        self.shown = now
+        now = time.monotonic()
         rate = self.done / 1e6 / max(now - self.started, 1e-3)
-        self.err.write(
-            f"\rscanning file {self.stats.files}/{self.files}: {self.done / 1e6:.1f} MB of text"
+        self.line.show(
+            f"scanning file {self.stats.files}/{self.files}: {self.done / 1e6:.1f} MB of text"
             f" ({rate:.0f} MB/s), {self.stats.events} events "
         )
-        self.err.flush()
-
-    def clear(self) -> None:
-        if self.shown:
-            self.err.write("\r\x1b[K")
-            self.err.flush()
 
 
 def _event_line(event: ScanEvent) -> str:
@@ -789,16 +782,14 @@ def run(
     args: argparse.Namespace,
     *,
     stdin: IO[Any] | None = None,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
 ) -> int:
     """Run ``errcat scan``: 0 when events were found, 1 when none, 2 when an input was unreadable.
 
     Every readable file is scanned even when another one is not. ``stdin`` (for
     ``-``) may be a binary or a text stream.
     """
-    from errcat.cli import catalog_from_args
-
     raw_in: IO[bytes] | None = None
     if stdin is not None:
         buffer = getattr(stdin, "buffer", None)
@@ -809,15 +800,15 @@ def run(
             raw_in = io.BytesIO(
                 data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
             )
-    out = out if out is not None else sys.stdout
-    err = err if err is not None else sys.stderr
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
     catalog = catalog_from_args(args, err)
     stats = ScanStats()
-    progress = _Progress(len(args.logs), err, stats) if err.isatty() else None
+    status = StatusLine(err)
+    progress = _Progress(len(args.logs), status, stats) if status.enabled else None
 
     def report(exc: LogSourceError) -> None:
-        if progress is not None:
-            progress.clear()
+        status.clear()
         print(f"errcat scan: error: {exc}", file=err)
 
     events = scan_paths(
@@ -830,19 +821,16 @@ def run(
     )
     if args.summary:
         rows = summarize(events)
-        if progress is not None:
-            progress.clear()
+        status.clear()
         _print_summary(rows, catalog, out, as_json=args.json)
     else:
         for event in events:
-            if progress is not None:
-                progress.clear()
+            status.clear()
             if args.json:
                 print(json.dumps(event.to_dict(), ensure_ascii=False), file=out)
             else:
                 print(_event_line(event), file=out)
-    if progress is not None:
-        progress.clear()
+    status.clear()
     print(
         f"errcat scan: {stats.files} file(s), {stats.lines} lines, {stats.events} event(s)"
         + (

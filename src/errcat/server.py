@@ -50,7 +50,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import IO, TYPE_CHECKING, Annotated, Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -63,6 +63,7 @@ from errcat.advice import (
     render_no_match,
 )
 from errcat.catalog import Catalog, bundled_data_version
+from errcat.cli_common import catalog_from_args, catalog_options
 from errcat.errors import ErrcatError
 from errcat.matcher import Match, MatchMode, match_all
 from errcat.models import SCHEMA_VERSION, ErrorRecord, format_timestamp
@@ -653,23 +654,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load_catalog(args: argparse.Namespace) -> Catalog:
-    """The catalog that ``--catalog`` and ``--no-bundled`` name (load problems go to stderr)."""
-    # `errcat serve` accepts the options before the command too (global_*).
-    sources = [*getattr(args, "global_catalog", []), *getattr(args, "catalog", [])]
-    no_bundled = getattr(args, "global_no_bundled", False) or getattr(args, "no_bundled", False)
-    if no_bundled and not sources:
-        raise ValueError("--no-bundled needs at least one --catalog PATH")
-    catalog = Catalog.from_sources(sources, bundled=not no_bundled)
-    for problem in catalog.problems:
-        print(f"errcat serve: warning: skipped {problem}", file=sys.stderr)
-    return catalog
-
-
-def _serve_forked(config: Any, workers: int) -> int:
+def _serve_forked(config: Any, workers: int, err: TextIO | None = None) -> int:
     """Run ``workers`` copies of the server on one socket, forked from this process."""
     import uvicorn
 
+    err = err if err is not None else sys.stderr
     family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
     # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
     # and without it a keep-alive client waits 40 ms (Nagle + delayed ACK) per response.
@@ -680,7 +669,7 @@ def _serve_forked(config: Any, workers: int) -> int:
     sock.set_inheritable(True)
     print(
         f"errcat serve: {workers} workers on http://{config.host}:{sock.getsockname()[1]}",
-        file=sys.stderr,
+        file=err,
     )
     children: list[int] = []
     for _ in range(workers):
@@ -714,42 +703,48 @@ def _serve_forked(config: Any, workers: int) -> int:
         remaining.discard(pid)
         if not stopping:  # a worker died on its own: take the others down too
             code = os.waitstatus_to_exitcode(wait_status)
-            print(f"errcat serve: worker {pid} exited ({code}); stopping", file=sys.stderr)
+            print(f"errcat serve: worker {pid} exited ({code}); stopping", file=err)
             status = 1
             stop(signal.SIGTERM, None)
     sock.close()
     return status
 
 
-def run(args: argparse.Namespace) -> int:
+def run(
+    args: argparse.Namespace,
+    *,
+    stdin: IO[Any] | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Run ``errcat serve`` with parsed arguments; return the exit status (2 for bad usage)."""
+    del stdin, stdout  # the server logs to stderr (uvicorn's own logging)
+    err = stderr if stderr is not None else sys.stderr
     try:
         import uvicorn
 
         _fastapi()
     except (ImportError, ServerUnavailableError):
-        print(f"errcat serve: error: {_INSTALL_HINT}", file=sys.stderr)
+        print(f"errcat serve: error: {_INSTALL_HINT}", file=err)
         return 2
     for name in ("port", "max_body_bytes", "threads", "workers", "limit_concurrency"):
         value = getattr(args, name)
         if value < (0 if name == "port" else 1):
             print(
                 f"errcat serve: error: invalid --{name.replace('_', '-')} {value!r}",
-                file=sys.stderr,
+                file=err,
             )
             return 2
     if args.match_timeout <= 0:
-        print(
-            f"errcat serve: error: invalid --match-timeout {args.match_timeout!r}", file=sys.stderr
-        )
+        print(f"errcat serve: error: invalid --match-timeout {args.match_timeout!r}", file=err)
         return 2
     if args.workers > 1 and not hasattr(os, "fork"):
-        print("errcat serve: error: --workers needs a POSIX system", file=sys.stderr)
+        print("errcat serve: error: --workers needs a POSIX system", file=err)
         return 2
     try:
-        catalog = _load_catalog(args)
+        catalog = catalog_from_args(args, err, prog="errcat serve")
     except (ValueError, ErrcatError) as exc:
-        print(f"errcat serve: error: {exc}", file=sys.stderr)
+        print(f"errcat serve: error: {exc}", file=err)
         return 2
     app = create_app(
         catalog,
@@ -770,17 +765,17 @@ def run(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     if args.workers > 1:
-        return _serve_forked(config, args.workers)
+        return _serve_forked(config, args.workers, err)
     uvicorn.Server(config).run()
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the server stand-alone (``python -m errcat.server``), with the catalog options."""
-    parser = argparse.ArgumentParser(prog="python -m errcat.server", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m errcat.server", description=__doc__, parents=[catalog_options()]
+    )
     add_arguments(parser)
-    parser.add_argument("--catalog", action="append", default=[], metavar="PATH")
-    parser.add_argument("--no-bundled", action="store_true")
     return run(parser.parse_args(argv))
 
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from errcat.cli_common import catalog_from_args, catalog_options
-from errcat.scan import _final, iter_log_bytes, scan_chunks
+from errcat.scan import final_report, iter_log_bytes, scan_chunks
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -305,7 +305,7 @@ def _match_text(text: str | None, catalog: Catalog) -> tuple[Any, ...]:
     if match is not None:
         report = match.report
         return (report.error_class, report.message, match.summary.id, match.confidence, match.exact)
-    final = _final(extract_reports(text), group=False)
+    final = final_report(extract_reports(text), group=False)
     if final is None:
         return (None, None, None, 0.0, False)
     return (final.error_class, final.message, None, 0.0, False)

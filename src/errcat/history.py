@@ -37,6 +37,7 @@ import json
 import logging
 import mmap
 import os
+import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -470,6 +471,10 @@ class History:
             doc = json.loads(bytes(raw[:]).decode("utf-8"))
         except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CatalogSourceError(f"Cannot read history {source!r}: {exc}") from None
+        except RecursionError:  # JSON nested too deep for the parser: not a sidecar
+            raise CatalogSourceError(
+                f"Cannot read history {source!r}: JSON nested too deeply"
+            ) from None
         return cls.from_json(doc, source=source)
 
 
@@ -523,6 +528,7 @@ class _LazyLineages(Mapping[str, "Lineage"]):
         self._source = source
         self._found: dict[str, Lineage | None] = {}
         self._all: dict[str, Lineage] | None = None
+        self._lock = threading.Lock()
 
     def _finish(self, lineage: Lineage) -> Lineage:
         if lineage.newest is None and self._newest is not None:
@@ -548,19 +554,23 @@ class _LazyLineages(Mapping[str, "Lineage"]):
         line = self._raw[at + 1 : end if end >= 0 else len(self._raw)].rstrip(b",")
         try:
             item = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise InvalidRecordError(
                 f"invalid lineage: {exc}", path=self._source, field=f"lineage {record_id}"
             ) from None
         return self._finish(_lineage_of(item, self._revisions, self._source, record_id))
 
     def _parsed(self) -> dict[str, Lineage]:
+        with self._lock:  # parsed once, whichever thread asks first
+            return self._all if self._all is not None else self._parse_all()
+
+    def _parse_all(self) -> dict[str, Lineage]:
         if self._all is None:
             try:
                 body = json.loads(
                     b"[" + self._raw[self._start :].rstrip().removesuffix(b"]}") + b"]"
                 )
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
                 raise InvalidRecordError(
                     f"invalid lineages: {exc}", path=self._source, field="lineages"
                 ) from None
@@ -609,6 +619,9 @@ _BY_STORE: weakref.WeakKeyDictionary[object, History] = weakref.WeakKeyDictionar
 _PENDING: weakref.WeakKeyDictionary[object, list[Callable[[], History]]] = (
     weakref.WeakKeyDictionary()
 )
+# Held while a store's history is attached or its pending sidecars are read: threads
+# asking at once for a history being read wait for it rather than answering without it.
+_LOCK = threading.RLock()
 
 
 def attach(store: object, history: History | Callable[[], History]) -> None:
@@ -618,21 +631,30 @@ def attach(store: object, history: History | Callable[[], History]) -> None:
     :func:`history_of` for the store, so that a catalog whose matches never
     ask for history never reads it.
     """
-    if callable(history) and not isinstance(history, History):
-        _PENDING.setdefault(store, []).append(history)
-        return
-    known = _BY_STORE.get(store)
-    _BY_STORE[store] = history if known is None else known.merged(history)
+    with _LOCK:
+        if callable(history) and not isinstance(history, History):
+            _PENDING.setdefault(store, []).append(history)
+            return
+        known = _BY_STORE.get(store)
+        _BY_STORE[store] = history if known is None else known.merged(history)
 
 
 def history_of(store: object) -> History | None:
-    """The history attached to a store, if any (pending sidecars are read now)."""
+    """The history attached to a store, if any (pending sidecars are read now, once).
+
+    Thread-safe: when several threads ask at once, one reads the sidecars and
+    the others wait for it; none answers without the history.
+    """
     if store is None:
         return None
-    pending = _PENDING.pop(store, None)
-    for load in pending or ():
-        try:
-            attach(store, load())
-        except (CatalogSourceError, InvalidRecordError) as exc:  # answers go on without it
-            logging.getLogger("errcat").warning("history skipped: %s", exc)
-    return _BY_STORE.get(store)
+    if store not in _PENDING:  # the pending entry goes only once its history is attached
+        return _BY_STORE.get(store)
+    with _LOCK:
+        pending = _PENDING.get(store)
+        for load in pending or ():
+            try:
+                attach(store, load())
+            except (CatalogSourceError, InvalidRecordError) as exc:  # answers go on without it
+                logging.getLogger("errcat").warning("history skipped: %s", exc)
+        _PENDING.pop(store, None)
+        return _BY_STORE.get(store)

@@ -12,6 +12,7 @@ import json
 import logging
 import mmap
 import sys
+import threading
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -71,6 +72,8 @@ class FileStore:
         self.index_path = path
         self.identity = identity
         self._data_maps: dict[int, mmap.mmap] = {}
+        # Built on first use, once: the match index and the data files' maps.
+        self._lock = threading.Lock()
         self._rows = StringTable(parts["rows"], parts["row_offsets"])
         self._file_of = parts["file_of"]
         self._offsets = parts["offsets"]
@@ -108,12 +111,17 @@ class FileStore:
         number = self._file_of[position]
         data = self._data_maps.get(number)
         if data is None:
-            try:
-                with self._files[number].open("rb") as fh:
-                    data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            except OSError as exc:
-                raise CatalogSourceError(f"Cannot read {self._files[number]}: {exc}") from None
-            self._data_maps[number] = data
+            with self._lock:
+                data = self._data_maps.get(number)
+                if data is None:
+                    try:
+                        with self._files[number].open("rb") as fh:
+                            data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+                    except (OSError, ValueError) as exc:
+                        raise CatalogSourceError(
+                            f"Cannot read {self._files[number]}: {exc}"
+                        ) from None
+                    self._data_maps[number] = data
         start = self._offsets[position]
         return data[start : start + self._lengths[position]]
 
@@ -178,9 +186,11 @@ class FileStore:
 
     @property
     def index(self) -> PatternIndex:
-        """The match index over the stored tables."""
+        """The match index over the stored tables, built once on first use (thread-safe)."""
         if self._index is None:
-            self._index = PatternIndex.from_tables(self._tables)
+            with self._lock:
+                if self._index is None:
+                    self._index = PatternIndex.from_tables(self._tables)
         return self._index
 
 

@@ -90,10 +90,12 @@ class MemoryStore:
     def records_in_file(self, tail: str) -> Sequence[int]:
         """Positions of the records raised in a file with this :func:`file_tail`."""
         if self._by_file is None:
-            by_file: dict[str, list[int]] = {}
-            for position, record in enumerate(self._records):
-                by_file.setdefault(file_tail(record.file_path), []).append(position)
-            self._by_file = by_file
+            with self._lock:
+                if self._by_file is None:
+                    by_file: dict[str, list[int]] = {}
+                    for position, record in enumerate(self._records):
+                        by_file.setdefault(file_tail(record.file_path), []).append(position)
+                    self._by_file = by_file
         return self._by_file.get(tail, ())
 
     @property

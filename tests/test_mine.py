@@ -633,7 +633,7 @@ def test_parse_errors_are_reported_not_fatal(tmp_path: Path) -> None:
     errors = dict(result.stats.parse_errors)
     assert set(errors) == {str(root / "broken.py"), str(root / "nul.py")}
     assert errors[str(root / "broken.py")].startswith("SyntaxError: ")
-    assert "could not be parsed" in result.stats.summary()
+    assert "could not be mined" in result.stats.summary()
     assert result.stats.files == 3
 
 

@@ -61,6 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a file could not be mined (it is always reported and left out)",
+    )
+    parser.add_argument(
         "--no-advice",
         dest="advice",
         action="store_false",
@@ -96,7 +101,12 @@ def run(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run ``errcat mine`` with parsed arguments; return the exit status (0 ok, 2 bad usage)."""
+    """Run ``errcat mine`` with parsed arguments; return the exit status.
+
+    0 when the records were written (files that could not be mined are listed
+    on stderr and left out), 1 with ``--strict`` when there were such files,
+    2 for bad usage.
+    """
     del stdin
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
@@ -135,9 +145,10 @@ def run(
         advice=args.advice,
     )
     err.write(result.stats.summary() + "\n")
+    failed = 1 if args.strict and result.stats.parse_errors else 0
     if old is None:
         _write(result.envelopes, args.output, out)
-        return 0
+        return failed
     anchored = reanchor(old, result)
     kept = list(anchored.envelopes)
     if args.add_new:
@@ -147,4 +158,4 @@ def run(
         text = json.dumps(anchored.report, indent=2, ensure_ascii=False) + "\n"
         Path(args.report).write_text(text, encoding="utf-8")
     err.write(anchored.summary() + "\n")
-    return 0
+    return failed

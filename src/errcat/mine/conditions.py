@@ -104,6 +104,13 @@ def negate(node: ast.expr) -> ast.expr:
     return ast.UnaryOp(op=ast.Not(), operand=node)
 
 
+def _negates_inwards(node: ast.expr) -> bool:
+    """True when :func:`negate` pushes a ``not`` into ``node`` (``not -x`` stays as it is)."""
+    return isinstance(node, (ast.BoolOp, ast.Compare)) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
+
+
 def _pairs(node: ast.Compare) -> list[tuple[ast.expr, ast.cmpop, ast.expr]]:
     lefts = [node.left, *node.comparators[:-1]]
     return list(zip(lefts, node.ops, node.comparators, strict=True))
@@ -453,7 +460,7 @@ class Reader:
             return word.join(parts)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = node.operand
-            if isinstance(inner, (ast.BoolOp, ast.Compare, ast.UnaryOp)):
+            if _negates_inwards(inner):
                 return self.describe(negate(inner))
             return self._predicate(inner, positive=False)
         if isinstance(node, ast.Compare):
@@ -526,7 +533,7 @@ class Reader:
     def _way_out(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = node.operand
-            if isinstance(inner, (ast.BoolOp, ast.Compare, ast.UnaryOp)):
+            if _negates_inwards(inner):
                 return self._way_out(negate(inner))
             return self._predicate_way_out(inner, positive=False)
         if isinstance(node, ast.BoolOp):  # an "or": every part must be made false

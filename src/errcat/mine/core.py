@@ -30,7 +30,8 @@ class MineStats:
     ``sites`` counts every ``raise`` of an exception and every ``assert``;
     ``reraises`` counts bare ``raise`` statements, which are not sites.
     ``skipped`` maps each reason to its count, most frequent first;
-    ``parse_errors`` holds ``(file, error)`` for files that could not be read.
+    ``parse_errors`` holds ``(file, error)`` for files that could not be read
+    or mined (each left out; the run goes on).
     """
 
     files: int
@@ -72,7 +73,7 @@ class MineStats:
         >>> print(stats.summary())
         mined 2 files in 0.5 s: 5 raise sites, 4 records, 2 sites skipped
           skipped, no message: 2
-          1 file could not be parsed:
+          1 file could not be mined:
             a.py: SyntaxError: x (line 1)
         """
         lines = [
@@ -84,7 +85,7 @@ class MineStats:
             lines.append(f"  skipped, {reason}: {count}")
         if self.parse_errors:
             n = len(self.parse_errors)
-            lines.append(f"  {n} file{'s' * (n != 1)} could not be parsed:")
+            lines.append(f"  {n} file{'s' * (n != 1)} could not be mined:")
             lines.extend(f"    {f}: {e}" for f, e in self.parse_errors)
         return "\n".join(lines)
 
@@ -221,45 +222,83 @@ def records_from_scans(
         if scan.error is not None:
             parse_errors.append((scan.source, scan.error))
             continue
-        reraises += scan.reraises
-        snippets = {line: (start, end, code) for line, start, end, code in scan.snippets}
-        for site in scan.sites:
-            sites += 1
-            texts, reason = _site_texts(resolver, site, bare=bare_raises)
-            if reason is not None:
-                skipped[reason] += 1
-                continue
-            for cls_name, text in texts:
-                base = resolver.builtin_base(cls_name)
-                written = None
-                if options is not None and site.guard is not None:
-                    key = (site.guard, cls_name, scan.file_path, site.line)
-                    if key not in written_for:  # a site's advice, before its message's own
-                        written_for[key] = write_advice(
-                            guard=site.guard,
-                            template="",
-                            error_class=cls_name,
-                            options=options,
-                            file_path=scan.file_path,
-                            line=site.line,
-                            calls=calls,
-                        )
-                    written = with_message(written_for[key], text)
-                entries.append(
-                    _Entry(
-                        scan.file_path,
-                        site.line,
-                        site.qualname,
-                        cls_name,
-                        text,
-                        base,
-                        snippets[site.line],
-                        written,
-                        site.caller_class,
-                    )
-                )
+        # One file's failure (a construct the advice writer cannot read) leaves that file
+        # out, reported with its reason; the run goes on with the others.
+        kept, counted = len(entries), (sites, reraises, skipped.copy())
+        try:
+            sites, reraises = _file_entries(
+                scan,
+                resolver=resolver,
+                options=options,
+                calls=calls,
+                written_for=written_for,
+                skipped=skipped,
+                entries=entries,
+                sites=sites,
+                reraises=reraises,
+                bare_raises=bare_raises,
+            )
+        except Exception as exc:  # fault isolation: the file is reported, the run goes on
+            del entries[kept:]
+            sites, reraises, skipped = counted
+            reason = str(exc)[:300]
+            parse_errors.append((scan.source, f"{type(exc).__name__}: {reason}".rstrip(": ")))
     envelopes = _build_envelopes(entries, repo, sha, when)
     return _Built(tuple(envelopes), sites, reraises, dict(skipped), tuple(parse_errors))
+
+
+def _file_entries(
+    scan: _FileScan,
+    *,
+    resolver: _Resolver,
+    options: OptionIndex | None,
+    calls: CallIndex | None,
+    written_for: dict[tuple[_Guard, str, str, int], _Advice],
+    skipped: Counter[str],
+    entries: list[_Entry],
+    sites: int,
+    reraises: int,
+    bare_raises: bool,
+) -> tuple[int, int]:
+    """Add one file's entries (and its skipped sites); the updated site and re-raise counts."""
+    reraises += scan.reraises
+    snippets = {line: (start, end, code) for line, start, end, code in scan.snippets}
+    for site in scan.sites:
+        sites += 1
+        texts, reason = _site_texts(resolver, site, bare=bare_raises)
+        if reason is not None:
+            skipped[reason] += 1
+            continue
+        for cls_name, text in texts:
+            base = resolver.builtin_base(cls_name)
+            written = None
+            if options is not None and site.guard is not None:
+                key = (site.guard, cls_name, scan.file_path, site.line)
+                if key not in written_for:  # a site's advice, before its message's own
+                    written_for[key] = write_advice(
+                        guard=site.guard,
+                        template="",
+                        error_class=cls_name,
+                        options=options,
+                        file_path=scan.file_path,
+                        line=site.line,
+                        calls=calls,
+                    )
+                written = with_message(written_for[key], text)
+            entries.append(
+                _Entry(
+                    scan.file_path,
+                    site.line,
+                    site.qualname,
+                    cls_name,
+                    text,
+                    base,
+                    snippets[site.line],
+                    written,
+                    site.caller_class,
+                )
+            )
+    return sites, reraises
 
 
 def mine_source(source: str, *, module: str = "module") -> list[tuple[int, str, str]]:

@@ -97,6 +97,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a file could not be mined at some revision (always reported)",
+    )
 
 
 def _progress(line: StatusLine, total: int) -> Callable[[int, Revision], None]:
@@ -214,12 +219,24 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
                 f"errcat history: warning: {stats.revision.label}: {stats.missing}; "
                 "the revision is mined as empty\n"
             )
+    failed = _report_failed(result, err)
     err.write(result.summary() + "\n")
     err.write(
         f"wrote {args.output} and {sidecar_path(args.output)} in "
         f"{time.perf_counter() - started:.1f} s\n"
     )
-    return 0
+    return 1 if args.strict and failed else 0
+
+
+def _report_failed(result: HistoryResult, err: TextIO) -> int:
+    """Name each file that could not be mined (once, with the first revision); how many."""
+    seen: dict[tuple[str, str], str] = {}
+    for stats in result.revisions:
+        for file, reason in stats.parse_errors:
+            seen.setdefault((file, reason), stats.revision.label)
+    for (file, reason), label in seen.items():
+        err.write(f"errcat history: warning: {label}: {file}: {reason}; left out\n")
+    return len(seen)
 
 
 def _write(result: HistoryResult, output: str, stats_path: str | None) -> None:

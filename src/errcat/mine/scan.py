@@ -388,8 +388,16 @@ def scan_source(
 
     ``module`` is the file's dotted name (from the ``__init__.py`` chain above
     it), ``source`` where it was read and ``file_path`` the record's filePath.
-    A text that does not parse gives a scan whose ``error`` says why.
+    A text that does not parse gives a scan whose ``error`` says why; so does
+    a file the scanner fails on for any other reason (one file never stops a run).
     """
+    try:
+        return _scan_text(text, module, is_package, source, file_path)
+    except Exception as exc:  # fault isolation: the file is reported, the run goes on
+        return _FileScan(source, file_path, module, error=_describe(exc))
+
+
+def _scan_text(text: str, module: str, is_package: bool, source: str, file_path: str) -> _FileScan:
     try:
         tree = ast.parse(text, filename=source)
     except (SyntaxError, ValueError, RecursionError) as exc:
@@ -450,4 +458,5 @@ def scan_source(
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, SyntaxError):
         return f"SyntaxError: {exc.msg} (line {exc.lineno})"
-    return f"{type(exc).__name__}: {exc}"
+    text = str(exc)
+    return f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__

@@ -13,7 +13,7 @@ from errcat.cli import main
 SHA = "a" * 40
 
 
-def _mine(*args: str) -> tuple[int, str, list[dict[str, object]]]:
+def _mine(*args: str) -> tuple[int, str, list[dict[str, str]]]:
     out, err = io.StringIO(), io.StringIO()
     code = main(["mine", *args, "--repo", "o/r", "--sha", SHA], stdout=out, stderr=err)
     records = [json.loads(line)["record"] for line in out.getvalue().splitlines()]
@@ -43,7 +43,7 @@ def test_one_failing_file_is_reported_and_left_out(
     guarded = 'def f(x):\n    if x:\n        raise ValueError("{} one")\n'
     (tmp_path / "good.py").write_text(guarded.format("good"))
     (tmp_path / "bad.py").write_text(guarded.format("bad"))
-    real = core.write_advice
+    real = core.write_advice  # type: ignore[attr-defined]
 
     def fragile(**kwargs: object) -> object:
         if kwargs["file_path"] == "bad.py":

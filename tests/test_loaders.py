@@ -138,3 +138,100 @@ def test_dump_envelope_is_one_line_and_round_trips() -> None:
     line = dump_envelope(envelope)
     assert "\n" not in line and "ünïcode" in line
     assert json.loads(line) == envelope.model_dump(mode="json")
+
+
+# -- bounds: whatever a data file holds, reading it costs about one record (issue 28) ---------
+
+
+def _good_line(n: int = 0) -> str:
+    return make_envelope(id=f"{n:016x}", slug=f"case-{n}").model_dump_json(by_alias=True)
+
+
+def test_json_nested_too_deep_is_a_bad_line_not_a_crash(tmp_path: Path) -> None:
+    """Case 4: one line nested 2,000 deep crashed validate, match --catalog and release."""
+    deep = '{"record": ' + "[" * 2000 + "]" * 2000 + "}"
+    path = tmp_path / "cat.jsonl"
+    path.write_text(f"{_good_line(1)}\n{deep}\n{_good_line(2)}\n", encoding="utf-8")
+    items = list(iter_path(path))
+    assert [i.envelope is not None for i in items] == [True, False, True]
+    problem = items[1].problem
+    assert problem is not None and problem.line == 2 and "nested too deeply" in str(problem)
+    document = tmp_path / "one.json"
+    document.write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+    (only,) = iter_path(document)
+    assert only.problem is not None and "nested too deeply" in str(only.problem)
+    for lazy in (False, True):
+        catalog = Catalog.from_path(path, lazy=lazy)
+        assert len(catalog) == 2 and [p.line for p in catalog.problems] == [2]
+
+
+def test_a_line_over_the_bound_is_a_bad_line_never_held_whole(tmp_path: Path) -> None:
+    from errcat.loaders.limits import MAX_LINE_BYTES
+
+    long_record = json.loads(_good_line(1))
+    long_record["record"]["documentation"] = "x" * (MAX_LINE_BYTES + 10)
+    path = tmp_path / "cat.jsonl"
+    path.write_text(f"{_good_line(0)}\n{json.dumps(long_record)}\n{_good_line(2)}\n")
+    items = list(iter_path(path))
+    assert [i.envelope is not None for i in items] == [True, False, True]
+    assert items[1].problem is not None and "is longer than" in str(items[1].problem)
+    catalog = Catalog.from_path(path, lazy=True)
+    assert len(catalog) == 2 and "is longer than" in str(catalog.problems[0])
+
+
+def _zeros_gz(size: int) -> bytes:
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = b"\0" * (1 << 20)
+    return b"".join(packer.compress(block) for _ in range(size >> 20)) + packer.flush()
+
+
+def test_a_compression_bomb_is_refused_and_leaves_nothing_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Case 3: a small .jsonl.gz of zeros was decompressed whole (10 GiB into the cache)."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("ERRCAT_CACHE_DIR", str(cache))
+    bomb = tmp_path / "bomb.jsonl.gz"
+    bomb.write_bytes(_zeros_gz(96 << 20))  # 93 KiB that decompress to 96 MiB
+    with pytest.raises(CatalogSourceError, match=r"bomb\.jsonl\.gz: decompresses to more than"):
+        list(iter_path(bomb))
+    with pytest.raises(CatalogSourceError, match=r"bomb\.jsonl\.gz: decompresses to more than"):
+        Catalog.from_path(bomb, lazy=True)
+    assert not any(p.is_file() for p in cache.rglob("*"))
+
+
+def test_a_release_zip_holding_a_bomb_is_refused(tmp_path: Path) -> None:
+    import hashlib
+    import zipfile
+
+    bomb = _zeros_gz(96 << 20)
+    manifest = {
+        "dataVersion": "2026-01-01T00:00:00Z",
+        "schemaVersion": 2,
+        "count": 1,
+        "files": {"records/x.jsonl.gz": {"count": 1, "sha256": hashlib.sha256(bomb).hexdigest()}},
+    }
+    artifact = tmp_path / "errcat-data-2026-01-01T000000Z.zip"
+    with zipfile.ZipFile(artifact, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("manifest.json", json.dumps(manifest))
+        archive.writestr("records/x.jsonl.gz", bomb)
+    with pytest.raises(CatalogSourceError, match=r"records/x\.jsonl\.gz: decompresses to more"):
+        list(iter_path(artifact))
+
+
+@pytest.mark.parametrize(
+    "name", ["../outside.jsonl", "/etc/outside.jsonl", "records/../../x.jsonl"]
+)
+def test_a_manifest_cannot_name_a_file_outside_its_directory(tmp_path: Path, name: str) -> None:
+    """Case 18: a manifest naming ../file.jsonl served records from outside the directory."""
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text(_good_line(7) + "\n", encoding="utf-8")
+    data = tmp_path / "data"
+    data.mkdir()
+    manifest: dict[str, object] = {"dataVersion": None, "schemaVersion": 2, "files": {name: {}}}
+    (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    for read in (lambda: list(iter_path(data)), lambda: Catalog.from_path(data, lazy=True)):
+        with pytest.raises(CatalogSourceError, match=r"out of the data directory|not a relative"):
+            read()

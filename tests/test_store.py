@@ -200,3 +200,34 @@ def test_parallel_scan_gives_the_same_index(
     assert list(parallel.lines) == list(serial.lines) and parallel.patterns == serial.patterns
     assert [str(p) for p in parallel.problems] == [str(p) for p in serial.problems]
     assert [p.line for p in serial.problems] == [41]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "empty", "overwrite"])
+def test_a_damaged_decompressed_copy_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """Case 5 of issue 28: a truncated, emptied or overwritten copy in the cache was trusted:
+    every later run failed and the copy was never rebuilt."""
+    import gzip
+
+    from errcat.loaders import dump_envelope
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("ERRCAT_CACHE_DIR", str(cache))
+    path = tmp_path / "cat.jsonl.gz"
+    lines = "".join(dump_envelope(e) + "\n" for e in envelopes())
+    path.write_bytes(gzip.compress(lines.encode(), mtime=0))
+    text = "ValueError: expert 3 is (case 0) not loaded on rank 7"
+    first = match_error(text, Catalog.from_path(path, lazy=True))
+    assert first is not None
+    (copy,) = (cache / "inflated").glob("*-cat.jsonl")
+    data = copy.read_bytes()
+    if damage == "truncate":
+        copy.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        copy.write_bytes(b"")
+    else:
+        copy.write_bytes(data.replace(b"expert", b"EXPERT"))  # same size, other bytes
+    again = match_error(text, Catalog.from_path(path, lazy=True))
+    assert again is not None and again.record == first.record
+    assert copy.read_bytes() == data

@@ -32,7 +32,6 @@ schemaVersion 2; :meth:`errcat.Catalog.from_path` loads the sidecar with them.
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import json
 import logging
 import mmap
@@ -491,8 +490,10 @@ def _sidecar_bytes(path: Path) -> bytes | mmap.mmap:
             plain = inflated_copy(path)
         except CatalogSourceError:
             raise
-        except OSError:  # a cache that cannot be written: decompress in memory
-            return gzip.decompress(path.read_bytes())
+        except OSError:  # a cache that cannot be written: decompress in memory (bounded)
+            from errcat.loaders.limits import inflate
+
+            return inflate(path.read_bytes(), str(path))
     with plain.open("rb") as fh:
         try:
             return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)

@@ -35,6 +35,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from errcat.errors import InvalidRecordError
+from errcat.pattern_cost import pattern_problem
 from errcat.patterns import is_simple_pattern
 
 __all__ = [
@@ -138,6 +139,9 @@ class ErrorRecord(_Model):
     def _pattern_compiles(cls, value: str) -> str:
         if is_simple_pattern(value):
             return value  # literal text, escaped punctuation and (.+?) groups always compile
+        too_costly = pattern_problem(value)  # before regex spells it out (issue 28 case 2)
+        if too_costly is not None:
+            raise ValueError(f"cannot be compiled safely: {too_costly}")
         try:
             regex.compile(value)
         except regex.error as exc:

@@ -6,16 +6,18 @@ chunks are merged in file order, so the result does not depend on it.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from array import array
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from errcat.errors import InvalidRecordError
+from errcat.loaders.limits import MAX_LINE_BYTES, parse_json
+from errcat.pattern_cost import pattern_problem
+from errcat.patterns import is_simple_pattern
 from errcat.store.base import RecordSummary, file_tail, problem_dict, problem_of
 
 __all__ = [
@@ -36,16 +38,18 @@ JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 
 
 def data_files(source: Path) -> list[Path] | None:
-    """The JSON Lines files of a source (also ``.jsonl.gz``), or None when it holds others."""
-    from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, _data_suffix, read_manifest
+    """The JSON Lines files of a source (also ``.jsonl.gz``), or None when it holds others.
+
+    A manifest that names a file outside the directory raises
+    :class:`~errcat.errors.CatalogSourceError` (see :func:`errcat.loaders.manifest_files`).
+    """
+    from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, manifest_files
+    from errcat.loaders.names import data_suffix
 
     if source.is_file():
-        return [source] if _data_suffix(source.name) in JSONL_SUFFIXES else None
+        return [source] if data_suffix(source.name) in JSONL_SUFFIXES else None
     if (source / MANIFEST_NAME).is_file():
-        files = read_manifest(source).get("files")
-        if not isinstance(files, dict):
-            return None
-        paths = [source / str(name) for name in sorted(files)]
+        paths = [Path(str(path)) for _, path, _ in manifest_files(source)]
     else:
         paths = []
         for root, dirs, names in os.walk(source):
@@ -53,27 +57,21 @@ def data_files(source: Path) -> list[Path] | None:
             for name in sorted(names):
                 if name.startswith(".") or name in (MANIFEST_NAME, SOURCES_NAME):
                     continue
-                suffix = _data_suffix(name)
+                suffix = data_suffix(name)
                 if suffix in {".json", ".txt"}:
                     return None
                 if suffix in JSONL_SUFFIXES:
                     paths.append(Path(root) / name)
-    return paths if all(_data_suffix(p.name) in JSONL_SUFFIXES for p in paths) else None
+    return paths if all(data_suffix(p.name) in JSONL_SUFFIXES for p in paths) else None
 
 
 def manifest_shas(source: Path) -> dict[Path, str]:
     """The sha256 a data directory's manifest lists for each of its files."""
-    from errcat.loaders import MANIFEST_NAME, read_manifest
+    from errcat.loaders import MANIFEST_NAME, manifest_files
 
     if not (source.is_dir() and (source / MANIFEST_NAME).is_file()):
         return {}
-    files = read_manifest(source).get("files")
-    out: dict[Path, str] = {}
-    for name, meta in (files or {}).items():
-        sha = meta.get("sha256") if isinstance(meta, dict) else None
-        if isinstance(sha, str):
-            out[source / str(name)] = sha
-    return out
+    return {Path(str(path)): sha for _, path, sha in manifest_files(source) if sha is not None}
 
 
 def identity_of(files: Sequence[Path]) -> list[list[Any]]:
@@ -148,12 +146,17 @@ def _scan_chunk(chunk: _Chunk) -> _Scanned:
         offset = chunk.start
         line_no = chunk.first_line - 1
         while offset < chunk.end:
-            raw = fh.readline()
+            raw = fh.readline(MAX_LINE_BYTES + 1)
             if not raw:
                 break
             start = offset
             offset += len(raw)
             line_no += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                size = len(raw) + rest_of_line(fh)[0]  # never held whole
+                offset = start + size
+                out.problems.append(problem_dict(_overlong(source, line_no, size)))
+                continue
             if not raw.strip():
                 continue
             fields = trusted_fields(raw) if chunk.trusted else None
@@ -183,7 +186,7 @@ def validated_fields(raw: bytes, source: str, line: int) -> tuple[RecordSummary,
         envelope = RecordEnvelope.model_validate_json(raw)
     except ValueError:
         try:
-            envelope = validate_envelope(json.loads(raw), path=source, line=line)
+            envelope = validate_envelope(parse_json(raw), path=source, line=line)
         except InvalidRecordError:
             raise
         except ValueError as exc:
@@ -194,7 +197,7 @@ def validated_fields(raw: bytes, source: str, line: int) -> tuple[RecordSummary,
 def trusted_fields(raw: bytes) -> tuple[RecordSummary, str] | None:
     """A checked release's line read without validation; None if it is not what one holds."""
     try:
-        r = json.loads(raw)["record"]
+        r = parse_json(raw)["record"]
         summary = RecordSummary(
             r["id"],
             r["slug"],
@@ -214,7 +217,27 @@ def trusted_fields(raw: bytes) -> tuple[RecordSummary, str] | None:
         and type(summary.line_number) is int
     ):
         return None  # validation says precisely what is wrong
+    if not is_simple_pattern(pattern) and pattern_problem(pattern) is not None:
+        return None  # a pattern too costly to compile: validation says so
     return summary, pattern
+
+
+def rest_of_line(fh: IO[bytes]) -> tuple[int, int]:
+    """Read past the rest of the current line in blocks: its bytes, and 1 if it ended."""
+    size = 0
+    while True:
+        block = fh.readline(1 << 20)
+        size += len(block)
+        if not block:
+            return size, 0
+        if block.endswith(b"\n"):
+            return size, 1
+
+
+def _overlong(source: str, line: int, size: int) -> InvalidRecordError:
+    return InvalidRecordError(
+        f"line of {size} bytes is longer than {MAX_LINE_BYTES} (not read)", path=source, line=line
+    )
 
 
 def chunks_of(
@@ -241,9 +264,9 @@ def chunks_of(
                         break
                     newlines += block.count(b"\n")
                     remaining -= len(block)
-                rest = fh.readline()  # finish the line the cut fell in
-                end = min(length, start + min(size, length - start) + len(rest))
-                newlines += rest.count(b"\n")
+                rest, ended = rest_of_line(fh)  # finish the line the cut fell in
+                end = min(length, start + min(size, length - start) + rest)
+                newlines += ended
                 chunks.append(
                     _Chunk(number, path, start, end, line, names[number], path in trusted)
                 )

@@ -10,13 +10,24 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import threading
 import zlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from errcat.errors import CatalogSourceError
+from errcat.loaders.limits import inflate_limit, too_large
 
-__all__ = ["CACHE_ENV", "cache_dir", "index_path_for", "inflated_copy", "inflated_target"]
+__all__ = [
+    "CACHE_ENV",
+    "cache_dir",
+    "copy_is_intact",
+    "index_path_for",
+    "inflated_copy",
+    "inflated_target",
+]
 
 #: Environment variable naming errcat's cache directory (``ERRCAT_INDEX_DIR``, its
 #: older name, is still read).
@@ -84,34 +95,103 @@ def inflated_copy(path: Path, *, sha256: str | None = None, cache: Path | None =
     cannot give; its decompressed copy can. The copy is named after ``sha256``
     (the compressed file's, as a manifest lists it), which is then checked
     while decompressing, or else after the file's path, size and modification
-    time. Raises :class:`~errcat.errors.CatalogSourceError` when the file is
-    damaged or does not match ``sha256``, and ``OSError`` when the cache is not
-    writable.
+    time. A stamp beside the copy (its size, time and a checksum of its ends)
+    is checked on every use: a copy truncated, emptied or overwritten since is
+    made again, never trusted. The copy may be at most
+    :func:`~errcat.loaders.limits.inflate_limit` bytes. Raises
+    :class:`~errcat.errors.CatalogSourceError` when the file is damaged, does
+    not match ``sha256`` or decompresses to more, and ``OSError`` when the
+    cache is not writable.
     """
     target = inflated_target(path, sha256, cache)
-    if target.is_file():
+    if copy_is_intact(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     digest = hashlib.sha256()
+    limit = inflate_limit(path.stat().st_size)
+    written = 0
+
+    def blocks() -> Iterator[bytes]:
+        for block in iter(lambda: raw.read(1 << 20), b""):
+            digest.update(block)
+            yield block
+
     try:
         with path.open("rb") as raw, tmp.open("wb") as out:
-            inflater = zlib.decompressobj(wbits=31)  # gzip framing
-            for block in iter(lambda: raw.read(1 << 20), b""):
-                digest.update(block)
-                out.write(inflater.decompress(block))
-            out.write(inflater.flush())
-            complete = inflater.eof
-        if not complete:
-            raise CatalogSourceError(f"{path}: cannot decompress: the compressed data is cut short")
+            for chunk in _inflated(blocks(), path):
+                written += len(chunk)
+                if written > limit:
+                    raise too_large(str(path), limit)
+                out.write(chunk)
         if sha256 is not None and digest.hexdigest() != sha256:
             raise CatalogSourceError(
                 f"{path}: sha256 does not match the manifest (expected {sha256}); "
                 "the file was altered or truncated"
             )
+        stamp = _stamp_of(tmp)
         tmp.replace(target)
-    except zlib.error as exc:
-        raise CatalogSourceError(f"{path}: cannot decompress: {exc}") from None
+        _stamp_path(target).parent.mkdir(exist_ok=True)
+        _stamp_path(target).write_text(json.dumps(stamp), encoding="utf-8")
     finally:
         tmp.unlink(missing_ok=True)
     return target
+
+
+def _inflated(blocks: Iterable[bytes], path: Path) -> Iterator[bytes]:
+    """The decompressed bytes of gzip ``blocks`` (every member), a MiB at most at a time."""
+    inflater = zlib.decompressobj(wbits=31)  # gzip framing
+    fed = members = 0
+    try:
+        for block in blocks:
+            pending = block
+            while pending:
+                fed += 1
+                yield inflater.decompress(pending, 1 << 20)
+                if inflater.eof:  # another member may follow
+                    members += 1
+                    pending = inflater.unused_data
+                    inflater = zlib.decompressobj(wbits=31)
+                    fed = 0
+                else:
+                    pending = inflater.unconsumed_tail
+        while fed and not inflater.eof:  # what the last block left inside the inflater
+            chunk = inflater.decompress(b"", 1 << 20)
+            if not chunk:
+                break
+            yield chunk
+        if inflater.eof:
+            members, fed = members + 1, 0
+    except zlib.error as exc:
+        raise CatalogSourceError(f"{path}: cannot decompress: {exc}") from None
+    if fed or not members:
+        raise CatalogSourceError(f"{path}: cannot decompress: the compressed data is cut short")
+
+
+_ENDS = 64 << 10  # bytes at each end of a copy that its stamp checksums
+
+
+def _stamp_path(copy: Path) -> Path:
+    """Where a copy's stamp is kept: ``<cache>/stamps/<copy name>.json``."""
+    return copy.parent.parent / "stamps" / f"{copy.name}.json"
+
+
+def _stamp_of(copy: Path) -> dict[str, object]:
+    """What a decompressed copy's stamp records: size, modification time, its ends' sha256."""
+    stat = copy.stat()
+    ends = hashlib.sha256()
+    with copy.open("rb") as fh:
+        ends.update(fh.read(_ENDS))
+        if stat.st_size > _ENDS:
+            fh.seek(max(_ENDS, stat.st_size - _ENDS))
+            ends.update(fh.read(_ENDS))
+    return {"size": stat.st_size, "mtimeNs": stat.st_mtime_ns, "ends": ends.hexdigest()}
+
+
+def copy_is_intact(copy: Path) -> bool:
+    """True when a decompressed copy is as it was made (its stamp agrees): safe to use."""
+    try:
+        stamp = json.loads(_stamp_path(copy).read_text(encoding="utf-8"))
+        return bool(copy.is_file() and _stamp_of(copy) == stamp)
+    except (OSError, ValueError):
+        return False

@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from errcat.errors import CatalogSourceError
+from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.index import IndexTables, PatternIndex
+from errcat.loaders.limits import parse_json
 from errcat.store import build
 from errcat.store.base import SEP, RecordSummary, problem_of
-from errcat.store.cache import index_path_for, inflated_copy, inflated_target
+from errcat.store.cache import copy_is_intact, index_path_for, inflated_copy, inflated_target
 from errcat.store.format import (
     ARRAY_KINDS,
     FORMAT_VERSION,
@@ -134,13 +135,18 @@ class FileStore:
 
         number = self._file_of[position]
         raw = self._raw(position)
+        where = str(self._files[number])
         try:
             envelope = RecordEnvelope.model_validate_json(raw)
         except ValueError:
             # The file changed under the index: say where, precisely.
-            envelope = validate_envelope(
-                json.loads(raw), path=str(self._files[number]), line=self._lines[position]
-            )
+            try:
+                data = parse_json(raw)
+            except ValueError as exc:
+                raise InvalidRecordError(
+                    f"invalid JSON: {exc}", path=where, line=self._lines[position]
+                ) from None
+            envelope = validate_envelope(data, path=where, line=self._lines[position])
         self._cache[position] = envelope
         return envelope
 
@@ -160,7 +166,7 @@ class FileStore:
         from errcat.view import RecordView
 
         try:
-            data = json.loads(self._raw(position))["record"]
+            data = parse_json(self._raw(position))["record"]
         except (ValueError, KeyError, TypeError):
             return self.record(position)  # let validation say precisely what is wrong
         return RecordView(data) if isinstance(data, dict) else self.record(position)
@@ -225,7 +231,7 @@ def open_file_store(
             return inflated_copy(f, sha256=shas.get(f), cache=cache)
 
         ready = {f: inflated_target(f, shas.get(f), cache) for f in packed}
-        if all(target.is_file() for target in ready.values()):
+        if all(copy_is_intact(target) for target in ready.values()):
             inflated = ready  # decompressed on an earlier run (and checked then)
         else:
             from concurrent.futures import ThreadPoolExecutor

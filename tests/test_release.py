@@ -265,6 +265,35 @@ def test_build_canonicalises_and_merges_files(tmp_path: Path) -> None:
     assert (data / "records" / "example__project.jsonl").read_bytes() == canonical
 
 
+def test_build_deletes_only_files_whose_records_it_moved(tmp_path: Path) -> None:
+    """Case 19 of issue 28: build deleted every .json and .txt file under the directory,
+    a notes.txt or a settings.json holding [] (no records) among them."""
+    data = tmp_path / "data"
+    (data / "records").mkdir(parents=True)
+    lines = (FIXTURES / "v1" / "records" / "example__project.jsonl").read_text().splitlines()
+    (data / "records" / "b.jsonl").write_text(lines[0] + "\n", encoding="utf-8")
+    (data / "notes.txt").write_text("", encoding="utf-8")
+    (data / "settings.json").write_text("[]", encoding="utf-8")
+    result = build(data, version=V1)
+    assert result.removed == ["records/b.jsonl"]
+    assert (data / "notes.txt").is_file() and (data / "settings.json").read_text() == "[]"
+
+
+def test_check_refuses_a_manifest_naming_files_outside(tmp_path: Path) -> None:
+    """Case 18 of issue 28: a manifest naming ../file.jsonl went unnoticed by release check."""
+    data = _copy_data(tmp_path, FIXTURES / "v1")
+    build(data, version=V1)
+    manifest = json.loads((data / "manifest.json").read_text())
+    manifest["files"]["../outside.jsonl"] = {"count": 1, "sha256": "0" * 64}
+    (data / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    report = check([data])
+    assert not report.ok
+    assert any(
+        f.rule == "manifest" and f.level == "error" and "../outside.jsonl" in f.message
+        for f in report.findings
+    )
+
+
 def test_data_version_rules(tmp_path: Path) -> None:
     data = _copy_data(tmp_path, FIXTURES / "v1")
     assert build(data, version=V1).data_version == V1

@@ -266,10 +266,13 @@ def build(
     for name, data in files.items():
         if write_bytes(root / name, data):
             written.append(name)
+    # A file whose records are now in the canonical files goes; one that held none (a
+    # notes.txt, a settings.json holding []) is not errcat's to delete.
+    held_records = {item.source for item in source.items if item.envelope is not None}
     for path in data_files(root):
         name = path.relative_to(root).as_posix()
-        if name not in files:
-            path.unlink()  # its records are in the canonical files now
+        if name not in files and str(path) in held_records:
+            path.unlink()
             removed.append(name)
     if write_bytes(root / MANIFEST_NAME, manifest_text(manifest)):
         written.append(MANIFEST_NAME)

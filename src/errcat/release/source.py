@@ -29,6 +29,7 @@ from errcat.loaders import (
     read_manifest,
     sha256_file,
 )
+from errcat.loaders.names import member_path_problem
 from errcat.models import RecordEnvelope
 from errcat.release.datadir import canonical_files, content_digest
 
@@ -197,6 +198,15 @@ def freshness(source: ReleaseSource) -> list[Finding]:
     listed = listed if isinstance(listed, dict) else {}
     found: list[Finding] = []
     for name, meta in sorted(listed.items()):
+        outside = member_path_problem(name)
+        if outside is not None:
+            message = f"the manifest lists {outside}; a release holds only its own files"
+            found.append(
+                Finding(
+                    "manifest", "error", message, source.manifest_path, source.manifest_line(name)
+                )
+            )
+            continue
         path = root / name
         expected = meta.get("sha256") if isinstance(meta, dict) else None
         if not path.is_file():

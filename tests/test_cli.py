@@ -141,3 +141,112 @@ def test_version_prints_code_and_data_versions(capsys: pytest.CaptureFixture[str
     printed = capsys.readouterr().out
     version = read_manifest(DATA_DIR)["dataVersion"]
     assert printed.startswith("errcat ") and f"data {version}" in printed
+
+
+# -- what a user or a pipe can throw at the command (issue 28) ------------------------------
+
+
+def _cli_process(
+    *argv: bytes | str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """Run ``errcat`` in its own process (real stdio, as a shell would)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import sys; from errcat.cli import main; sys.exit(main())"
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        input=stdin,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    return (
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
+    )
+
+
+STRICT_UTF8 = {"PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin"),
+    [
+        (("match", "-"), b"ValueError: no tokenizer found at /m/\xff\xfe\n"),
+        (("match", b"ValueError: no tokenizer found at /m/\xff"), b""),
+        (("match", "--json", b"ValueError: no tokenizer found at /m/\xff"), b""),
+        (("match", "--lines", "-"), b"ValueError: no tokenizer found at \xff\nKeyError: 'b'\n"),
+        (("scan", "-"), b"INFO x\nValueError: no tokenizer found at /\xff\n"),
+    ],
+)
+def test_bytes_that_are_not_utf8_never_raise(
+    tmp_path: Path, argv: tuple[bytes | str, ...], stdin: bytes
+) -> None:
+    """Case 6: with PYTHONIOENCODING=utf-8, bytes that are not UTF-8 on stdin or in argv
+    gave UnicodeDecodeError / UnicodeEncodeError tracebacks."""
+    catalog = tmp_path / "cat.jsonl"
+    write_jsonl(catalog, [SPECIFIC])
+    args = (*argv, "--no-bundled", "--catalog", str(catalog))
+    code, out, err = _cli_process(*args, stdin=stdin, env=STRICT_UTF8)
+    assert "Traceback" not in err, err
+    assert code == 0 and "no tokenizer found at" in out
+
+
+def test_a_file_name_that_is_not_utf8_is_printed(tmp_path: Path) -> None:
+    import os
+
+    name = os.fsencode(tmp_path) + b"/log-\xff.log"
+    Path(os.fsdecode(name)).write_bytes(b"ValueError: bad value\n")
+    code, out, err = _cli_process(
+        "scan", name, "--no-bundled", "--catalog", str(SEEDS_FILE), env=STRICT_UTF8
+    )
+    assert code == 0 and "Traceback" not in err
+    assert "log-\\udcff.log:1: ValueError: bad value" in out  # escaped, not an error
+
+
+def test_match_reads_a_bounded_tail_of_stdin() -> None:
+    """Case 8: errcat match read all of stdin (1 GiB took 255 s and 3.2 GB)."""
+    from errcat.cli_common import MAX_TEXT_BYTES
+
+    noise = ("INFO nothing to see here\n" * (MAX_TEXT_BYTES // 10)).encode()
+    code, out, err = _cli_process(
+        "match", "--no-bundled", "--catalog", str(SEEDS_FILE), stdin=noise + SEED_LINE.encode()
+    )
+    assert code == 0 and "Change --deepep-mode to low_latency" in out
+    assert f"read the last {MAX_TEXT_BYTES} of {len(noise) + len(SEED_LINE)} bytes" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("mine", "missing/out.jsonl"),
+        ("mine", "."),
+        ("history", "missing/out.jsonl"),
+        ("history", "."),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, output: str
+) -> None:
+    """Case 7: -o into a missing folder, or naming a folder, failed with a traceback after
+    mine or history had done all its work (and left .NAME.tmp behind)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "m.py").write_text('raise ValueError("x")\n')
+    argv = ["--repo", "o/r", "-o", output]
+    if command == "mine":
+        argv = ["mine", "pkg", "--sha", "a" * 40, *argv]
+    else:
+        argv = ["history", "--dist", f"1.0={tmp_path / 'pkg'}", *argv]
+    code, _, err = run(*argv)
+    assert code == 2
+    assert ("does not exist" in err or "is a folder" in err) and f"-o {output}" in err
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_serve_refuses_a_port_out_of_range_before_loading() -> None:
+    code, _, err = run("serve", "--port", "99999", "--no-bundled", "--catalog", "/nonexistent")
+    assert code == 2 and "invalid --port 99999" in err

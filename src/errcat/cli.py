@@ -24,7 +24,18 @@ from typing import IO, Any, TextIO
 
 from errcat.advice import Advice
 from errcat.catalog import Catalog, bundled_data_version
-from errcat.cli_common import PROG, Command, UsageError, catalog_from_args, catalog_options
+from errcat.cli_common import (
+    MAX_TEXT_BYTES,
+    PROG,
+    Command,
+    UsageError,
+    binary_stream,
+    catalog_from_args,
+    catalog_options,
+    line_heads,
+    read_tail,
+    tolerant_output,
+)
 from errcat.errors import ErrcatError, InvalidRecordError
 from errcat.loaders import iter_path
 from errcat.matcher import CONFIDENCE_THRESHOLD, Match, match_all, match_error
@@ -163,13 +174,23 @@ def _command_in(argv: Sequence[str]) -> str | None:
 
 
 def _read_text(args: argparse.Namespace, stdin: IO[Any], stderr: TextIO) -> str:
+    """The text to match: the argument, or stdin's (its last :data:`MAX_TEXT_BYTES`)."""
     if args.text != "-":
-        return str(args.text)
-    if stdin is None:
-        raise UsageError("no error text given and no standard input to read")
+        text = str(args.text)
+        if len(text) > MAX_TEXT_BYTES:
+            print(f"errcat match: matching the last {MAX_TEXT_BYTES} characters", file=stderr)
+            text = text[-MAX_TEXT_BYTES:]
+        return text
     if stdin.isatty():
         print("Paste the error, then press Ctrl-D:", file=stderr)
-    return str(stdin.read())
+    text, size = read_tail(binary_stream(stdin))
+    if size > MAX_TEXT_BYTES:
+        print(
+            f"errcat match: read the last {MAX_TEXT_BYTES} of {size} bytes (where a traceback "
+            "ends); for whole logs use errcat scan",
+            file=stderr,
+        )
+    return text
 
 
 def _print_match(match: Match, out: TextIO, *, heading: str = "") -> None:
@@ -188,11 +209,11 @@ def _cmd_match_lines(
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.lines == "-":
-        source: IO[Any] = stdin
+        source: IO[bytes] = binary_stream(stdin)
         total = 0
     else:
         try:
-            source = Path(args.lines).open(encoding="utf-8", errors="replace")  # noqa: SIM115
+            source = Path(args.lines).open("rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise UsageError(f"cannot read {args.lines}: {exc.strerror or exc}") from None
         total = os.fstat(source.fileno()).st_size
@@ -203,9 +224,9 @@ def _cmd_match_lines(
 
     def lines() -> Iterator[str]:
         nonlocal done_bytes
-        for line in source:
-            done_bytes += len(line.encode("utf-8", "replace"))
-            yield line.rstrip("\r\n")
+        for line, size in line_heads(source):  # each line's first MAX_LINE_CHARS bytes
+            done_bytes += size
+            yield line
 
     try:
         for number, match in enumerate(match_many(lines(), catalog, workers=args.workers), 1):
@@ -216,7 +237,7 @@ def _cmd_match_lines(
                 share = f" {done_bytes * 100 // total}%" if total else ""
                 print(f"\r{number} lines{share}, {found} matched", end="", file=err, flush=True)
     finally:
-        if source is not stdin:
+        if args.lines != "-":
             source.close()
     if show:
         print(f"\r{' ' * 40}\r", end="", file=err)
@@ -352,6 +373,7 @@ def main(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     inp = stdin if stdin is not None else sys.stdin
+    tolerant_output(out, err)  # text from argv, file names or stdin may not be UTF-8
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
@@ -367,5 +389,8 @@ def main(
         return 2
     except BrokenPipeError:  # e.g. `errcat list | head`
         return 0
+    except OSError as exc:  # a file the command was told to read or write
+        print(f"{_PROG} {args.command}: error: {exc}", file=err)
+        return 2
     except KeyboardInterrupt:
         return 130

@@ -17,9 +17,14 @@ below them all, so none of them imports the dispatcher.
 from __future__ import annotations
 
 import argparse
+import collections
+import io
+import os
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, TextIO
 
 from errcat.errors import ErrcatError
@@ -28,15 +33,27 @@ if TYPE_CHECKING:
     from errcat.catalog import Catalog
 
 __all__ = [
+    "MAX_LINE_CHARS",
+    "MAX_TEXT_BYTES",
     "PROG",
     "Command",
     "StatusLine",
     "UsageError",
+    "binary_stream",
     "catalog_from_args",
     "catalog_options",
     "catalog_sources",
+    "check_output",
+    "line_heads",
     "parse_date",
+    "read_tail",
+    "tolerant_output",
 ]
+
+#: The most of one pasted text ``errcat match`` reads (its end: where a traceback ends).
+MAX_TEXT_BYTES = 256 << 10
+#: The most of one line ``errcat match --lines`` reads (its start: the class and message).
+MAX_LINE_CHARS = 64 << 10
 
 #: The name the commands print before their messages.
 PROG = "errcat"
@@ -189,3 +206,97 @@ def _is_terminal(stream: TextIO) -> bool:
         return bool(isatty()) if isatty is not None else False
     except ValueError:  # a closed stream
         return False
+
+
+def tolerant_output(*streams: TextIO) -> None:
+    r"""Let the process's own stdout and stderr write any text (``\udcff``-escaped if need be).
+
+    Text from argv, file names and stdin may hold bytes that are not UTF-8
+    (Python keeps them as lone surrogates); a strict stream would raise
+    ``UnicodeEncodeError`` on printing them. Only ``sys.stdout`` and
+    ``sys.stderr`` are changed, and only when they are strict.
+    """
+    for stream in streams:
+        if stream in (sys.stdout, sys.stderr) and getattr(stream, "errors", None) == "strict":
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
+def binary_stream(stream: IO[Any]) -> IO[bytes]:
+    """The bytes under a text stream (``sys.stdin.buffer``), or a stream that is binary already.
+
+    A text stream without a buffer (a ``StringIO``) is read whole and encoded.
+    """
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return buffer  # type: ignore[no-any-return]
+    probe: object = stream
+    if isinstance(probe, io.TextIOBase):
+        data = probe.read()
+        return io.BytesIO(data.encode("utf-8", "surrogateescape"))
+    return stream
+
+
+def read_tail(stream: IO[bytes], limit: int = MAX_TEXT_BYTES) -> tuple[str, int]:
+    r"""The last ``limit`` bytes of a stream as text (not UTF-8: U+FFFD), and how many it held.
+
+    Memory stays about ``limit`` whatever the stream holds. When the text is
+    cut, it starts at a line start when the kept part has one.
+
+    >>> read_tail(io.BytesIO(b"noise\nValueError: x\n"), limit=16)
+    ('ValueError: x\n', 20)
+    """
+    kept: collections.deque[bytes] = collections.deque()
+    size = total = 0
+    while block := stream.read(1 << 20):
+        kept.append(block)
+        size += len(block)
+        total += len(block)
+        while size - len(kept[0]) >= limit:
+            size -= len(kept.popleft())
+    data = b"".join(kept)[-limit:] if total > limit else b"".join(kept)
+    if total > limit and b"\n" in data[:-1]:
+        data = data[data.index(b"\n") + 1 :]
+    return data.decode("utf-8", "replace"), total
+
+
+def line_heads(stream: IO[bytes], limit: int = MAX_LINE_CHARS) -> Iterator[tuple[str, int]]:
+    r"""Each line of a stream (without its line end) cut to its first ``limit`` bytes, and its size.
+
+    A longer line is read past in blocks, never held whole.
+
+    >>> list(line_heads(io.BytesIO(b"a\r\n" + b"b" * 10 + b"\nc"), limit=4))
+    [('a', 3), ('bbbb', 11), ('c', 1)]
+    """
+    while line := stream.readline(limit + 1):
+        size = len(line)
+        if len(line) > limit and not line.endswith(b"\n"):
+            line = line[:limit]
+            while rest := stream.readline(1 << 20):
+                size += len(rest)
+                if rest.endswith(b"\n"):
+                    break
+        yield line.rstrip(b"\r\n").decode("utf-8", "replace"), size
+
+
+def check_output(path: str | None, option: str) -> None:
+    """Refuse, before any work is done, an output path that cannot be written.
+
+    Raises :class:`UsageError` naming ``option`` when ``path`` is a folder,
+    its folder does not exist, or cannot be written to.
+
+    >>> check_output("/no/such/folder/out.jsonl", "-o")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    errcat.cli_common.UsageError: -o /no/such/folder/out.jsonl: the folder ... does not exist
+    """
+    if path is None or path == "-":
+        return
+    target = Path(path).absolute()
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: is a folder, not a file")
+    if not target.parent.is_dir():
+        raise UsageError(f"{option} {path}: the folder {target.parent} does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {path}: cannot write in {target.parent}")

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from errcat.cli_common import StatusLine, parse_date
+from errcat.cli_common import StatusLine, UsageError, check_output, parse_date
 from errcat.loaders import dump_envelope, load_envelopes, write_jsonl
 from errcat.mine.core import mine_paths
 from errcat.mine.reanchor import reanchor
@@ -129,6 +129,12 @@ def run(
         when = parse_date(args.analyzed_at) if args.analyzed_at is not None else None
     except ValueError:
         err.write(f"errcat mine: invalid --analyzed-at {args.analyzed_at!r}\n")
+        return 2
+    try:  # before the work, not after it
+        check_output(args.output, "-o")
+        check_output(args.report, "--report")
+    except UsageError as exc:
+        err.write(f"errcat mine: error: {exc}\n")
         return 2
     old = load_envelopes(args.update) if args.update else None
     line = StatusLine(err, interval=0.1)

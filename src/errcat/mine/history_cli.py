@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from errcat.cli_common import StatusLine, UsageError, parse_date
+from errcat.cli_common import StatusLine, UsageError, check_output, parse_date
 from errcat.history import Revision, sidecar_path
 from errcat.loaders import load_envelopes, write_jsonl
 from errcat.mine.dists import dist_snapshot
@@ -177,6 +177,8 @@ def _run(args: argparse.Namespace, err: TextIO) -> int:
             parse_every(args.every)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    check_output(args.output, "-o")  # before the work, not after it
+    check_output(args.stats, "--stats")
     dists: list[tuple[str, str]] = []
     for spec in args.dist:
         label, sep, path = spec.partition("=")

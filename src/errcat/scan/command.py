@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 import time
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
-from errcat.cli_common import StatusLine, catalog_from_args
+from errcat.cli_common import StatusLine, binary_stream, catalog_from_args
 from errcat.scan.events import LogSourceError, ScanEvent, ScanStats, summarize
 from errcat.scan.scanner import scan_paths
 
@@ -91,16 +90,7 @@ def run(
     Every readable file is scanned even when another one is not. ``stdin`` (for
     ``-``) may be a binary or a text stream.
     """
-    raw_in: IO[bytes] | None = None
-    if stdin is not None:
-        buffer = getattr(stdin, "buffer", None)
-        if buffer is not None:
-            raw_in = buffer
-        else:
-            data = stdin.read()
-            raw_in = io.BytesIO(
-                data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
-            )
+    raw_in = binary_stream(stdin) if stdin is not None and "-" in args.logs else None
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     catalog = catalog_from_args(args, err)

@@ -150,7 +150,7 @@ def run(
         return 2
     for name in ("port", "max_body_bytes", "threads", "workers", "limit_concurrency"):
         value = getattr(args, name)
-        if value < (0 if name == "port" else 1):
+        if value < (0 if name == "port" else 1) or (name == "port" and value > 65535):
             print(
                 f"errcat serve: error: invalid --{name.replace('_', '-')} {value!r}",
                 file=err,

@@ -354,7 +354,7 @@ def test_an_unreadable_file_is_reported_and_the_scan_goes_on(tmp_path: Path) -> 
     broken.write_bytes(gzip.compress(SEED_LOG.encode())[:-12] + b"garbage")
     code, out, err = run("scan", "--json", str(tmp_path / "missing.log"), str(broken), str(good))
     assert code == 2
-    assert "missing.log: cannot open" in err and "broken.log.gz: cannot read" in err
+    assert "missing.log: cannot open" in err and "broken.log.gz: damaged after" in err
     paths = [json.loads(line)["path"] for line in out.splitlines()]
     assert paths[-1] == str(good)
     assert "2 unreadable" in err
@@ -419,3 +419,57 @@ def test_progress_shows_on_a_terminal_only(tmp_path: Path) -> None:
     assert "\r\x1b[Kscanning file 1/1" in shown.getvalue()  # one StatusLine for every command
     code, _, err = run("scan", str(log))
     assert code == 0 and "scanning file" not in err
+
+
+def test_classes_whose_names_do_not_end_in_error_are_events() -> None:
+    """Case 12 of issue 28: these five were all the 47 events a 1,175-event fleet test missed."""
+    lines = [
+        "ERROR re.error: multiple repeat at position 2",
+        "StopIteration: 8",
+        "decimal.DivisionByZero: x / 0",
+        "io.UnsupportedOperation: not readable",
+        "poplib.error_proto: -ERR bad",
+        "INFO Timeout: 3 s, error: none",  # ordinary words, not classes
+        "Traceback (most recent call last):",
+        '  File "/srv/app/x.py", line 3, in f',
+        "mypkg.Timeout: took too long",
+        "[2026-01-02 03:04:05 TP0] later",
+        "mypkg.Timeout: took too long again",  # a class a traceback in the file showed
+    ]
+    events = scan_text("\n".join(lines) + "\n", catalog=Catalog([]))
+    assert [(e.start_line, e.error_class) for e in events] == [
+        (1, "re.error"),
+        (2, "StopIteration"),
+        (3, "decimal.DivisionByZero"),
+        (4, "io.UnsupportedOperation"),
+        (5, "poplib.error_proto"),
+        (7, "mypkg.Timeout"),
+        (11, "mypkg.Timeout"),
+    ]
+
+
+def test_an_error_line_right_after_a_traceback_is_its_own_event() -> None:
+    """Case 11: it was folded into the traceback's event, whose own exception was lost."""
+    text = (
+        "[2026-01-02 03:04:05 TP1] Traceback (most recent call last):\n"
+        '[2026-01-02 03:04:05 TP1]   File "/srv/app/x.py", line 3, in f\n'
+        "[2026-01-02 03:04:05 TP1] RuntimeError: first\n"
+        "KeyError: 'second'\n"
+    )
+    events = scan_text(text, catalog=Catalog([]))
+    assert [(e.start_line, e.error_class, e.message) for e in events] == [
+        (1, "RuntimeError", "first"),
+        (4, "KeyError", "'second'"),
+    ]
+
+
+def test_a_damaged_gzip_keeps_what_was_readable_and_says_so(tmp_path: Path) -> None:
+    """Case 10: a truncated gzip (or one with trailing bytes) lost up to 1 MiB before it."""
+    data = gzip.compress(SEED_LOG.encode(), mtime=0)
+    for name, damaged in (("cut.log.gz", data[:-8]), ("trailing.log.gz", data + b"junk!")):
+        path = tmp_path / name
+        path.write_bytes(damaged)
+        stats = ScanStats()
+        events = list(scan_paths([path], catalog=Catalog([]), stats=stats))
+        assert [e.start_line for e in events] == [2]
+        assert stats.unreadable and "damaged after" in stats.unreadable[0][1]

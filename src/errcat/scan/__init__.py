@@ -46,8 +46,9 @@ The package's modules: :mod:`~errcat.scan.events` (what a scan reports),
 
 from errcat.scan.command import add_arguments, run
 from errcat.scan.events import EVENT_FIELDS, LogSourceError, ScanEvent, ScanStats, summarize
+from errcat.scan.lines import final_report
 from errcat.scan.logs import iter_log_bytes, read_log
-from errcat.scan.scanner import final_report, scan_chunks, scan_paths, scan_text
+from errcat.scan.scanner import scan_chunks, scan_paths, scan_text
 
 __all__ = [
     "EVENT_FIELDS",

@@ -87,6 +87,10 @@ def run(
 ) -> int:
     """Run ``errcat scan``: 0 when events were found, 1 when none, 2 when an input was unreadable.
 
+    An input unreadable in part (damaged compression) counts as unreadable: it
+    is named on stderr with the reason, and what was read before the damage is
+    scanned and reported all the same.
+
     Every readable file is scanned even when another one is not. ``stdin`` (for
     ``-``) may be a binary or a text stream.
     """
@@ -129,7 +133,8 @@ def run(
             if stats.incomplete
             else ""
         )
-        + (f", {len(stats.unreadable)} unreadable" if stats.unreadable else ""),
+        + (f", {stats.cut_lines} line(s) over 64 KiB cut to their ends" if stats.cut_lines else "")
+        + (f", {len(stats.unreadable)} unreadable (in part)" if stats.unreadable else ""),
         file=err,
     )
     if stats.unreadable:

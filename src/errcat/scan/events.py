@@ -68,8 +68,11 @@ class ScanStats:
     events: int = 0
     #: Tracebacks cut before their exception line (the log stopped, or the stream went quiet).
     incomplete: int = 0
-    #: ``(path, reason)`` of every input that could not be read (fully).
+    #: ``(path, reason)`` of every input that could not be read (fully): what was read
+    #: before the damage is scanned all the same.
     unreadable: list[tuple[str, str]] = field(default_factory=list)
+    #: Lines longer than :data:`~errcat.scan.lines.MAX_LINE_CHARS`, kept to their start.
+    cut_lines: int = 0
 
 
 class LogSourceError(ErrcatError, OSError):

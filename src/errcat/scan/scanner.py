@@ -32,15 +32,28 @@ from __future__ import annotations
 import heapq
 import os
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from errcat.extract import ExceptionReport, _strip_prefixes, extract_reports
 from errcat.extract import _shown as _shown_line
+from errcat.scan.classes import KnownClasses, catalog_classes, is_odd
 from errcat.scan.events import LogSourceError, ScanEvent, ScanStats
+from errcat.scan.lines import (
+    CLASS_HINT_RE,
+    MAX_LINE_CHARS,
+    MSG,
+    TB,
+    TB_HEADER,
+    TRIGGERS,
+    Open,
+    final_report,
+    may_start,
+    next_trigger,
+    take,
+)
 from errcat.scan.logs import read_log
 
 if TYPE_CHECKING:
@@ -48,82 +61,16 @@ if TYPE_CHECKING:
 
 __all__ = ["scan_chunks", "scan_paths", "scan_text"]
 
-
-#: Words at least one of which is on the first line of every event.
-_TRIGGERS: Final = ("Traceback", "Error", "Exception", "Warning")
-
-
-_TB_HEADER: Final = "Traceback (most recent call last):"
-
-
-_CHAIN_RE: Final = re.compile(
-    r"The above exception was the direct cause of the following exception:"
-    r"|During handling of the above exception, another exception occurred:"
-)
-
-
-# A trigger word used as (the end of) an exception class: followed by ": ", "(",
-# a quote, a comma, a bracket or the end of the line. "ErrorRate=0" is not one.
-_CLASS_HINT_RE: Final = re.compile(
-    r"(?:Error|Exception|Warning)\w*(?:\([\w.]*\))?(?::(?:[ \t]|$)|[(\"',)\]}]|[ \t]*$)"
-)
-
-
-# The same, at a trigger word's position in a block of lines.
-_CLASS_HINT_AT_RE: Final = re.compile(
-    r"(?:Error|Exception|Warning)\w*(?:\([\w.]*\))?(?::(?:[ \t\r]|$)|[(\"',)\]}]|[ \t\r]*$)",
-    re.MULTILINE,
-)
-
-
-# A line that starts a new exception (ends a bare line's message).
-_NEW_EXC_RE: Final = re.compile(
-    r"[A-Za-z_][\w.]*(?:Error|Exception|Warning)\w*(?::[ \t]|:?[ \t]*$)"
-)
-
-
 _BLOCK: Final = 1 << 20  # characters handed to the fast search at once
-
-
 _LOOKBACK_LINES: Final = 16  # lines searched back for the stream of an unprefixed line
-
-
 _LOOKBACK_CHARS: Final = 8192
-
-
-_MAX_BLANKS: Final = 2  # blank lines inside a traceback or between chained ones
-
-
-_MAX_MESSAGE_LINES: Final = 100  # continuation lines of an exception's message
-
-
-_MAX_EVENT_LINES: Final = 5000  # lines of one event (a longer one is closed there)
-
-
 _QUIET_MSG: Final = 32  # lines of other streams after which a finished event closes
-
-
 _QUIET_TB: Final = 1000  # ... after which a traceback cut before its exception line closes
-
-
+_MAX_OPEN: Final = 256  # events open at once (in as many streams): the oldest closes first
 _MATCH_CACHE: Final = 4096  # distinct events whose match is remembered
-
-
-# Phases of an open event.
-_TB, _MSG, _CHAIN = 0, 1, 2
-
-
-@dataclass(slots=True)
-class _Open:
-    """An event being assembled in one stream."""
-
-    lines: list[tuple[int, str]]
-    phase: int
-    group: bool  # an exception group (every line of it is indented)
-    from_traceback: bool  # its exception line ended a traceback
-    last_seen: int  # number of the last line of its stream
-    pending: list[tuple[int, str]] = field(default_factory=list)  # blank lines not yet taken
-    message_lines: int = 0
+_CLASS_AT_START: Final = re.compile(r"([A-Za-z_][\w.]*)(?::|[ \t]*$)")
+_CUT_MARK: Final = " ... "  # where the middle of an overlong line was left out
+_HALF_LINE: Final = (MAX_LINE_CHARS - len(_CUT_MARK)) // 2  # kept of each end of such a line
 
 
 class _Matcher:
@@ -132,6 +79,16 @@ class _Matcher:
     def __init__(self, catalog: Catalog | None) -> None:
         self._catalog = catalog
         self._cache: dict[tuple[Any, ...], tuple[str | None, float, bool]] = {}
+        self._classes: frozenset[str] | None = None
+
+    def classes(self) -> frozenset[str]:
+        """The odd exception class names of the catalog's records (read once)."""
+        if self._classes is None:
+            from errcat.catalog import Catalog
+
+            catalog = self._catalog if self._catalog is not None else Catalog.default()
+            self._classes = catalog_classes(catalog.parts)
+        return self._classes
 
     def __call__(
         self, text: str, reports: Sequence[ExceptionReport]
@@ -146,11 +103,7 @@ class _Matcher:
             found = (
                 (None, 0.0, False)
                 if match is None
-                else (
-                    match.summary.id,
-                    match.confidence,
-                    match.exact,
-                )
+                else (match.summary.id, match.confidence, match.exact)
             )
             if len(self._cache) >= _MATCH_CACHE:
                 self._cache.clear()
@@ -165,7 +118,10 @@ class _Scanner:
         self.path = path
         self.match = matcher
         self.stats = stats
-        self.open: dict[tuple[str, ...], _Open] = {}
+        # The odd class names known in this file: the catalog's, the standard library's,
+        # and those its tracebacks end in (learned as the scan goes).
+        self.classes = KnownClasses(matcher.classes())
+        self.open: dict[tuple[str, ...], Open] = {}
         self.current: tuple[str, ...] = ()
         self.newlines = 0  # line ends read so far
         self.partial = False  # the input ends with a line that has no line end
@@ -178,12 +134,20 @@ class _Scanner:
     def block(self, text: str, stop: int) -> Iterator[ScanEvent]:
         """Scan ``text[:stop]``, which ends at a line end (or at the end of the input)."""
         pos = 0
-        nexts = [-2] * len(_TRIGGERS)
+        nexts = [-2] * len(TRIGGERS)
         # With ANSI codes about, a class name may be cut from its ": " by one: check whole lines.
         plain = text.find("\x1b", 0, stop) < 0
+        odd_lines: list[int] = []
+        odd_known = -1  # the number of known names odd_lines was found with
         while pos < stop:
             if not self.open:
-                hit = _next_trigger(text, pos, stop, nexts, plain)
+                if odd_known != self.classes.size:  # (a traceback taught the scan a name)
+                    odd_known = self.classes.size
+                    odd_lines = self.classes.lines_in(text, pos, stop)
+                hit = next_trigger(text, pos, stop, nexts, plain)
+                odd = bisect_left(odd_lines, pos)
+                if odd < len(odd_lines) and (hit < 0 or odd_lines[odd] <= hit):
+                    hit = odd_lines[odd]
                 if hit < 0:
                     self.newlines += text.count("\n", pos, stop)
                     break
@@ -197,7 +161,7 @@ class _Scanner:
                 number = self.newlines + 1
                 self.newlines += end < stop
                 pos = end + 1
-                if plain or _may_start(_shown_line(raw)):
+                if plain or may_start(_shown_line(raw), self.classes.written):
                     self._line(raw, number, partial(self._lookback, text, start))
                     if self.ready:
                         yield from self._emit()
@@ -241,6 +205,9 @@ class _Scanner:
 
     def _line(self, raw: str, number: int, lookback: Callable[[], tuple[str, ...]] | None) -> None:
         """Read one line; ``lookback`` finds its stream after lines were skipped unread."""
+        if len(raw) > MAX_LINE_CHARS:  # a long line within one chunk: cut as _drive cuts
+            raw = raw[:_HALF_LINE] + _CUT_MARK + raw[-_HALF_LINE:]
+            self.stats.cut_lines += 1
         content, stream, record = _strip_prefixes(_shown_line(raw))
         if stream:
             self.current = stream
@@ -249,7 +216,10 @@ class _Scanner:
         key = self.current
         event = self.open.get(key)
         if event is not None:
-            if _take(event, number, raw, content, record):
+            ended = event.exception_line
+            if take(event, number, raw, content, record, odd=self.classes.written):
+                if ended is None and event.exception_line is not None:
+                    self._learn(event.exception_line)  # before the lines that follow it
                 event.last_seen = number
                 self._expire(number)
                 return
@@ -259,19 +229,30 @@ class _Scanner:
         self._start(key, number, raw, content)
 
     def _start(self, key: tuple[str, ...], number: int, raw: str, content: str) -> None:
-        header = content.find(_TB_HEADER)
-        if header >= 0 and not content[header + len(_TB_HEADER) :].strip():
-            group = content.endswith("Exception Group " + _TB_HEADER)
-            self.open[key] = _Open([(number, raw)], _TB, group, True, number)
+        header = content.find(TB_HEADER)
+        if header >= 0 and not content[header + len(TB_HEADER) :].strip():
+            group = content.endswith("Exception Group " + TB_HEADER)
+            self._open(key, Open([(number, raw)], TB, group, True, number, chars=len(raw)))
             return
-        if _CLASS_HINT_RE.search(content) is None:
+        if CLASS_HINT_RE.search(content) is None and self.classes.written(content) is None:
             return
         if any(r.kind != "text" for r in extract_reports(content)):
-            self.open[key] = _Open([(number, raw)], _MSG, False, False, number)
+            self._open(key, Open([(number, raw)], MSG, False, False, number, chars=len(raw)))
+
+    def _learn(self, exception_line: str) -> None:
+        """Know the class a traceback ended in: its bare lines later in the file are events."""
+        m = _CLASS_AT_START.match(exception_line)
+        if m is not None and is_odd(m.group(1)):
+            self.classes.learn(m.group(1))
+
+    def _open(self, key: tuple[str, ...], event: Open) -> None:
+        if len(self.open) >= _MAX_OPEN:  # as many streams at once: the quietest closes first
+            self._close(min(self.open, key=lambda k: self.open[k].last_seen))
+        self.open[key] = event
 
     def _expire(self, number: int) -> None:
         for key, event in list(self.open.items()):
-            quiet = _QUIET_TB if event.phase == _TB else _QUIET_MSG
+            quiet = _QUIET_TB if event.phase == TB else _QUIET_MSG
             if number - event.last_seen > quiet:
                 self._close(key)
 
@@ -316,106 +297,8 @@ class _Scanner:
             yield heapq.heappop(self.ready)[2]
 
 
-def _next_trigger(text: str, pos: int, stop: int, nexts: list[int], plain: bool) -> int:
-    """Where the next line that may start an event has a trigger word (-1: none before stop).
-
-    ``nexts`` caches each word's next position (-1: no more in the block; less
-    than ``pos``: to be searched again). With ``plain`` text, a word must also
-    look like the end of a class name, or be the traceback header, where it is.
-    """
-    while True:
-        hit, which = stop, -1
-        for number, word in enumerate(_TRIGGERS):
-            at = nexts[number]
-            if at < pos and at != -1:
-                at = text.find(word, pos, stop)
-                nexts[number] = at
-            if 0 <= at < hit:
-                hit, which = at, number
-        if which < 0:
-            return -1
-        if not plain:
-            return hit
-        if which == 0:
-            if text.startswith(_TB_HEADER, hit):
-                return hit
-        elif _CLASS_HINT_AT_RE.match(text, hit) is not None:
-            return hit
-        nexts[which] = text.find(_TRIGGERS[which], hit + 1, stop)
-
-
-def _may_start(raw: str) -> bool:
-    """Cheap test that a line may start an event (see :meth:`_Scanner._start`)."""
-    return _TB_HEADER in raw or _CLASS_HINT_RE.search(raw) is not None
-
-
-def _take(event: _Open, number: int, raw: str, content: str, record: str | None) -> bool:
-    """Add a line of the event's stream to it; False when the line is not part of it."""
-    if len(event.lines) >= _MAX_EVENT_LINES:
-        return False
-    if not content.strip():
-        if len(event.pending) >= _MAX_BLANKS:
-            return False
-        event.pending.append((number, raw))
-        return True
-    pending = event.pending
-    if event.phase == _TB:
-        first = content[0]
-        if (
-            first in " \t"
-            or content.startswith(('File "', "[Previous line repeated"))
-            or _TB_HEADER in content
-        ):
-            _add(event, number, raw)
-            return True
-        if event.group:
-            return False
-        _add(event, number, raw)
-        event.phase = _MSG
-        return True
-    if event.phase == _CHAIN:
-        if _TB_HEADER in content:
-            _add(event, number, raw)
-            event.phase = _TB
-            return True
-        return False
-    # _MSG: the exception line was seen; what follows may continue its message.
-    if "exception" in content and _CHAIN_RE.search(content):
-        _add(event, number, raw)
-        event.phase = _CHAIN
-        return True
-    if (
-        pending
-        or record is not None
-        or _TB_HEADER in content
-        or content.lstrip().startswith('File "')
-        or event.message_lines >= _MAX_MESSAGE_LINES
-        or (not event.from_traceback and _NEW_EXC_RE.match(content) is not None)
-    ):
-        return False
-    event.message_lines += 1
-    _add(event, number, raw)
-    return True
-
-
-def _add(event: _Open, number: int, raw: str) -> None:
-    if event.pending:
-        event.lines.extend(event.pending)
-        event.pending.clear()
-    event.lines.append((number, raw))
-
-
-def final_report(reports: Sequence[ExceptionReport], *, group: bool) -> ExceptionReport | None:
-    """The exception that ended an event: the last one printed (a group's own exception)."""
-    top = [r for r in reports if r.kind in ("traceback", "line", "repr")]
-    if group:
-        for report in top:
-            if (report.error_class or "").endswith("ExceptionGroup"):
-                return report
-    if top:
-        return max(top, key=lambda r: r.start)
-    inner = [r for r in reports if r.kind == "embedded"]
-    return inner[-1] if inner else None
+# --------------------------------------------------------------------------
+# Public functions.
 
 
 def scan_chunks(
@@ -430,7 +313,9 @@ def scan_chunks(
     The chunks, put end to end, are the log's text: lines with their ``\n`` (as
     ``for line in f`` gives them) or blocks cut anywhere. ``path`` labels the
     events; each is matched against ``catalog`` (the bundled one by default).
-    ``stats``, when given, is updated with what was read.
+    ``stats``, when given, is updated with what was read. A line longer than
+    :data:`~errcat.scan.lines.MAX_LINE_CHARS` is kept to its start (counted in
+    ``stats.cut_lines``), so memory stays bounded whatever the input holds.
 
     >>> text = "INFO ok\nKeyError: 'missing'\nINFO still ok\n"
     >>> [(e.start_line, e.error_class, e.record_id) for e in scan_chunks([text])]
@@ -443,19 +328,53 @@ def scan_chunks(
 
 
 def _drive(scanner: _Scanner, chunks: Iterable[str]) -> Iterator[ScanEvent]:
-    """Hand the chunks to the scanner in blocks of whole lines (the input's end not included)."""
+    """Hand the chunks to the scanner in blocks of whole lines (the input's end not included).
+
+    A line longer than :data:`MAX_LINE_CHARS` is kept as its start and its end
+    (where a class and a message are), the middle read past, never held. When
+    the chunks stop with a :class:`LogSourceError` (damaged compression), the
+    text read before it is scanned, then it is raised.
+    """
     counts = scanner.stats
     buffer: list[str] = []
     size = 0
-    for chunk in chunks:
+    line = 0  # characters of the unfinished line at the end of the buffer
+    tail: str | None = None  # past the kept start of an overlong line: its last characters
+    failure: LogSourceError | None = None
+    iterator = iter(chunks)
+    while True:
+        try:
+            chunk = next(iterator)
+        except StopIteration:
+            break
+        except LogSourceError as exc:
+            failure = exc
+            break
         if not isinstance(chunk, str):
             raise TypeError(f"log chunks must be str, got {type(chunk).__name__}")
+        first = chunk.find("\n")
+        if tail is None and first < 0 and line + len(chunk) > MAX_LINE_CHARS:
+            # The unfinished line outgrows the bound: keep its start, follow its end.
+            text = "".join(buffer) + chunk
+            done, current = text[: len(text) - line - len(chunk)], text[-line - len(chunk) :]
+            buffer, tail = [done + current[:_HALF_LINE]], current[-_HALF_LINE:]
+            size, line = len(buffer[0]), _HALF_LINE
+            counts.cut_lines += 1
+            continue
+        if tail is not None:
+            if first < 0:
+                tail = (tail + chunk)[-_HALF_LINE:]
+                continue
+            chunk = _CUT_MARK + (tail + chunk[:first])[-_HALF_LINE:] + chunk[first:]
+            tail = None
         if not chunk:
             continue
         buffer.append(chunk)
         size += len(chunk)
-        if size < _BLOCK or "\n" not in chunk:
-            continue  # (a line longer than a block is joined once, when it ends)
+        newline = chunk.rfind("\n")
+        line = line + len(chunk) if newline < 0 else len(chunk) - newline - 1
+        if size < _BLOCK or newline < 0:
+            continue
         text = "".join(buffer)
         cut = text.rfind("\n") + 1
         counts.chars += cut
@@ -463,11 +382,15 @@ def _drive(scanner: _Scanner, chunks: Iterable[str]) -> Iterator[ScanEvent]:
         rest = text[cut:]
         buffer = [rest] if rest else []
         size = len(rest)
+    if tail is not None:  # the input ended inside an overlong line
+        buffer.append(_CUT_MARK + tail)
     text = "".join(buffer)
     if text:
         counts.chars += len(text)
         yield from scanner.block(text, len(text))
         scanner.partial = not text.endswith("\n")  # a last line without its line end
+    if failure is not None:
+        raise failure
 
 
 def _end(scanner: _Scanner) -> Iterator[ScanEvent]:
@@ -498,9 +421,10 @@ def scan_paths(
 ) -> Iterator[ScanEvent]:
     """Yield the events of each log file in turn; an unreadable file does not stop the scan.
 
-    A file that cannot be read (or stops being readable partway) is recorded in
-    ``stats.unreadable`` and passed to ``on_error``; the events found before
-    the failure are kept. ``progress`` is called with the size of each chunk read.
+    A file that cannot be read, or stops being readable partway (damaged or cut
+    short compression), is recorded in ``stats.unreadable`` with the reason and
+    passed to ``on_error``; everything read before the damage is scanned and
+    its events kept. ``progress`` is called with the size of each chunk read.
     """
     counts = stats if stats is not None else ScanStats()
     matcher = _Matcher(catalog)

@@ -553,3 +553,136 @@ def test_invalid_content_length_is_400(app: Any) -> None:
 def test_importing_the_server_module_needs_no_fastapi() -> None:
     code = "import sys, errcat, errcat.server; assert 'fastapi' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- what clients can throw at the server (issue 28) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"text": "ValueError: x", "limit": 1e400}',
+        b'{"text": "ValueError: x", "limit": NaN}',
+        b'{"text": "ValueError: x", "limit": -Infinity}',
+        b'{"text": "\\ud800 ValueError: x"}',
+        b'{"text": "ValueError: x", "replyMaxChars": 1e400}',
+    ],
+)
+def test_values_json_cannot_spell_back_are_422(api: Call, body: bytes) -> None:
+    """Case 16: limit 1e400, NaN and a lone surrogate got HTTP 500 instead of 422."""
+    r = api("POST", "/v1/match", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    assert r.json()["detail"] and all("loc" in e and "msg" in e for e in r.json()["detail"])
+
+
+def test_long_texts_cannot_crowd_out_ordinary_requests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Case 15: a few ~250k-character requests filled every match worker (ordinary ones got
+    503), and their work went on after their 503."""
+    import threading
+
+    from errcat.server import app as server_app
+    from errcat.server.pool import HEAVY_CHARS
+
+    real = server_app._answer
+    release = threading.Event()
+    stopped = threading.Event()
+
+    def costly(catalog: Catalog, request: server.MatchRequest) -> server.MatchResponse:
+        if len(request.text) > HEAVY_CHARS:
+            try:
+                while not release.is_set():  # seconds of matching, in Python
+                    sum(range(100))
+            finally:
+                stopped.set()
+        return real(catalog, request)
+
+    monkeypatch.setattr(server_app, "_answer", costly)
+    app = create_app(Catalog.from_path(SEEDS_FILE), threads=2, match_timeout=1.0)
+    long_text = "ValueError: " + "x " * HEAVY_CHARS
+
+    async def both() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            heavy = [client.post("/v1/match", json={"text": long_text}) for _ in range(2)]
+            light = [client.post("/v1/match", json={"text": "ValueError: x"}) for _ in range(3)]
+            answers = await asyncio.gather(*heavy, *light)
+        return [r.status_code for r in answers]
+
+    try:
+        codes = asyncio.run(both())
+        assert codes[2:] == [200, 200, 200]  # ordinary requests are answered meanwhile
+        assert sorted(codes[:2]) == [503, 503]  # one busy at once, one out of time
+        assert stopped.wait(10)  # the abandoned work was stopped, not left to run
+    finally:
+        release.set()
+
+
+def _serve(*extra: str) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "errcat.server", "--no-bundled", "--catalog", str(SEEDS_FILE)),
+            *("--port", str(port), "--log-level", "warning", *extra),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return proc, port
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise
+            time.sleep(0.1)
+
+
+def test_connections_that_never_send_their_headers_do_not_block_others() -> None:
+    """Case 14: 200 connections that never finished their headers made the server answer
+    503 to everyone for as long as they stayed open."""
+    proc, port = _serve("--limit-concurrency", "20", "--header-timeout", "1")
+    held: list[socket.socket] = []
+    try:
+        for _ in range(40):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"POST /v1/match HTTP/1.1\r\nHost: x\r\n")  # and never the rest
+            held.append(s)
+        body = json.dumps({"text": traceback_of("3fe9ad44079a5344")}).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/match",
+            data=body,
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as r:
+            assert r.status == 200
+        held[0].settimeout(30)
+        assert held[0].recv(1) == b""  # closed by the server: its headers never came
+    finally:
+        for s in held:
+            s.close()
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_body_over_the_limit_gets_its_413_while_still_being_sent() -> None:
+    """Case 17: a 2 MiB body reached a client as a broken pipe instead of the 413."""
+    proc, port = _serve()
+    body = b'{"text": "' + b"x" * (2 << 20) + b'"}'
+    head = (
+        b"POST /v1/match HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    try:
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                s.sendall(head)
+                for at in range(0, len(body), 1 << 16):  # slowly: the 413 comes meanwhile
+                    s.sendall(body[at : at + (1 << 16)])
+                    time.sleep(0.005)
+                assert s.recv(64).startswith(b"HTTP/1.1 413 ")
+    finally:
+        proc.terminate()
+        proc.wait(10)

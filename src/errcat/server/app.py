@@ -1,12 +1,10 @@
 """The errcat web app: the routes, the matching pool, the paste page (:func:`create_app`)."""
 
-import asyncio
 import base64
 import hashlib
 import importlib.resources
 import re
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,7 +16,13 @@ from errcat.catalog import Catalog, bundled_data_version
 from errcat.errors import ErrcatError
 from errcat.matcher import match_all
 from errcat.models import SCHEMA_VERSION, ErrorRecord, format_timestamp
-from errcat.server.limits import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, BodyLimit
+from errcat.server.limits import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_MAX_BODY_BYTES,
+    BodyLimit,
+    InFlightLimit,
+)
+from errcat.server.pool import HEAVY_CHARS, Busy, MatchPool, TimedOut
 from errcat.server.schema import (
     MAX_PAGE_SIZE,
     ErrorOut,
@@ -136,6 +140,31 @@ def _page_html() -> tuple[str, str]:
     return page, csp
 
 
+async def _invalid_request(request: Any, exc: Exception) -> Any:
+    """422 for a request that does not validate, naming where and why, never echoing values.
+
+    FastAPI's own answer echoes the input, and an input JSON cannot spell back
+    (``NaN``, ``1e400``, a lone surrogate) made it a 500.
+    """
+    from fastapi.responses import JSONResponse
+
+    def clean(value: object) -> str | int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
+
+    errors: list[dict[str, Any]] = getattr(exc, "errors", list)()
+    detail = [
+        {
+            "loc": [clean(part) for part in error.get("loc", ())],
+            "msg": clean(error.get("msg", "")),
+            "type": clean(error.get("type", "")),
+        }
+        for error in errors
+    ]
+    return JSONResponse(status_code=422, content={"detail": detail})
+
+
 def require_fastapi() -> Any:
     """The ``fastapi`` module; :class:`ServerUnavailableError` when the extra is missing."""
     try:
@@ -152,16 +181,22 @@ def create_app(
     match_timeout: float = DEFAULT_MATCH_TIMEOUT,
     body_timeout: float = DEFAULT_BODY_TIMEOUT,
     threads: int = 4,
+    max_in_flight: int = 200,
 ) -> "FastAPI":
     """The errcat web app over ``catalog`` (the bundled one by default).
 
     The catalog's match index is built here, once; matching runs in a pool of
-    ``threads`` worker threads and a request waits at most ``match_timeout``
-    seconds for its answer (503 after that). Raises
-    :class:`ServerUnavailableError` when FastAPI is not installed.
+    ``threads`` worker threads (a lane of them for long texts, see
+    :mod:`errcat.server.pool`) and a request waits at most ``match_timeout``
+    seconds for its answer (503 after that, and its work stops). At most
+    ``max_in_flight`` requests are answered at once (503 for more). Invalid
+    requests get 422, whatever their values (``NaN``, ``1e400``, lone
+    surrogates). Raises :class:`ServerUnavailableError` when FastAPI is not
+    installed.
     """
     require_fastapi()
     from fastapi import FastAPI, HTTPException, Query
+    from fastapi.exceptions import RequestValidationError
     from fastapi.responses import HTMLResponse
 
     if max_body_bytes < 1:
@@ -170,6 +205,8 @@ def create_app(
         raise ValueError(f"match_timeout must be positive, got {match_timeout!r}")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads!r}")
+    if max_in_flight < 1:
+        raise ValueError(f"max_in_flight must be at least 1, got {max_in_flight!r}")
     from errcat import __version__
 
     cat = catalog if catalog is not None else Catalog.default()
@@ -181,12 +218,12 @@ def create_app(
     except ErrcatError:
         bundled = None
     page, csp = _page_html()
-    executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="errcat-match")
+    pool = MatchPool(threads, match_timeout)
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
         yield
-        executor.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown()
 
     app = FastAPI(
         title="errcat",
@@ -195,6 +232,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
+    app.add_middleware(InFlightLimit, limit=max_in_flight)  # outermost: before any body is read
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     app.state.catalog = cat
     errors: dict[int | str, dict[str, Any]] = {
         413: {"model": ErrorOut, "description": "Request body too large"},
@@ -204,10 +243,16 @@ def create_app(
     @app.post("/v1/match", response_model=MatchResponse, responses=errors, tags=["match"])
     async def match(body: MatchRequest) -> MatchResponse:
         """Match a pasted error against the catalog."""
-        future = asyncio.get_running_loop().run_in_executor(executor, _answer, cat, body)
         try:
-            return await asyncio.wait_for(future, timeout=match_timeout)
-        except asyncio.TimeoutError:
+            return await pool.run(_answer, cat, body, cost=len(body.text))
+        except Busy:
+            raise HTTPException(
+                503,
+                "Another long text is being matched; retry in a few seconds, or send an "
+                f"excerpt of at most {HEAVY_CHARS} characters",
+                headers={"Retry-After": "2"},
+            ) from None
+        except TimedOut:
             raise HTTPException(
                 503,
                 f"Matching took longer than {match_timeout:g} s; try a shorter excerpt",

@@ -22,6 +22,7 @@ from errcat.server.app import (
     require_fastapi,
 )
 from errcat.server.limits import DEFAULT_MAX_BODY_BYTES
+from errcat.server.protocol import DEFAULT_HEADER_TIMEOUT, protocol_with_header_timeout
 
 __all__ = ["add_arguments", "main", "run", "serve_forked"]
 
@@ -65,7 +66,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=200,
         metavar="N",
-        help="connections per process before new ones get 503 (default %(default)s)",
+        help="requests answered at once per process before new ones get 503 (default "
+        "%(default)s); idle connections do not count",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=DEFAULT_HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection that has not sent a request's headers by then "
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--log-level",
@@ -156,6 +166,9 @@ def run(
                 file=err,
             )
             return 2
+    if args.header_timeout <= 0:
+        print(f"errcat serve: error: invalid --header-timeout {args.header_timeout!r}", file=err)
+        return 2
     if args.match_timeout <= 0:
         print(f"errcat serve: error: invalid --match-timeout {args.match_timeout!r}", file=err)
         return 2
@@ -172,13 +185,16 @@ def run(
         max_body_bytes=args.max_body_bytes,
         match_timeout=args.match_timeout,
         threads=args.threads,
+        max_in_flight=args.limit_concurrency,
     )
     config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        limit_concurrency=args.limit_concurrency,
+        # Requests at once are limited by the app (InFlightLimit), not connections: a
+        # connection slow to send its headers is closed (the protocol's deadline).
+        http=protocol_with_header_timeout(args.header_timeout),
         timeout_keep_alive=5,
     )
     # The catalog lives as long as the process: keep the collector from walking it again

@@ -8,7 +8,7 @@
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from errcat.advice import (
@@ -86,6 +86,18 @@ class MatchRequest(_Body):
         Flavor,
         Field(description="`markdown` (GitHub, Discord, Slack markdown blocks) or `mrkdwn`."),
     ] = "markdown"
+
+    @field_validator("text")
+    @classmethod
+    def _is_unicode(cls, value: str) -> str:
+        # JSON may spell a lone surrogate ("\\ud800"); no answer could be written with it.
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(
+                f"holds a lone surrogate at {exc.start}, which is not Unicode text"
+            ) from None
+        return value
 
 
 class AdviceOut(_Body):

@@ -78,3 +78,29 @@ def test_a_file_the_scanner_fails_on_is_reported(
     code, err, records = _mine(str(tmp_path))
     assert code == 0 and [r["errorMessage"] for r in records] == ["good one"]
     assert "odd.py: MemoryError" in err
+
+
+def test_history_says_when_a_shallow_clone_lacks_the_revisions_asked_for(tmp_path: Path) -> None:
+    """Case 22 of issue 28: history --since on a shallow clone mined only the commits the
+    clone had, with no warning."""
+    from test_history import commit, git
+
+    work = tmp_path / "work"
+    work.mkdir()
+    git(work, "init", "-q", "-b", "main")
+    for n, date in enumerate(["2025-01-10", "2025-04-10", "2025-07-10"]):
+        commit(work, {"pkg/m.py": f'raise ValueError("message {n}")\n'}, date, f"c{n}")
+    shallow = tmp_path / "shallow.git"
+    git(tmp_path, "clone", "-q", "--bare", "--depth", "1", f"file://{work}", str(shallow))
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["history", str(shallow), "--repo", "o/r", "--since", "2025-01-01"]
+    code = main([*argv, "-o", str(tmp_path / "out.jsonl")], stdout=out, stderr=err)
+    assert code == 0
+    assert "is a shallow clone: its history starts at 2025-07-10" in err.getvalue()
+    assert "fetch --unshallow" in err.getvalue()
+    full = tmp_path / "full.git"
+    git(tmp_path, "clone", "-q", "--bare", f"file://{work}", str(full))
+    err = io.StringIO()
+    argv = ["history", str(full), "--repo", "o/r", "--since", "2025-01-01"]
+    assert main([*argv, "-o", str(tmp_path / "out2.jsonl")], stdout=out, stderr=err) == 0
+    assert "shallow" not in err.getvalue()

@@ -10,6 +10,7 @@ import gzip
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 import traceback
 from collections.abc import Iterator
@@ -196,3 +197,58 @@ def test_summary_job_writes_parquet_like_the_local_summary(
     assert "exists" in capsys.readouterr().err
     assert main(["summary", str(tmp_path / "none.log"), "-o", str(tmp_path / "o2")]) == 2
     assert "PATH_NOT_FOUND" in capsys.readouterr().err
+
+
+def test_a_catalog_given_as_a_path_is_read(
+    spark: SparkSession, logs: list[Path], tmp_path: Path
+) -> None:
+    """Case 21 of issue 28: catalog="catalog.jsonl" crashed with AttributeError ('parts')."""
+    from errcat.spark import scan
+
+    pattern = TOKENIZER.replace(".json", r"\.json").replace("{path}", "(.+?)")
+    record = make_envelope(errorMessage=TOKENIZER, messagePattern=pattern)
+    source = tmp_path / "custom.jsonl"
+    write_jsonl(source, [record])
+    local = sorted(tuple(e.to_dict().values()) for e in scan_paths(logs, catalog=str(source)))
+    for given in (str(source), source, [str(source)]):
+        assert rows(scan(spark, [str(p) for p in logs], given)) == local
+
+
+_SESSION = """
+import os, sys
+from pyspark.sql import SparkSession
+from errcat.catalog import Catalog
+from errcat.spark import SparkWorkerError, scan
+spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+try:
+    catalog = Catalog.from_path(sys.argv[2], lazy=True)
+    print("events", scan(spark, [sys.argv[1]], catalog).count())
+except SparkWorkerError as exc:
+    print("refused:", exc)
+spark.stop()
+"""
+
+
+def test_a_session_leaves_no_files_and_a_worker_without_errcat_is_named(
+    logs: list[Path], tmp_path: Path
+) -> None:
+    """Cases 20 and 21: each session left /tmp/errcat-spark-* behind; workers running a
+    Python without errcat failed deep in a Py4J error."""
+    source = tmp_path / "custom.jsonl"
+    write_jsonl(source, [make_envelope()])
+    script = tmp_path / "session.py"
+    script.write_text(_SESSION)
+    spark_tmp = tmp_path / "tmp"
+    spark_tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(spark_tmp), "PYSPARK_PYTHON": sys.executable}
+    args = [sys.executable, str(script), str(logs[0]), str(source)]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+    assert "events 4" in done.stdout, done.stderr[-2000:]
+    assert not list(spark_tmp.glob("errcat-spark-*"))
+    bare = shutil.which("python3", path="/usr/bin:/bin")
+    if bare is None or subprocess.run([bare, "-c", "import errcat"], check=False).returncode == 0:
+        return  # no Python without errcat on this machine
+    env["PYSPARK_PYTHON"] = bare
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+    assert f"refused: Spark's Python workers run '{bare}'" in done.stdout, done.stderr[-2000:]
+    assert "PYSPARK_PYTHON=" in done.stdout

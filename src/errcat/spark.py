@@ -28,19 +28,23 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import os
 import shutil
 import sys
 import tempfile
 import uuid
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
+from errcat.catalog_arg import CatalogArg, as_catalog
 from errcat.cli_common import catalog_from_args, catalog_options
-from errcat.scan import final_report, iter_log_bytes, scan_chunks
+from errcat.errors import ErrcatError
+from errcat.scan import LogSourceError, final_report, iter_log_bytes, scan_chunks
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -48,7 +52,15 @@ if TYPE_CHECKING:
 
     from errcat.catalog import Catalog
 
-__all__ = ["EVENT_SCHEMA", "MATCH_FIELDS", "main", "match_column", "scan", "summary"]
+__all__ = [
+    "EVENT_SCHEMA",
+    "MATCH_FIELDS",
+    "SparkWorkerError",
+    "main",
+    "match_column",
+    "scan",
+    "summary",
+]
 
 #: The Spark schema of :func:`scan`'s DataFrame (the fields of ``errcat scan --json``).
 EVENT_SCHEMA = (
@@ -124,13 +136,17 @@ def _open(shipped: _Shipped) -> Catalog:
     return Catalog._of_parts(stores)
 
 
-def _ship(spark: SparkSession, catalog: Catalog | None) -> _Shipped:
+def _ship(spark: SparkSession, catalog: CatalogArg) -> _Shipped:
     """Send a catalog's stored indexes (or records) to the executors, once."""
     from errcat.catalog import Catalog
     from errcat.store import FileStore
 
-    cat = catalog if catalog is not None else Catalog.default()
+    chosen = as_catalog(catalog)
+    cat = chosen if chosen is not None else Catalog.default()
     context = spark.sparkContext
+    for stale in [k for k, (ctx, _, _) in _SHIPPED.items() if ctx._jsc is None]:
+        del _SHIPPED[stale]  # a stopped context: its staging files go with it
+    _check_workers(context)
     key = (id(context), id(cat))
     if key in _SHIPPED:
         return _SHIPPED[key][2]
@@ -141,6 +157,9 @@ def _ship(spark: SparkSession, catalog: Catalog | None) -> _Shipped:
         if isinstance(store, FileStore):
             if staging is None:
                 staging = Path(tempfile.mkdtemp(prefix="errcat-spark-"))
+                # Spark serves the file from here until the context stops: removed when
+                # the driver's context goes (at the latest when the process exits).
+                weakref.finalize(context, shutil.rmtree, staging, ignore_errors=True)
             # A unique name: SparkFiles has one namespace and every index is ".errcat-index".
             name = f"errcat-{token}-{number}.errcat-index"
             _link_or_copy(store.index_path, staging / name)
@@ -163,6 +182,42 @@ def _ship(spark: SparkSession, catalog: Catalog | None) -> _Shipped:
     return shipped
 
 
+class SparkWorkerError(ErrcatError, RuntimeError):
+    """Spark's Python workers cannot import errcat (they run another Python)."""
+
+
+_CHECKED: weakref.WeakSet[Any] = weakref.WeakSet()  # contexts whose workers import errcat
+
+
+def _check_workers(context: Any) -> None:
+    """Fail clearly, once per context, when the executors' Python cannot import errcat.
+
+    Spark starts its Python workers with ``spark.pyspark.python`` or
+    ``PYSPARK_PYTHON`` when the context starts, else ``python3`` from the PATH:
+    from a virtual environment that is not activated, that Python has no errcat.
+    """
+    if context in _CHECKED:
+        return
+
+    def probe(_: Any) -> str:
+        import errcat
+
+        return errcat.__version__
+
+    try:
+        context.parallelize([0], 1).map(probe).collect()
+    except Exception as exc:  # the worker's ModuleNotFoundError, wrapped by Py4J/Spark
+        if "No module named 'errcat'" not in str(exc):
+            raise
+        used = context.pythonExec or "python3"
+        raise SparkWorkerError(
+            f"Spark's Python workers run {used!r}, which cannot import errcat. Start the "
+            f"session with PYSPARK_PYTHON={sys.executable} set (or the spark.pyspark.python "
+            "setting), or install errcat for that Python."
+        ) from None
+    _CHECKED.add(context)
+
+
 def _link_or_copy(source: Path, target: Path) -> None:
     try:
         os.link(source, target)
@@ -181,7 +236,7 @@ def _label(path: str) -> str:
 def scan(
     spark: SparkSession,
     paths: str | Iterable[str],
-    catalog: Catalog | None = None,
+    catalog: CatalogArg = None,
     *,
     recursive: bool = False,
 ) -> DataFrame:
@@ -190,8 +245,9 @@ def scan(
     ``paths`` are files, directories or globs Spark can read; ``recursive``
     reads directories to the bottom. Each file is read whole by one task
     (gzip and zstd are decompressed there). ``catalog`` defaults to the bundled
-    one. A file that cannot be decoded fails its task with
-    :class:`~errcat.scan.LogSourceError` naming it.
+    one, or a path or several paths. A damaged file (cut short, corrupt) is
+    scanned up to the damage, which the executor logs. Raises
+    :class:`SparkWorkerError` when the executors' Python cannot import errcat.
     """
     shipped = _ship(spark, catalog)
     reader = spark.read.format("binaryFile")
@@ -210,7 +266,11 @@ def scan(
                 label = _label(name)
                 data = contents[number].as_py()
                 chunks = iter_log_bytes(io.BytesIO(data), label)
-                rows = [e.to_dict() for e in scan_chunks(chunks, label, catalog=cat)]
+                rows: list[dict[str, Any]] = []
+                try:
+                    rows.extend(e.to_dict() for e in scan_chunks(chunks, label, catalog=cat))
+                except LogSourceError as exc:  # damaged: what was read before is kept
+                    logging.getLogger("errcat").warning("errcat.spark: %s", exc)
                 if rows:
                     yield pa.RecordBatch.from_pylist(rows, schema=_arrow_event_schema())
 
@@ -234,7 +294,7 @@ def _arrow_event_schema() -> pa.Schema:
     )
 
 
-def match_column(df: DataFrame, column: str, catalog: Catalog | None = None) -> DataFrame:
+def match_column(df: DataFrame, column: str, catalog: CatalogArg = None) -> DataFrame:
     """``df`` with the match of each row's text in ``column`` (the columns of :data:`MATCH_FIELDS`).
 
     Each value is matched whole, as :func:`errcat.match_error` matches a paste:
@@ -355,8 +415,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "errcat.spark: error: pyspark is missing: pip install 'errcat[spark]'", file=sys.stderr
         )
         return 2
-
-    from errcat.errors import ErrcatError
 
     if not args.overwrite and "://" not in args.output and Path(args.output).exists():
         print(f"errcat.spark: error: {args.output} exists (use --overwrite)", file=sys.stderr)

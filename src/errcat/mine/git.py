@@ -151,6 +151,20 @@ class GitRepo:
         full, _, when = out.partition("\0")
         return Commit(full, datetime.fromisoformat(when.replace("Z", "+00:00")))
 
+    def shallow_boundary(self) -> Commit | None:
+        """The oldest commit a shallow clone has (its history stops there); None when complete.
+
+        A shallow clone (``git clone --depth``, or a CI checkout) lists where its
+        history was cut in ``shallow``; older revisions are not there to mine.
+        """
+        listed = Path(self.git_dir) / "shallow"
+        try:
+            shas = [line.strip() for line in listed.read_text("ascii").splitlines()]
+        except (OSError, UnicodeDecodeError):
+            return None
+        commits = [self.commit(sha) for sha in shas if _SHA.match(sha)]
+        return min(commits, key=lambda c: c.date) if commits else None
+
     def has_path(self, sha: str, path: str) -> bool:
         """True when ``path`` (a folder or file) exists in the commit's tree."""
         path = path.strip("/")

@@ -122,8 +122,17 @@ def _progress(line: StatusLine, total: int) -> Callable[[int, Revision], None]:
 def _commits(args: argparse.Namespace, repo: GitRepo, err: TextIO) -> list[tuple[str, Commit]]:
     picked: list[tuple[str, Commit]] = [(rev, repo.commit(rev)) for rev in args.rev]
     if args.since:
-        line = repo.first_parent_since(parse_date(args.since), parse_every(args.every), args.branch)
+        since = parse_date(args.since)
+        line = repo.first_parent_since(since, parse_every(args.every), args.branch)
         picked += [(f"{c.date:%Y-%m-%d}", c) for c in line]
+        boundary = repo.shallow_boundary()
+        if boundary is not None and boundary.date > since:
+            err.write(
+                f"errcat history: warning: {args.git_dir} is a shallow clone: its history "
+                f"starts at {boundary.date:%Y-%m-%d} ({boundary.sha[:7]}), after --since "
+                f"{since:%Y-%m-%d}; the revisions before it cannot be mined (fetch them: "
+                f"git -C {args.git_dir} fetch --unshallow)\n"
+            )
     out: list[tuple[str, Commit]] = []
     seen: set[str] = set()
     for label, commit in picked:

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Final
 
+from errcat.catalog_arg import CatalogArg, as_catalog
 from errcat.extract import ExceptionReport, _strip_prefixes, extract_reports
 from errcat.extract import _shown as _shown_line
 from errcat.scan.classes import KnownClasses, catalog_classes, is_odd
@@ -305,7 +306,7 @@ def scan_chunks(
     chunks: Iterable[str],
     path: str = "<text>",
     *,
-    catalog: Catalog | None = None,
+    catalog: CatalogArg = None,
     stats: ScanStats | None = None,
 ) -> Iterator[ScanEvent]:
     r"""Yield the exception events of one log given as text chunks, in the order they start.
@@ -317,13 +318,23 @@ def scan_chunks(
     :data:`~errcat.scan.lines.MAX_LINE_CHARS` is kept to its start (counted in
     ``stats.cut_lines``), so memory stays bounded whatever the input holds.
 
+    When the chunks stop with a :class:`~errcat.scan.LogSourceError` (a
+    damaged file read by :func:`~errcat.scan.read_log`), every event read
+    before it is yielded, then it is raised (and recorded in ``stats.unreadable``).
+    ``catalog`` is a :class:`~errcat.catalog.Catalog`, a path or several paths.
+
     >>> text = "INFO ok\nKeyError: 'missing'\nINFO still ok\n"
     >>> [(e.start_line, e.error_class, e.record_id) for e in scan_chunks([text])]
     [(2, 'KeyError', None)]
     """
     counts = stats if stats is not None else ScanStats()
-    scanner = _Scanner(path, _Matcher(catalog), counts)
-    yield from _drive(scanner, chunks)
+    scanner = _Scanner(path, _Matcher(as_catalog(catalog)), counts)
+    try:
+        yield from _drive(scanner, chunks)
+    except LogSourceError as exc:
+        counts.unreadable.append((exc.path, exc.reason))
+        yield from _end(scanner)  # what was read before the damage
+        raise
     yield from _end(scanner)
 
 
@@ -399,9 +410,7 @@ def _end(scanner: _Scanner) -> Iterator[ScanEvent]:
     scanner.stats.lines += scanner.newlines + scanner.partial
 
 
-def scan_text(
-    text: str, path: str = "<text>", *, catalog: Catalog | None = None
-) -> list[ScanEvent]:
+def scan_text(text: str, path: str = "<text>", *, catalog: CatalogArg = None) -> list[ScanEvent]:
     r"""The exception events of a whole text (:func:`scan_chunks` of one chunk).
 
     >>> [e.error_class for e in scan_text("ValueError: a\nnoise\nTypeError: b\n")]
@@ -413,7 +422,7 @@ def scan_text(
 def scan_paths(
     paths: Iterable[str | os.PathLike[str]],
     *,
-    catalog: Catalog | None = None,
+    catalog: CatalogArg = None,
     stats: ScanStats | None = None,
     on_error: Callable[[LogSourceError], None] | None = None,
     stdin: IO[bytes] | None = None,
@@ -427,7 +436,7 @@ def scan_paths(
     its events kept. ``progress`` is called with the size of each chunk read.
     """
     counts = stats if stats is not None else ScanStats()
-    matcher = _Matcher(catalog)
+    matcher = _Matcher(as_catalog(catalog))
     for path in paths:
         name = os.fspath(path)
         label = "<stdin>" if name == "-" else name

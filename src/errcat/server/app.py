@@ -13,6 +13,7 @@ from errcat.advice import (
     render_no_match,
 )
 from errcat.catalog import Catalog, bundled_data_version
+from errcat.catalog_arg import CatalogArg, as_catalog
 from errcat.errors import ErrcatError
 from errcat.matcher import match_all
 from errcat.models import SCHEMA_VERSION, ErrorRecord, format_timestamp
@@ -175,7 +176,7 @@ def require_fastapi() -> Any:
 
 
 def create_app(
-    catalog: Catalog | None = None,
+    catalog: CatalogArg = None,
     *,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     match_timeout: float = DEFAULT_MATCH_TIMEOUT,
@@ -209,7 +210,8 @@ def create_app(
         raise ValueError(f"max_in_flight must be at least 1, got {max_in_flight!r}")
     from errcat import __version__
 
-    cat = catalog if catalog is not None else Catalog.default()
+    chosen = as_catalog(catalog)
+    cat = chosen if chosen is not None else Catalog.default()
     _ = cat.index  # build it now, not during the first request
     search = _RecordSearch(cat)
     data_version = _data_version(cat)

@@ -56,7 +56,7 @@ _MULTI_GPU_VARIANTS = (
 )
 
 
-def _nccl(
+def _nccl(  # noqa: PLR0917 - each call is one table row, its fields in order
     line: int,
     text: str,
     pattern_text: str,

@@ -228,7 +228,7 @@ RECORDS = (
         "an illegal instruction was encountered",
         "A GPU kernel executed an instruction the GPU cannot run: usually a kernel compiled"
         " for another architecture, or a corrupted build.",
-        _NO_KERNEL_SOLUTIONS[:1] + (_DEBUG,),
+        (*_NO_KERNEL_SOLUTIONS[:1], _DEBUG),
         _DEBUG_FIX,
     ),
     _cuda(

@@ -328,9 +328,12 @@ def _engine(text: str) -> tuple[str | None, tuple[str, ...]]:
 
 
 def _last_traceback(text: str) -> str:
-    """The text from the last ``Traceback`` header on (the failing one), or all of it."""
+    """The text from the last ``Traceback`` header on (the failing one), or all of it.
+
+    A paste cut below its header still shows its frames: then all of it is read.
+    """
     at = text.rfind("Traceback (most recent call last)")
-    return text[at:] if at >= 0 else ""
+    return text[at:] if at >= 0 else text
 
 
 def _frame_phase(traceback: str) -> tuple[str | None, str]:

@@ -276,13 +276,13 @@ def _message_parts(record: ErrorRecord, params: dict[str, str]) -> list[MessageP
     return parts
 
 
-def _match_out(match: Match) -> MatchOut:
+def _match_out(match: Match, text: str | None = None) -> MatchOut:
     data = match.to_dict()
     return MatchOut(
         **data,
         confident=match.confident,
         message_parts=_message_parts(match.record, dict(match.params)),
-        advice=_advice_out(Advice.from_match(match)),
+        advice=_advice_out(Advice.from_match(match, text=text)),
     )
 
 
@@ -291,14 +291,16 @@ def _answer(catalog: Catalog, request: MatchRequest) -> MatchResponse:
     matches = match_all(request.text, catalog=catalog, limit=request.limit)
     confident = bool(matches) and matches[0].confident
     if confident:
-        reply = Advice.from_match(matches[0]).to_markdown(
+        reply = Advice.from_match(matches[0], text=request.text).to_markdown(
             max_chars=request.reply_max_chars, flavor=request.reply_flavor
         )
     else:
         reply = render_no_match(
             matches, max_chars=request.reply_max_chars, flavor=request.reply_flavor
         )
-    return MatchResponse(confident=confident, matches=[_match_out(m) for m in matches], reply=reply)
+    return MatchResponse(
+        confident=confident, matches=[_match_out(m, request.text) for m in matches], reply=reply
+    )
 
 
 def _summary(record: ErrorRecord) -> RecordSummary:

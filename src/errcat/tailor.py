@@ -21,8 +21,10 @@ record's own advice.
 ...         },
 ...     )
 >>> shown, note = tailor(R(), EngineContext("vllm", "cuda-graph-capture"))
->>> shown.solutions, note
-(('Pass --enforce-eager',), 'advice for vllm during CUDA graph capture')
+>>> shown.solutions
+('Pass --enforce-eager',)
+>>> note
+'advice for vllm during CUDA graph capture; the paste shows vllm, CUDA graph capture'
 >>> tailor(R(), EngineContext("sglang", None))[0].solutions
 ('Use a smaller model',)
 """
@@ -158,4 +160,5 @@ def tailor(record: RecordFields, context: EngineContext) -> tuple[RecordFields, 
     if variant.phase:
         what.append(f"during {phase_label(variant.phase)}")
     tailored: RecordFields = TailoredRecord(record, variant)
-    return tailored, "advice " + " ".join(what)
+    seen = context.describe()
+    return tailored, "advice " + " ".join(what) + (f"; the paste shows {seen}" if seen else "")

@@ -13,7 +13,7 @@ SGLANG_CAPTURE = """\
 [2026-01-02 03:04:05 TP0] Load weight end. type=LlamaForCausalLM, avail mem=60.10 GB
 [2026-01-02 03:04:09 TP0] Capture cuda graph begin. This can take up to several minutes.
 [2026-01-02 03:04:10 TP0] Scheduler hit an exception: Traceback (most recent call last):
-  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner.py", line 380, in capture
+  File "/x/sglang/srt/model_executor/cuda_graph_runner.py", line 380, in capture
     self.capture_one_batch_size(bs, forward)
 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
 """
@@ -21,7 +21,7 @@ torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
 VLLM_PROFILE = """\
 (EngineCore_DP0 pid=88) INFO 03-06 10:05:08 [gpu_model_runner.py:1990] Model loading took 14.99 GiB
 (EngineCore_DP0 pid=88) Traceback (most recent call last):
-(EngineCore_DP0 pid=88)   File "/x/vllm/v1/worker/gpu_worker.py", line 210, in determine_available_memory
+(EngineCore_DP0 pid=88)   File "/vllm/v1/worker/w.py", line 2, in determine_available_memory
 (EngineCore_DP0 pid=88)     self.model_runner.profile_run()
 (EngineCore_DP0 pid=88) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
 """

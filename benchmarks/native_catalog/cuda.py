@@ -395,3 +395,124 @@ RECORDS = (
         "# before\npip install -e .\n# after\nPYTORCH_ROCM_ARCH=gfx942 pip install -e .",
     ),
 )
+
+#: aten/src/ATen/cuda/Exceptions.h at this commit: TORCH_CUDABLAS_CHECK (line 59) and
+#: AT_CUDNN_CHECK (line 46; line 41 for CUDNN_STATUS_NOT_SUPPORTED).
+EXCEPTIONS_H = "aten/src/ATen/cuda/Exceptions.h"
+EXCEPTIONS_SHA = "0220ea5a36c33d1fd6b3fdd20bcd8f273bbccbbb"
+_CUBLAS_DOC = (
+    "A cuBLAS call (a matrix multiply inside a linear layer or attention) failed. torch"
+    " prints cuBLAS's status name and the call. EXECUTION_FAILED and INTERNAL_ERROR are"
+    " usually a kernel crash or an architecture mismatch; NOT_INITIALIZED and ALLOC_FAILED"
+    " mean cuBLAS could not get GPU memory for its handle or workspace; INVALID_VALUE means"
+    " shapes or strides it rejects."
+)
+
+
+def _cublas(status: str, documentation: str, solutions: tuple[str, ...], fix: str) -> Spec:
+    return Spec(
+        kind="cublas",
+        repo="pytorch/pytorch",
+        path=EXCEPTIONS_H,
+        line=59,
+        sha=EXCEPTIONS_SHA,
+        error_class="RuntimeError",
+        tags=("cublas",),
+        template=f"CUDA error: {status} when calling `{{call}}`",
+        documentation=documentation,
+        solutions=solutions,
+        example_fix=fix,
+        references=("https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t",),
+    )
+
+
+_MEMORY_ROOM = (
+    "Leave cuBLAS room: lower sglang --mem-fraction-static (for example to 0.8) or vllm"
+    " --gpu-memory-utilization (for example to 0.85)"
+)
+
+CUBLAS_CUDNN = (
+    _cublas(
+        "{status}",
+        _CUBLAS_DOC,
+        (
+            _DEBUG,
+            "If the status is NOT_INITIALIZED or ALLOC_FAILED: " + _MEMORY_ROOM,
+            "If it is EXECUTION_FAILED or INTERNAL_ERROR: install a torch and engine built for"
+            " this GPU (see 'no kernel image is available'), and try another --dtype (float16"
+            " instead of bfloat16 on GPUs before Ampere)",
+        ),
+        "# before\nvllm serve M --gpu-memory-utilization 0.95\n# after\nvllm serve M"
+        " --gpu-memory-utilization 0.85",
+    ),
+    _cublas(
+        "CUBLAS_STATUS_EXECUTION_FAILED",
+        _CUBLAS_DOC + " Here the GEMM kernel itself failed on the GPU.",
+        (
+            _DEBUG,
+            "Install a torch and engine built for this GPU's architecture (a GPU newer than"
+            " the build fails this way too)",
+            "On GPUs before Ampere (V100, T4) serve in float16: --dtype float16",
+            "Rule out CUDA graphs (vllm --enforce-eager; sglang --cuda-graph-backend-decode"
+            " disabled)",
+        ),
+        "# before\nvllm serve M\n# after\nvllm serve M --dtype float16 --enforce-eager",
+    ),
+    _cublas(
+        "CUBLAS_STATUS_NOT_INITIALIZED",
+        _CUBLAS_DOC + " Here cuBLAS could not create its handle, almost always for lack of"
+        " GPU memory.",
+        (_MEMORY_ROOM, "Check for other processes on the GPU (nvidia-smi)"),
+        "# before\npython -m sglang.launch_server --model-path M --mem-fraction-static 0.95\n#"
+        " after\npython -m sglang.launch_server --model-path M --mem-fraction-static 0.8",
+    ),
+    _cublas(
+        "CUBLAS_STATUS_ALLOC_FAILED",
+        _CUBLAS_DOC + " Here cuBLAS could not allocate its workspace.",
+        (_MEMORY_ROOM, "Check for other processes on the GPU (nvidia-smi)"),
+        "# before\nvllm serve M --gpu-memory-utilization 0.95\n# after\nvllm serve M"
+        " --gpu-memory-utilization 0.85",
+    ),
+    Spec(
+        kind="cudnn",
+        repo="pytorch/pytorch",
+        path=EXCEPTIONS_H,
+        line=46,
+        sha=EXCEPTIONS_SHA,
+        error_class="RuntimeError",
+        tags=("cudnn",),
+        template="cuDNN error: {status}",
+        documentation="A cuDNN call (a convolution, often in a vision or audio encoder of a"
+        " multimodal model) failed with the status named. NOT_INITIALIZED and ALLOC_FAILED mean"
+        " no GPU memory was left for cuDNN; EXECUTION_FAILED and INTERNAL_ERROR a kernel"
+        " failure or a cuDNN build that does not match the GPU or torch.",
+        solutions=(
+            "If the status is NOT_INITIALIZED or ALLOC_FAILED: " + _MEMORY_ROOM,
+            "Make the cuDNN torch loads the one it was built with: do not set LD_LIBRARY_PATH"
+            " to another cuDNN, reinstall nvidia-cudnn-cu12 with torch",
+            _DEBUG,
+        ),
+        example_fix="# before\nvllm serve Qwen/Qwen2.5-VL-7B-Instruct --gpu-memory-utilization"
+        " 0.95\n# after\nvllm serve Qwen/Qwen2.5-VL-7B-Instruct --gpu-memory-utilization 0.85",
+        references=("https://docs.nvidia.com/deeplearning/cudnn/latest/api/overview.html",),
+    ),
+    Spec(
+        kind="cudnn",
+        repo="pytorch/pytorch",
+        path=EXCEPTIONS_H,
+        line=41,
+        sha=EXCEPTIONS_SHA,
+        error_class="RuntimeError",
+        tags=("cudnn",),
+        template="cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed"
+        " in a non-contiguous input.",
+        documentation="cuDNN has no kernel for this input: a non-contiguous tensor, a dtype or"
+        " shape it does not support on this GPU, or too little memory to pick a kernel.",
+        solutions=(
+            "Upgrade torch (and its bundled cuDNN) to the version the engine pins",
+            _MEMORY_ROOM,
+        ),
+        example_fix="pip install --upgrade torch nvidia-cudnn-cu12",
+        references=("https://docs.nvidia.com/deeplearning/cudnn/latest/api/overview.html",),
+    ),
+)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from errcat.mine.cpp import mine_cpp_git
-from native_catalog import comms, crash, cuda, memory
+from native_catalog import comms, crash, cuda, memory, wrappers
 from native_catalog.spec import ANALYZED_AT, Spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,6 +94,24 @@ def mine_cpp(mirrors: Path) -> dict[str, str]:
     return out
 
 
+def wrapper_files() -> dict[str, str]:
+    """The engines' wrapper records, curated over their mined records in the bundled catalog."""
+    from errcat.catalog import Catalog
+
+    catalog = Catalog.bundled()
+    mined = {}
+    for rid in wrappers.WRAPPERS:
+        record = catalog.get(rid)
+        if record is None:
+            raise SystemExit(f"wrapper record {rid} is not in the bundled catalog")
+        mined[rid] = json.loads(record.model_dump_json(by_alias=True))
+    envelopes = wrappers.wrapper_envelopes(mined, ANALYZED_AT)
+    by_repo: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for envelope in envelopes:
+        by_repo[envelope["record"]["repo"]].append(envelope)
+    return {repo.replace("/", "__") + ".wrappers.jsonl": _dumps(e) for repo, e in by_repo.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "curated")
@@ -102,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     args = parser.parse_args(argv)
     stale = []
-    files = {args.out / name: text for name, text in render().items()}
+    files = {args.out / name: text for name, text in {**render(), **wrapper_files()}.items()}
     if args.cpp:
         files.update({ROOT / "native" / n: t for n, t in mine_cpp(args.mirrors).items()})
     for path, text in files.items():

@@ -158,6 +158,7 @@ _LOG_PHASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             (
                 "Capture cuda graph begin",
                 "Capture cuda graph bs",
+                "Capture cuda graph failed",
                 "Capturing CUDA graph",
                 "Capturing cudagraphs",
                 "Capturing batches",
@@ -386,6 +387,8 @@ def detect(text: str) -> EngineContext:
     """
     engine, evidence = _engine(text)
     phase, shown = _frame_phase(_last_traceback(text))
+    if phase is None:  # the failing traceback may be a wrapper's: the others' frames tell
+        phase, shown = _frame_phase(text)
     if phase is None:
         phase, shown = _log_phase(text)
     return EngineContext(engine, phase, evidence, shown[:60])

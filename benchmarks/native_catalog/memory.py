@@ -275,8 +275,21 @@ _OLD_DOC = (
     " much larger than 'already allocated' means fragmentation."
 )
 
+#: The opening of the torch 2.1+ wording alone (a simple pattern): a paste cut after
+#: "is free" (an issue title, a clipped log line) still finds its record.
+_HEAD_TEMPLATE = (
+    " out of memory. Tried to allocate {size}. GPU {device} has a total capacity of {total}"
+    " of which {free} is free."
+)
+_HEAD = (
+    r" out of memory\. Tried to allocate (.+?)\. GPU (.+?) has a total capacity of (.+?)"
+    r" of which (.+?) is free\."
+)
+
 RECORDS = (
     _oom("CUDA", "cuda-oom", _NEW_TEMPLATE, _NEW, _DOC),
+    _oom("CUDA", "cuda-oom", _HEAD_TEMPLATE, _HEAD, _DOC),
+    _oom("HIP", "hip-oom", _HEAD_TEMPLATE, _HEAD, _DOC.replace("GPU", "AMD GPU", 1)),
     _oom("CUDA", "cuda-oom", _OLD_TEMPLATE, _OLD, _OLD_DOC),
     _oom("HIP", "hip-oom", _NEW_TEMPLATE, _NEW, _DOC.replace("GPU", "AMD GPU", 1)),
     _oom("HIP", "hip-oom", _OLD_TEMPLATE, _OLD, _OLD_DOC.replace("GPU", "AMD GPU", 1)),

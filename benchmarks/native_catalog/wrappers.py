@@ -89,6 +89,19 @@ _SCHEDULER_DIED = {
     " sglang.log\ngrep -n -A60 'Traceback' sglang.log | head -120",
 }
 
+_PYNCCL = {
+    "documentation": "The engine's own NCCL binding (pynccl) got an error code from NCCL and"
+    " raised it with NCCL's description: the text after 'NCCL error:' is NCCL's, and says"
+    " what failed (a CUDA call inside NCCL, a system call, a remote rank).",
+    "solutions": [
+        "Rerun with NCCL_DEBUG=INFO to see which rank, GPU or network interface failed",
+        "For 'unhandled cuda error', leave NCCL memory (sglang --mem-fraction-static 0.8, vllm"
+        " --gpu-memory-utilization 0.85) or set NCCL_P2P_DISABLE=1 on GPUs without P2P",
+        "For 'unhandled system error', give the container --ipc=host (or --shm-size 16g)",
+    ],
+    "exampleFix": "NCCL_DEBUG=INFO NCCL_P2P_DISABLE=1 vllm serve M --tensor-parallel-size 2",
+}
+
 #: record id -> the curated fields laid over the mined record.
 WRAPPERS: dict[str, dict[str, Any]] = {
     "64bbae36e5613cc3": _ENGINE_CORE,
@@ -96,6 +109,9 @@ WRAPPERS: dict[str, dict[str, Any]] = {
     "800b6b50bfa76575": _BACKGROUND,
     "466a82c763f55a78": _SCHEDULER_DIED,
     "91111c92daeefcb4": _SCHEDULER_DIED,
+    "39a0da00c4da633b": _PYNCCL,
+    "134421e554565e00": _PYNCCL,
+    "e9a0c9537b7bbd40": _PYNCCL,
     **dict.fromkeys(
         (
             "3cb5a5e680c5c04a",

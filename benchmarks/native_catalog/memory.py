@@ -169,8 +169,8 @@ VARIANTS = (
         "vllm",
         None,
         (
-            "Lower --gpu-memory-utilization (for example from 0.9 to 0.85) if other processes"
-            " share the GPU, or raise it when the KV cache is what is too small",
+            "Lower --gpu-memory-utilization (for example from 0.9 to 0.85) to leave more memory"
+            " outside the KV cache for activations, the sampler and CUDA graphs",
             "Shorten --max-model-len (for example to 8192) and lower --max-num-seqs (for"
             " example to 64)",
             "Run without CUDA graphs with --enforce-eager to save their memory",

@@ -41,7 +41,7 @@ _ILLEGAL_VARIANTS = (
             " before June 2026); if the error goes away, report it with the launch command",
             "Try another attention kernel: --attention-backend triton (or flashinfer, fa3)",
             "Turn off optional fast paths named in the traceback (speculative decoding,"
-            " --enable-dp-attention, custom all-reduce with --disable-custom-all-reduce)",
+            " data-parallel attention, custom all-reduce with --disable-custom-all-reduce)",
             "Upgrade sglang and sgl-kernel together: many such crashes are fixed kernels",
         ),
         "# before\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B\n# after\n"

@@ -144,9 +144,8 @@ def wrapper_envelopes(
     for rid, fields in sorted(WRAPPERS.items()):
         record = dict(mined[rid])
         record.update(fields)
-        record["tags"] = [t for t in record.get("tags", []) if t != "errcat:generated"] + [
-            WRAPPER_TAG
-        ]
+        kept = [t for t in record.get("tags", []) if t not in {"errcat:generated", WRAPPER_TAG}]
+        record["tags"] = [*kept, WRAPPER_TAG]
         record.pop("engineAdvice", None)
         out.append({"record": record, "datasetVersion": dataset_version})
     return out

@@ -25,11 +25,10 @@ empty: these records quote no third-party code, their link points at it.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from errcat.mine.records import github_url, record_id, slugify
 from errcat.patterns import template_to_pattern
 
 __all__ = ["ANALYZED_AT", "KINDS", "Spec", "Variant"]
@@ -80,11 +79,6 @@ class Variant:
         return out
 
 
-def _slug(template: str) -> str:
-    words = re.sub(r"[^a-z0-9]+", "-", template.lower()).strip("-")
-    return words[:50].rstrip("-") or "native-error"
-
-
 @dataclass(frozen=True)
 class Spec:
     """A curated native record in the few fields that differ between records."""
@@ -116,9 +110,8 @@ class Spec:
 
     @property
     def record_id(self) -> str:
-        """A stable id: repository, path and template (a line move keeps it)."""
-        key = f"{self.repo}\0{self.path}\0{self.template}".encode()
-        return hashlib.sha256(key).hexdigest()[:16]
+        """A stable id: repository, path and template (a line move keeps it), as the miner's."""
+        return record_id(self.repo, self.path, self.template)
 
     def envelope(self) -> dict[str, Any]:
         """The record as a JSON Lines envelope."""
@@ -134,7 +127,7 @@ class Spec:
         record: dict[str, Any] = {
             "id": self.record_id,
             "repo": self.repo,
-            "slug": self.slug or _slug(self.template),
+            "slug": self.slug or slugify(self.template),
             "errorCode": None,
             "errorMessage": self.template,
             "messagePattern": self.pattern or template_to_pattern(self.template),
@@ -147,8 +140,7 @@ class Spec:
             "sourceCode": "",
             "sourceCodeStart": self.line,
             "sourceCodeEnd": self.line,
-            "githubUrl": f"https://github.com/{self.repo}/blob/{self.sha}/{self.path}"
-            f"#L{self.line}-L{self.line}",
+            "githubUrl": github_url(self.repo, self.sha, self.path, self.line, self.line),
             "documentation": documentation,
             "triggerScenarios": self.trigger,
             "commonSituations": self.situations,

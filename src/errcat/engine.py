@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["ENGINES", "PHASES", "EngineContext", "detect", "phase_label"]
 
@@ -368,6 +369,7 @@ def _log_phase(text: str) -> tuple[str | None, str]:
     return (best[1], best[2]) if best is not None else (None, "")
 
 
+@lru_cache(maxsize=64)  # one paste is asked about once per match it has: read it once
 def detect(text: str) -> EngineContext:
     """Read which engine (``sglang``, ``vllm`` or ``None``) and phase a paste shows.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from errcat.advice import Advice
 from errcat.catalog import Catalog
@@ -13,8 +14,8 @@ from errcat.tailor import Variant, pick, tailor
 from errcat.view import RecordView
 
 
-def _record_json(**extra: object) -> dict[str, object]:
-    data = json.loads(EXAMPLE_ENVELOPE_JSON)
+def _record_json(**extra: object) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(EXAMPLE_ENVELOPE_JSON)
     data["record"].update(extra)
     return data
 
@@ -52,7 +53,7 @@ def test_engine_advice_round_trips_and_passes_the_strict_check() -> None:
 def test_view_and_validated_record_tailor_alike() -> None:
     data = _record_json(engineAdvice=_ADVICE)
     validated = RecordEnvelope.model_validate(data).record
-    view = RecordView(data["record"])  # type: ignore[arg-type]
+    view = RecordView(data["record"])
     context = EngineContext("sglang", "cuda-graph-capture")
     for record in (validated, view):
         shown, note = tailor(record, context)
@@ -75,7 +76,7 @@ def test_engine_only_entry_when_the_phase_has_none() -> None:
 
 def test_another_engine_keeps_the_records_advice() -> None:
     data = _record_json(engineAdvice=_ADVICE[:2])
-    shown, note = tailor(RecordView(data["record"]), EngineContext("vllm", None))  # type: ignore[arg-type]
+    shown, note = tailor(RecordView(data["record"]), EngineContext("vllm", None))
     assert shown.solutions == ("Pass a good x",)
     assert note is None
 

@@ -185,6 +185,17 @@ def test_why_is_short(record: ErrorRecord) -> None:
     assert len(why.split()) <= 70
 
 
+def test_frequency_table_lists_the_curated_errors() -> None:
+    table = (ROOT / "curated" / "FREQUENCY.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if re.match(r"\| *\d+ *\|", line)]
+    curated_rows = [row for row in rows if "| yes |" in row]
+    assert len(curated_rows) >= 100
+    cited = {m.group(0) for r in _curated() for m in THREAD.finditer(r.documentation)}
+    listed = {m.group(0) for m in THREAD.finditer(table)}
+    assert cited <= listed, f"threads cited but not counted: {sorted(cited - listed)[:5]}"
+    assert all(int(m.group(1)) % 2 == 0 for m in THREAD.finditer(table))
+
+
 # --- the flag extractor --------------------------------------------------------------------------
 
 

@@ -110,6 +110,13 @@ def test_every_curated_file_is_a_source() -> None:
     assert {"sgl-project__sglang.jsonl", "vllm-project__vllm.jsonl"} <= listed
 
 
+def test_seeds_stay_first_and_unchanged_in_the_sglang_file() -> None:
+    seeds = (ROOT / "tests" / "fixtures" / "seeds.jsonl").read_text(encoding="utf-8").splitlines()
+    curated = (ROOT / "curated" / "sgl-project__sglang.jsonl").read_text(encoding="utf-8")
+    assert curated.splitlines()[: len(seeds)] == seeds
+    assert {json.loads(line)["record"]["id"] for line in seeds} == SEEDS
+
+
 def test_ids_are_unique_and_in_the_bundled_catalog() -> None:
     records = _curated()
     ids = _ids(records)

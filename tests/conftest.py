@@ -1,9 +1,9 @@
 """Shared fixtures: the seed records and small inline catalogs.
 
-The three curated seeds live in ``curated/sgl-project__sglang.jsonl`` (the
-build script overlays them on the bundled data); tests that are about the seeds
-read them from there, so that they do not depend on what else the bundled
-catalog holds.
+The three curated seeds open ``curated/sgl-project__sglang.jsonl`` (the build
+script overlays it on the bundled data; more curated records follow them there);
+tests that are about the seeds read them from ``tests/fixtures/seeds.jsonl``, a
+copy of those lines, so that they do not depend on what else is curated or bundled.
 """
 
 from __future__ import annotations

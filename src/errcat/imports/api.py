@@ -22,7 +22,7 @@ Nothing is imported or run.
 ...     }
 ... )
 >>> sorted(pkg.names("pkg"))  # "x": a submodule the lazy structure names
-['Engine', 'Lazy', 'core']
+['Engine', 'Lazy', '_import_structure', 'core', 'x']
 >>> pkg.names("pkg")["Engine"]
 ('pkg/core.py', 2)
 """

@@ -89,8 +89,9 @@ def mine_stdlib(spec: dict[str, Any]) -> MinedProject:
     """The standard-library modules ``spec["modules"]`` of this interpreter, at its tag."""
     started = time.perf_counter()
     version = ".".join(map(str, sys.version_info[:3]))
-    if version != spec["version"]:
-        raise SystemExit(f"stdlib: this is Python {version}, SOURCES.json names {spec['version']}")
+    if version != spec["pythonVersion"]:
+        wanted = spec["pythonVersion"]
+        raise SystemExit(f"stdlib: this is Python {version}, SOURCES.json names {wanted}")
     lib = Path(sysconfig.get_paths()["stdlib"])
     when = datetime.strptime(spec["analyzedAt"], "%Y-%m-%d").replace(tzinfo=timezone.utc)
     envelopes: list[RecordEnvelope] = []

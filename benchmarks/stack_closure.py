@@ -255,6 +255,7 @@ def main(argv: list[str] | None = None) -> None:
         if closure.missing:
             print(f"{closure.root}: no wheel for {', '.join(sorted(closure.missing))}")
     if args.write:
+        spec = json.loads(args.sources.read_text(encoding="utf-8"))  # as it is now
         spec["closure"] = {
             "platform": "CPython 3.11, Linux x86_64",
             "roots": {

@@ -85,7 +85,8 @@ class Presence:
     def of(cls, records: Iterable[ErrorRecord]) -> Presence:
         files: dict[str, list[str]] = defaultdict(list)
         literals: dict[str, list[str]] = defaultdict(list)
-        messages, native = set(), set()
+        messages: set[str] = set()
+        native: set[str] = set()
         for record in records:
             repo = record.repo.lower()
             files[repo].append(record.file_path)

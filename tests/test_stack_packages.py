@@ -8,6 +8,7 @@ default catalog, as after ``pip install stack/packages/errcat-data-python/``.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import re
@@ -65,8 +66,13 @@ def test_every_package_has_its_manifest_and_sources() -> None:
         (data,) = (package / "src").iterdir()
         manifest = json.loads((data / "manifest.json").read_text(encoding="utf-8"))
         assert manifest["count"] > 0 and manifest["files"]
-        for file in manifest["files"]:
-            assert (data / file).stat().st_size <= 25_000_000  # files in git stay small
+        listed = {**manifest["files"], **manifest.get("history", {})}
+        on_disk = {f"records/{p.name}" for p in (data / "records").iterdir()}
+        assert on_disk == set(listed)
+        for file, meta in listed.items():
+            blob = (data / file).read_bytes()
+            assert len(blob) <= 25_000_000  # files in git stay small
+            assert hashlib.sha256(blob).hexdigest() == meta["sha256"], file
 
 
 def test_the_python_package_answers_an_argparse_error_through_the_entry_point(

@@ -73,11 +73,27 @@ def _literal_all(text: str) -> list[str] | None:
     return [str(v) for v in value]
 
 
-def _definition_line(text: str, name: str) -> int:
-    """The line where ``name`` is defined or assigned at the top level of ``text`` (else 1)."""
-    pattern = rf"^(?:(?:async\s+)?def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*[:=]"
-    found = re.search(pattern, text, re.MULTILINE)
-    return text.count("\n", 0, found.start()) + 1 if found else 1
+_DEFINITION = re.compile(
+    r"^(?:(?:async[ \t]+)?def|class)[ \t]+([A-Za-z_]\w*)|^([A-Za-z_]\w*)[ \t]*[:=]", re.MULTILINE
+)
+
+
+def _definitions(text: str) -> dict[str, int]:
+    r"""The line of each name defined or assigned at the top level of ``text`` (first wins).
+
+    One pass over the text: a star-imported module of a big package exports
+    tens of names, and searching the whole file once per name is what costs.
+
+    >>> _definitions("import x\nclass A: ...\n\ndef b(): ...\nC = 1\nA = 2\n")
+    {'A': 2, 'b': 4, 'C': 5}
+    """
+    out: dict[str, int] = {}
+    line, last = 1, 0
+    for found in _DEFINITION.finditer(text):
+        line += text.count("\n", last, found.start())
+        last = found.start()
+        out.setdefault(found.group(1) or found.group(2), line)
+    return out
 
 
 def _top_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -238,7 +254,8 @@ class PackageSource:
             text = self._files[path]
             fast = _literal_all(text)
             if fast is not None:
-                return {n: (path, _definition_line(text, n)) for n in fast}
+                lines = _definitions(text)
+                return {n: (path, lines.get(n, 1)) for n in fast}
         names = self.names(module, stack)
         tree = self._tree(path)
         declared = _static_all(tree) if tree is not None else None

@@ -28,6 +28,7 @@ import json
 import sys
 import sysconfig
 import tempfile
+import textwrap
 import time
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -66,7 +67,9 @@ dependencies = ["errcat"]
 packages = ["src/errcat_data_{module}"]
 """
 
-INIT = '''"""errcat data package: {description}.
+INIT = '''"""errcat data package errcat-data-{name}.
+
+{wrapped}.
 
 Installed, it adds its records to errcat's default catalog through the
 ``errcat.catalogs`` entry point; built by errcat's ``benchmarks/build_stack.py``
@@ -170,7 +173,8 @@ def write_package(
         name=name, module=module, version=spec["version"], description=spec["description"]
     )
     (root / "pyproject.toml").write_text(text, encoding="utf-8")
-    (data / "__init__.py").write_text(INIT.format(description=spec["description"]), "utf-8")
+    wrapped = textwrap.fill(str(spec["description"]).capitalize(), width=88)
+    (data / "__init__.py").write_text(INIT.format(name=name, wrapped=wrapped), "utf-8")
     files = canonical_files(envelopes, compress=True)
     sidecars: dict[str, bytes] = {}
     for part in mined:

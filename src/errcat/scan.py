@@ -736,6 +736,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--summary", action="store_true", help="print counts by record, most frequent first"
     )
+    parser.add_argument(
+        "--html",
+        metavar="REPORT",
+        help="also write a self-contained HTML report (groups, timeline, files, advice)",
+    )
 
 
 class _Progress:
@@ -820,7 +825,7 @@ def run(
             progress.clear()
         print(f"errcat scan: error: {exc}", file=err)
 
-    events = scan_paths(
+    events: Iterable[ScanEvent] = scan_paths(
         args.logs,
         catalog=catalog,
         stats=stats,
@@ -828,6 +833,9 @@ def run(
         stdin=raw_in,
         progress=progress,
     )
+    kept: list[ScanEvent] = []
+    if getattr(args, "html", None):
+        events = _kept(events, kept)
     if args.summary:
         rows = summarize(events)
         if progress is not None:
@@ -843,6 +851,11 @@ def run(
                 print(_event_line(event), file=out)
     if progress is not None:
         progress.clear()
+    if getattr(args, "html", None):
+        from errcat.report import write_report
+
+        size = write_report(args.html, kept, catalog=catalog, stats=stats, inputs=args.logs)
+        print(f"errcat scan: wrote {args.html} ({size / 1e6:.1f} MB)", file=err)
     print(
         f"errcat scan: {stats.files} file(s), {stats.lines} lines, {stats.events} event(s)"
         + (
@@ -856,6 +869,12 @@ def run(
     if stats.unreadable:
         return 2
     return 0 if stats.events else 1
+
+
+def _kept(events: Iterable[ScanEvent], kept: list[ScanEvent]) -> Iterator[ScanEvent]:
+    for event in events:
+        kept.append(event)
+        yield event
 
 
 def _print_summary(

@@ -164,6 +164,7 @@ _HEAVY = {
     "release": ("errcat.release", "check, build and diff versioned data releases", False),
     "scan": ("errcat.scan", "find and match every exception event in log files", True),
     "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
+    "mcp": ("errcat.mcp.command", "serve errcat's tools to AI assistants over MCP", True),
 }
 
 
@@ -390,6 +391,7 @@ def main(
             args, stdin=inp, out=out, err=err
         ),
         "serve": lambda: _cmd_heavy(args),
+        "mcp": lambda: _cmd_heavy(args),
     }
     try:
         return commands[args.command]()

@@ -165,6 +165,7 @@ _HEAVY = {
     "scan": ("errcat.scan", "find and match every exception event in log files", True),
     "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
     "mcp": ("errcat.mcp.command", "serve errcat's tools to AI assistants over MCP", True),
+    "triage": ("errcat.triage.command", "answer the errors of a GitHub issue in one comment", True),
 }
 
 
@@ -392,6 +393,9 @@ def main(
         ),
         "serve": lambda: _cmd_heavy(args),
         "mcp": lambda: _cmd_heavy(args),
+        "triage": lambda: importlib.import_module("errcat.triage.command").run(
+            args, stdin=inp, stdout=out, stderr=err
+        ),
     }
     try:
         return commands[args.command]()

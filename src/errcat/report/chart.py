@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Final
 
-__all__ = ["COLORS", "MAX_BUCKETS", "bucket_width", "per_file_svg", "timeline_svg"]
+__all__ = ["COLORS", "MAX_BUCKETS", "bucket_width", "buckets", "per_file_svg", "timeline_svg"]
 
 #: Colours of the largest groups, in order (Okabe and Ito's palette, told apart by most
 #: colour-blind readers), then the grey of all other groups.
@@ -61,18 +61,32 @@ _W, _H = 960, 260  # the drawing's size
 _LEFT, _RIGHT, _TOP, _BOTTOM = 48, 12, 12, 44
 
 
+def buckets(start: datetime, end: datetime) -> tuple[datetime, timedelta, int]:
+    """The bars from ``start`` to ``end``: the first's start, the smallest round width, how many.
+
+    Bars start at round times (a multiple of their width since 2000-01-01);
+    there are never more than :data:`MAX_BUCKETS`.
+
+    >>> buckets(datetime(2026, 1, 1, 0, 2), datetime(2026, 1, 1, 6))
+    (datetime.datetime(2026, 1, 1, 0, 0), datetime.timedelta(seconds=300), 72)
+    """
+    width = _WIDTHS[0]
+    candidates = iter(_WIDTHS)
+    while True:
+        width = next(candidates, None) or width + timedelta(days=7)
+        first = _floor(start, width)
+        count = (end - first) // width + 1
+        if count <= MAX_BUCKETS:
+            return first, width, count
+
+
 def bucket_width(start: datetime, end: datetime) -> timedelta:
-    """The smallest round width that covers ``start`` to ``end`` in at most MAX_BUCKETS bars.
+    """The width of the bars from ``start`` to ``end`` (see :func:`buckets`).
 
     >>> bucket_width(datetime(2026, 1, 1), datetime(2026, 1, 1, 6))
     datetime.timedelta(seconds=300)
     """
-    span = end - start
-    for width in _WIDTHS:
-        if span < width * MAX_BUCKETS:
-            return width
-    days = span.days // MAX_BUCKETS + 1
-    return timedelta(days=days)
+    return buckets(start, end)[1]
 
 
 def _floor(when: datetime, width: timedelta) -> datetime:
@@ -173,9 +187,7 @@ def timeline_svg(points: Sequence[tuple[datetime, int]], series: Sequence[str]) 
         return ""
     start = min(t for t, _ in points)
     end = max(t for t, _ in points)
-    width = bucket_width(start, end)
-    first = _floor(start, width)
-    count = (end - first) // width + 1
+    first, width, count = buckets(start, end)
     columns = [[0] * len(series) for _ in range(count)]
     for when, s in points:
         columns[(when - first) // width][s] += 1

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ _NUMBER: Final = re.compile(r"\b0x[0-9a-fA-F]+\b|(?<![\w.])-?\d+(?:\.\d+)?(?:e[-
 _SHAPE_CHARS: Final = 300
 
 
+@lru_cache(maxsize=1 << 16)
 def message_shape(message: str) -> str:
     """A message with its quoted values and numbers masked: what stays the same between events.
 

@@ -68,7 +68,7 @@ def buckets(start: datetime, end: datetime) -> tuple[datetime, timedelta, int]:
     there are never more than :data:`MAX_BUCKETS`.
 
     >>> buckets(datetime(2026, 1, 1, 0, 2), datetime(2026, 1, 1, 6))
-    (datetime.datetime(2026, 1, 1, 0, 0), datetime.timedelta(seconds=300), 72)
+    (datetime.datetime(2026, 1, 1, 0, 0), datetime.timedelta(seconds=300), 73)
     """
     width = _WIDTHS[0]
     candidates = iter(_WIDTHS)

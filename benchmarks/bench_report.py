@@ -102,7 +102,7 @@ def write_logs(
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
     per_file = int(total_mb * 1e6 / files)
-    lines_per_file = per_file // 150
+    lines_per_file = per_file // 125  # noise lines are 100-150 characters
     storm_rate = storm_events / (files * lines_per_file) if storm_events else 0.0
     paths = []
     for number in range(files):
@@ -113,9 +113,8 @@ def write_logs(
         late_host = number % 17 == 5
         lines: list[str] = []
         size = 0
-        i = 0
         while size < per_file:
-            when = NIGHT_START + NIGHT * min(i / lines_per_file, 0.9999)
+            when = NIGHT_START + NIGHT * (size / per_file)  # time moves with the bytes written
             offset = when - NIGHT_START
             r = rng.random()
             before = len(lines)
@@ -142,7 +141,6 @@ def write_logs(
             else:
                 lines.append((_vllm if vllm else _sglang)(when, rng, rng.randrange(8)))
             size += sum(len(line) + 1 for line in lines[before:])
-            i += len(lines) - before
         path.write_text("\n".join(lines) + "\n")
     return paths
 

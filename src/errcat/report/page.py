@@ -207,7 +207,9 @@ def _group_section(number: int, group: EventGroup, catalog: Catalog, color: str)
 def _series(groups: Sequence[EventGroup], catalog: Catalog) -> tuple[list[str], dict[str, int]]:
     """The chart's series (the largest groups, then "other") and each group key's series."""
     named = groups[: len(COLORS)]
-    names = [_clip(_shown(g, catalog)[0], 90) for g in named]
+    names = [
+        _clip(_shown(g, catalog)[0], 90) + ("" if g.record_id else " (no record)") for g in named
+    ]
     index = {g.key: i for i, g in enumerate(named)}
     if len(groups) > len(named):
         names.append(f"{len(groups) - len(named)} other groups")

@@ -135,12 +135,15 @@ _TOOLS = Tools(Catalog.from_path(SEEDS_FILE))
 
 # -- a real session against the server as a subprocess -----------------------------------
 
-mcp = pytest.importorskip("mcp", reason="needs the mcp extra (pip install 'errcat[mcp]')")
+
+def _sdk() -> Any:
+    """The MCP SDK (the tests that need it skip without it; the tools' tests above do not)."""
+    return pytest.importorskip("mcp", reason="needs the mcp extra (pip install 'errcat[mcp]')")
 
 
 def _run(session: Callable[[Any], Awaitable[None]], server: Any) -> None:
     async def main() -> None:
-        async with mcp.Client(server, read_timeout_seconds=120) as client:
+        async with _sdk().Client(server, read_timeout_seconds=120) as client:
             await session(client)
 
     asyncio.run(main())
@@ -148,7 +151,7 @@ def _run(session: Callable[[Any], Awaitable[None]], server: Any) -> None:
 
 def _stdio(*extra: str, cwd: Path | None = None) -> Any:
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-    return mcp.StdioServerParameters(
+    return _sdk().StdioServerParameters(
         command=SERVER[0], args=[*SERVER[1:], *extra], env=env, cwd=str(cwd) if cwd else None
     )
 
@@ -216,7 +219,7 @@ def test_stdio_bad_calls_get_tool_errors_and_the_server_keeps_answering() -> Non
         )
         unknown = await client.call_tool("no_such_tool", {})
         assert unknown.is_error
-        with pytest.raises(mcp.MCPError):
+        with pytest.raises(_sdk().MCPError):
             await client.read_resource("errcat://records/no-such-record")
         # Still serving after all of that.
         match = _structured(await client.call_tool("match_error", {"text": SEED_TEXT}))
@@ -233,6 +236,7 @@ def _free_port() -> int:
 
 @pytest.fixture
 def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    _sdk()
     port = _free_port()
     logs = tmp_path / "logs"
     logs.mkdir()

@@ -56,7 +56,7 @@ def run(
     Over stdio the protocol owns the process's real standard streams; ``stdin``
     and ``stdout`` are not used. Returns 0, or 2 for bad usage.
     """
-    from errcat.cli import catalog_from_args
+    from errcat.cli_common import catalog_from_args
     from errcat.mcp.server import create_server
 
     err = stderr if stderr is not None else sys.stderr

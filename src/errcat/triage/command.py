@@ -64,7 +64,7 @@ def run(
     stderr: TextIO | None = None,
 ) -> int:
     """Run ``errcat triage``: 0 when the issue holds an error, 1 when it holds none."""
-    from errcat.cli import catalog_from_args
+    from errcat.cli_common import catalog_from_args
     from errcat.triage import triage
 
     out = stdout if stdout is not None else sys.stdout

@@ -37,7 +37,6 @@ EXPECTED: dict[int, tuple[list[str], list[str], int]] = {
     9515: ([ARCHITECTURES], [], 0),  # title, <details> summary and a code block: one error
     9713: ([ARCHITECTURES], ["subprocess.CalledProcessError"], 0),  # title; log in a fence
     4327: ([FP8_CAPABILITY], [], 0),  # title and a vLLM worker log line
-    13475: ([ARCHITECTURES], [], 0),  # an unfenced ValueError line
     32338: ([ARCHITECTURES], [], 1),  # a pydantic "Value error, ..." in a sentence; a cut traceback
     7515: ([], [], 0),  # a server log with no error in it
 }

@@ -174,10 +174,10 @@ def _read_text(args: argparse.Namespace, stdin: IO[Any], stderr: TextIO) -> str:
     return str(stdin.read())
 
 
-def _print_match(match: Match, out: TextIO, *, heading: str = "") -> None:
+def _print_match(match: Match, out: TextIO, *, heading: str = "", text: str | None = None) -> None:
     if heading:
         print(heading, file=out)
-    print(Advice.from_match(match).to_text(), file=out)
+    print(Advice.from_match(match, text=text).to_text(), file=out)
 
 
 def _cmd_match_lines(
@@ -237,11 +237,14 @@ def _cmd_match(args: argparse.Namespace, *, stdin: IO[Any], stdout: TextIO, stde
     if args.all:
         matches = match_all(text, catalog=catalog, limit=args.limit)
         if args.json:
-            payload = [{**m.to_dict(), "advice": Advice.from_match(m).to_dict()} for m in matches]
+            payload = [
+                {**m.to_dict(), "advice": Advice.from_match(m, text=text).to_dict()}
+                for m in matches
+            ]
             print(json.dumps(payload, indent=2, ensure_ascii=False), file=out)
         else:
             for n, m in enumerate(matches, start=1):
-                _print_match(m, out, heading=f"#{n}" if n == 1 else f"\n#{n}")
+                _print_match(m, out, heading=f"#{n}" if n == 1 else f"\n#{n}", text=text)
             if not matches:
                 print("No record matches this error.", file=err)
         return 0 if any(m.confident for m in matches) else 1
@@ -257,11 +260,14 @@ def _cmd_match(args: argparse.Namespace, *, stdin: IO[Any], stdout: TextIO, stde
         return 1
     if args.json:
         print(
-            json.dumps({**best.to_dict(), "advice": Advice.from_match(best).to_dict()}, indent=2),
+            json.dumps(
+                {**best.to_dict(), "advice": Advice.from_match(best, text=text).to_dict()},
+                indent=2,
+            ),
             file=out,
         )
     else:
-        _print_match(best, out)
+        _print_match(best, out, text=text)
     return 0
 
 

@@ -2578,8 +2578,23 @@ def _fold_ties(ranked: Sequence[Match]) -> list[Match]:
     return out
 
 
+#: The tag of a record that only wraps another error (``Engine core initialization
+#: failed. See root cause above.``): a cause with a record in the same paste answers first.
+WRAPPER_TAG = "errcat:wrapper"
+
+
+def _is_wrapper(match: Match) -> bool:
+    return WRAPPER_TAG in match.summary.tags
+
+
 def _answer(collector: _Collector, reports: Sequence[ExceptionReport]) -> Match | None:
-    """The answer for the exception that ended the text, with the chain's other answers."""
+    """The answer for the exception that ended the text, with the chain's other answers.
+
+    A wrapper's record (tagged :data:`WRAPPER_TAG`) answers only when the paste
+    holds no confident record of anything else: the nearest such cause earlier
+    in the paste answers instead (for one inside the wrapper's own message see
+    :func:`_unwrap`), and the wrapper is listed with the related answers.
+    """
     answers: list[Match] = []
     seen: set[str] = set()
     for order in _chain_order(reports):
@@ -2589,7 +2604,31 @@ def _answer(collector: _Collector, reports: Sequence[ExceptionReport]) -> Match 
             answers.append(ranked[0])
     if not answers:
         return None
-    return replace(answers[0], related=tuple(answers[1:]))
+    cause = next((m for m in answers if not _is_wrapper(m)), answers[0])
+    return replace(cause, related=tuple(m for m in answers if m is not cause))
+
+
+def _unwrap(answer: Match | None, catalog: Catalog) -> Match | None:
+    """A wrapper's answer replaced by the record of the error its own message holds, if any.
+
+    ``Capture cuda graph failed: CUDA out of memory. ...`` is answered by the out
+    of memory record (the wrapper is kept in :attr:`Match.related`): the text its
+    placeholders captured, else the message after its opening literal, is matched
+    on its own.
+    """
+    if answer is None or not _is_wrapper(answer):
+        return answer
+    texts = sorted((c for c in answer.captures if c), key=len, reverse=True)
+    lead = answer.summary.error_message.split("{", 1)[0]
+    message = answer.report.message
+    if not texts and lead and message.startswith(lead) and len(message) > len(lead):
+        texts = [message[len(lead) :]]
+    for text in texts:
+        reports = _reports(text)
+        found = _answer(_collect(reports, catalog, 1, confident_only=True), reports)
+        if found is not None and not _is_wrapper(found):
+            return replace(found, related=(answer, *answer.related))
+    return answer
 
 
 def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list[Match]:
@@ -2607,7 +2646,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, limit, mentions=_mentions(text))
-    answer = _answer(collector, reports)
+    answer = _unwrap(_answer(collector, reports), cat)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
@@ -2639,7 +2678,7 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, 1, confident_only=True, mentions=_mentions(text))
-    return _answer(collector, reports)
+    return _unwrap(_answer(collector, reports), cat)
 
 
 def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:

@@ -190,7 +190,7 @@ def _advice_out(advice: Advice) -> AdviceOut:
     )
 
 
-def _match_out(match: Match) -> MatchOut:
+def _match_out(match: Match, text: str) -> MatchOut:
     from errcat.advice import Advice
 
     return MatchOut(
@@ -201,7 +201,7 @@ def _match_out(match: Match) -> MatchOut:
         confident=match.confident,
         params=dict(match.params),
         reasons=list(match.reasons),
-        advice=_advice_out(Advice.from_match(match)),
+        advice=_advice_out(Advice.from_match(match, text=text)),
     )
 
 
@@ -241,12 +241,14 @@ class Tools:
         matches = match_all(text, catalog=self.catalog, limit=limit)
         confident = bool(matches) and matches[0].confident
         reply = (
-            Advice.from_match(matches[0]).to_markdown(max_chars=GITHUB_COMMENT_LIMIT)
+            Advice.from_match(matches[0], text=text).to_markdown(max_chars=GITHUB_COMMENT_LIMIT)
             if confident
             else render_no_match(matches)
         )
         return MatchResult(
-            confident=confident, matches=[_match_out(m) for m in matches], reply_markdown=reply
+            confident=confident,
+            matches=[_match_out(m, text) for m in matches],
+            reply_markdown=reply,
         )
 
     # -- show_record ---------------------------------------------------------------------

@@ -60,14 +60,16 @@ def _answer(catalog: Catalog, request: MatchRequest) -> MatchResponse:
     matches = match_all(request.text, catalog=catalog, limit=request.limit)
     confident = bool(matches) and matches[0].confident
     if confident:
-        reply = Advice.from_match(matches[0]).to_markdown(
+        reply = Advice.from_match(matches[0], text=request.text).to_markdown(
             max_chars=request.reply_max_chars, flavor=request.reply_flavor
         )
     else:
         reply = render_no_match(
             matches, max_chars=request.reply_max_chars, flavor=request.reply_flavor
         )
-    return MatchResponse(confident=confident, matches=[match_out(m) for m in matches], reply=reply)
+    return MatchResponse(
+        confident=confident, matches=[match_out(m, request.text) for m in matches], reply=reply
+    )
 
 
 def _short_class(name: str) -> str:

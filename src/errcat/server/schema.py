@@ -217,14 +217,17 @@ def _message_parts(record: ErrorRecord, params: dict[str, str]) -> list[MessageP
     return parts
 
 
-def match_out(match: Match) -> MatchOut:
-    """A match as the API answers it: its fields, message parts and advice."""
+def match_out(match: Match, text: str | None = None) -> MatchOut:
+    """A match as the API answers it: its fields, message parts and advice.
+
+    With the request's ``text``, the advice fits the engine and phase it shows.
+    """
     data = match.to_dict()
     return MatchOut(
         **data,
         confident=match.confident,
         message_parts=_message_parts(match.record, dict(match.params)),
-        advice=_advice_out(Advice.from_match(match)),
+        advice=_advice_out(Advice.from_match(match, text=text)),
     )
 
 

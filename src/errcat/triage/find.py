@@ -97,6 +97,8 @@ class FoundError:
     #: Candidates that were not confident enough (for a "did you mean"), best first.
     hints: tuple[Match, ...] = ()
     places: list[Place] = field(default_factory=list)
+    #: The block the answer came from (advice may depend on the engine and phase it shows).
+    text: str = ""
 
     @property
     def record_id(self) -> str | None:
@@ -124,13 +126,20 @@ class _Collector:
         self.findings = Findings()
         self.by_key: dict[str, FoundError] = {}
 
-    def add(self, error_class: str, message: str, matches: list[Match], place: Place) -> None:
+    def add(
+        self, error_class: str, message: str, matches: list[Match], place: Place, text: str
+    ) -> None:
         best = matches[0] if matches and matches[0].confident else None
         key = best.summary.id if best is not None else f"{error_class}: {message_shape(message)}"
         found = self.by_key.get(key)
         if found is None:
             found = FoundError(
-                key, error_class, message, best, () if best else tuple(matches[:_HINTS])
+                key,
+                error_class,
+                message,
+                best,
+                () if best else tuple(matches[:_HINTS]),
+                text=text,
             )
             self.by_key[key] = found
             self.findings.errors.append(found)
@@ -140,6 +149,7 @@ class _Collector:
             and best.confidence > found.match.confidence
         ):
             found.match = best
+            found.text = text
         if place not in found.places:
             found.places.append(place)
 
@@ -161,6 +171,7 @@ class _Collector:
                 event.message,
                 matches,
                 place_of(event.start_line, event.end_line),
+                text,
             )
         if stats.incomplete:
             self.findings.cut_tracebacks.append(place_of(1, len(lines)))
@@ -175,6 +186,7 @@ class _Collector:
                     report.message,
                     matches,
                     place_of(number, number),
+                    text,
                 )
 
 

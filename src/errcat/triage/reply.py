@@ -133,7 +133,11 @@ def render_reply(findings: Findings, *, max_chars: int = GITHUB_COMMENT_LIMIT) -
         f"#### {n}. In {_where(e)}" + ("" if e.match is not None else ": no record")
         for n, e in enumerate(errors, 1)
     ]
-    advice = {i: Advice.from_match(e.match) for i, e in enumerate(errors) if e.match is not None}
+    advice = {
+        i: Advice.from_match(e.match, text=e.text)
+        for i, e in enumerate(errors)
+        if e.match is not None
+    }
 
     def sections(limit: int | None) -> list[str]:
         return [

@@ -94,11 +94,28 @@ def mine_cpp(mirrors: Path) -> dict[str, str]:
     return out
 
 
+def _hand_curated() -> dict[str, list[str]]:
+    """Tags by id of the engines' hand-curated records (``curated/<owner>__<name>.jsonl``)."""
+    spec = json.loads((ROOT / "data" / "SOURCES.json").read_text(encoding="utf-8"))
+    tags: dict[str, list[str]] = {}
+    for name in spec["curated"]:
+        if name.count(".") > 1:  # *.native.jsonl, *.wrappers.jsonl: this script's own output
+            continue
+        for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)["record"]
+            tags[record["id"]] = record.get("tags", [])
+    return tags
+
+
 def wrapper_files() -> dict[str, str]:
     """The engines' wrapper records, curated over their mined records in the bundled catalog."""
     from errcat.catalog import Catalog
 
     catalog = Catalog.bundled()
+    curated = _hand_curated()
+    for rid in wrappers.CURATED_WRAPPERS:  # curated by hand: their text wins, tagged
+        if wrappers.WRAPPER_TAG not in curated.get(rid, []):
+            raise SystemExit(f"curated record {rid} must carry the tag {wrappers.WRAPPER_TAG}")
     mined = {}
     for rid in wrappers.WRAPPERS:
         record = catalog.get(rid)

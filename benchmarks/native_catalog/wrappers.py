@@ -13,27 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["WRAPPERS", "WRAPPER_TAG", "wrapper_envelopes"]
+__all__ = ["CURATED_WRAPPERS", "WRAPPERS", "WRAPPER_TAG", "wrapper_envelopes"]
 
 WRAPPER_TAG = "errcat:wrapper"
-_SGLANG_GRAPH = "https://docs.sglang.ai/advanced_features/server_arguments.html"
-
-_ENGINE_CORE = {
-    "documentation": "vllm's API server reports that an engine core process died while"
-    " starting; this error says nothing of why. The reason is the first traceback the"
-    " EngineCore process printed earlier in the same log (lines prefixed"
-    " '(EngineCore_DP0 pid=...)', or after 'EngineCore failed to start'): most often CUDA"
-    " out of memory, a missing module, an unsupported model, or an invalid argument.",
-    "solutions": [
-        "Scroll up to the first traceback printed by the EngineCore process (prefix"
-        " '(EngineCore_DP0 pid=N)') and paste that one: it is the cause",
-        "If no traceback was printed, rerun with VLLM_LOGGING_LEVEL=DEBUG to get it",
-        "If the engine process vanished without a traceback (exit code -9), host memory ran"
-        " out: check dmesg for the OOM killer",
-    ],
-    "exampleFix": "VLLM_LOGGING_LEVEL=DEBUG vllm serve M 2>&1 | tee vllm.log\n"
-    "grep -n -A60 'Traceback' vllm.log | head -120",
-}
 
 _WORKER = {
     "documentation": "A vllm worker process raised the error quoted inside this message and"
@@ -46,47 +28,6 @@ _WORKER = {
         "For a CUDA error in the quote, rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel",
     ],
     "exampleFix": "CUDA_LAUNCH_BLOCKING=1 vllm serve M --tensor-parallel-size 2",
-}
-
-_BACKGROUND = {
-    "documentation": "vllm's (V0) async engine loop had already died on an earlier error;"
-    " every later request fails with this one. The first traceback in the log is the cause.",
-    "solutions": [
-        "Find the first 'Traceback' or 'Exception in ...' in the log before this error and"
-        " paste it: it is the cause",
-        "Upgrade vllm: the V1 engine reports the cause directly",
-    ],
-    "exampleFix": "grep -n -m1 -A60 'Traceback' vllm.log",
-}
-
-_CAPTURE = {
-    "documentation": "sglang failed while capturing CUDA graphs and re-raised the error with"
-    " its own tips; the cause is the error after 'Capture cuda graph failed:', most often"
-    " CUDA out of memory during capture (each captured batch size keeps its own buffers).",
-    "solutions": [
-        "Capture fewer batch sizes: --cuda-graph-max-bs-decode 16 (releases before June 2026:"
-        " --cuda-graph-max-bs 16)",
-        "Leave more memory outside the static pool: --mem-fraction-static 0.8",
-        "As a last resort turn decode CUDA graphs off: --cuda-graph-backend-decode disabled"
-        " (--disable-cuda-graph before June 2026); decoding gets much slower",
-    ],
-    "exampleFix": "# before\npython -m sglang.launch_server --model-path M --tp-size 2\n"
-    "# after\npython -m sglang.launch_server --model-path M --tp-size 2"
-    " --cuda-graph-max-bs-decode 16 --mem-fraction-static 0.8",
-}
-
-_SCHEDULER_DIED = {
-    "documentation": "An sglang scheduler process died while starting; its own traceback is"
-    " earlier in the log (lines tagged with its rank, '[... TPn]'). Exit code -9 means it"
-    " was killed, usually by the host's out-of-memory killer.",
-    "solutions": [
-        "Find the traceback of the scheduler process above (its lines carry its rank, such as"
-        " 'TP1') and paste it: it is the cause",
-        "For exit code -9, give the machine or container more RAM, or load with fewer"
-        " processes at once",
-    ],
-    "exampleFix": "python -m sglang.launch_server --model-path M --tp-size 8 2>&1 | tee"
-    " sglang.log\ngrep -n -A60 'Traceback' sglang.log | head -120",
 }
 
 _PYNCCL = {
@@ -104,36 +45,39 @@ _PYNCCL = {
 
 #: record id -> the curated fields laid over the mined record.
 WRAPPERS: dict[str, dict[str, Any]] = {
-    "64bbae36e5613cc3": _ENGINE_CORE,
     "1303f0eabd45d0a7": _WORKER,
-    "800b6b50bfa76575": _BACKGROUND,
-    "466a82c763f55a78": _SCHEDULER_DIED,
-    "91111c92daeefcb4": _SCHEDULER_DIED,
     "39a0da00c4da633b": _PYNCCL,
     "134421e554565e00": _PYNCCL,
     "e9a0c9537b7bbd40": _PYNCCL,
-    **dict.fromkeys(
-        (
-            "3cb5a5e680c5c04a",
-            "fbe52950422cb6f6",
-            "31773013d4b2bfa2",
-            "f00933bf4f01015a",
-            "4d150a8da84a7ff3",
-            "cc37ac52b41b363c",
-            "c0463d860b0615a2",
-            "8bb7d61da061ae63",
-            "04a1286a29d02151",
-            "842e06e95bd35d19",
-            "1a863fcb98065886",
-            "6272787110b24065",
-            "a6688e176181be69",
-            "1c8fd5bd5366b289",
-            "f09d971b7cec0e99",
-            "f9a8e6c57f96cfe2",
-        ),
-        _CAPTURE,
-    ),
 }
+
+#: Wrappers curated by hand in the engines' own files (curated/<owner>__<name>.jsonl),
+#: whose text wins: they only must carry WRAPPER_TAG. vllm's engine-core start-up and
+#: background-loop errors, sglang's scheduler deaths and its 16 CUDA graph capture sites.
+CURATED_WRAPPERS: frozenset[str] = frozenset(
+    (
+        "64bbae36e5613cc3",
+        "800b6b50bfa76575",
+        "466a82c763f55a78",
+        "91111c92daeefcb4",
+        "3cb5a5e680c5c04a",
+        "fbe52950422cb6f6",
+        "31773013d4b2bfa2",
+        "f00933bf4f01015a",
+        "4d150a8da84a7ff3",
+        "cc37ac52b41b363c",
+        "c0463d860b0615a2",
+        "8bb7d61da061ae63",
+        "04a1286a29d02151",
+        "842e06e95bd35d19",
+        "1a863fcb98065886",
+        "6272787110b24065",
+        "a6688e176181be69",
+        "1c8fd5bd5366b289",
+        "f09d971b7cec0e99",
+        "f9a8e6c57f96cfe2",
+    )
+)
 
 
 def wrapper_envelopes(

@@ -155,6 +155,8 @@ _HEAVY = {
     "release": ("errcat.release", "check, build and diff versioned data releases", False),
     "scan": ("errcat.scan", "find and match every exception event in log files", True),
     "serve": ("errcat.server", "serve the HTTP API and the paste page", True),
+    "mcp": ("errcat.mcp.command", "serve errcat's tools to AI assistants over MCP", True),
+    "triage": ("errcat.triage.command", "answer the errors of a GitHub issue in one comment", True),
 }
 
 

@@ -82,6 +82,7 @@ from errcat.evidence import (
     same_file_depth,
 )
 from errcat.extract import ExceptionReport, Frame, extract_reports, literal_eval
+from errcat.imports.site import hides_frames
 from errcat.index import Entry, PatternIndex, fold_whitespace, words
 from errcat.patterns import (
     GROUP,
@@ -1113,9 +1114,10 @@ def _score(
         evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
     if evidence.kind == "raise_file" and not rival_at_frame:
         evidence = _same_function(evidence, record, report, text)
-    if evidence.kind == "elsewhere" and report.kind == "text":
+    if evidence.kind == "elsewhere" and (report.kind == "text" or hides_frames(record.tags)):
         # The frames of a traceback cut before its exception line (the message came
-        # before it, or was lost): the raise site may be in the frames cut off.
+        # before it, or was lost): the raise site may be in the frames cut off. The
+        # import system's frames are never shown (errcat.imports.site).
         evidence = _CUT_TRACEBACK
     if evidence.reason:
         reasons.append(evidence.reason)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from errcat.cli_common import StatusLine, binary_stream, catalog_from_args
@@ -36,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object per event")
     parser.add_argument(
         "--summary", action="store_true", help="print counts by record, most frequent first"
+    )
+    parser.add_argument(
+        "--html",
+        metavar="REPORT",
+        help="also write a self-contained HTML report (groups, timeline, files, advice)",
     )
 
 
@@ -106,7 +112,7 @@ def run(
         status.clear()
         print(f"errcat scan: error: {exc}", file=err)
 
-    events = scan_paths(
+    events: Iterable[ScanEvent] = scan_paths(
         args.logs,
         catalog=catalog,
         stats=stats,
@@ -114,6 +120,9 @@ def run(
         stdin=raw_in,
         progress=progress,
     )
+    kept: list[ScanEvent] = []
+    if getattr(args, "html", None):
+        events = _kept(events, kept)
     if args.summary:
         rows = summarize(events)
         status.clear()
@@ -126,6 +135,11 @@ def run(
             else:
                 print(_event_line(event), file=out)
     status.clear()
+    if getattr(args, "html", None):
+        from errcat.report import write_report
+
+        size = write_report(args.html, kept, catalog=catalog, stats=stats, inputs=args.logs)
+        print(f"errcat scan: wrote {args.html} ({size / 1e6:.1f} MB)", file=err)
     print(
         f"errcat scan: {stats.files} file(s), {stats.lines} lines, {stats.events} event(s)"
         + (
@@ -140,6 +154,13 @@ def run(
     if stats.unreadable:
         return 2
     return 0 if stats.events else 1
+
+
+def _kept(events: Iterable[ScanEvent], kept: list[ScanEvent]) -> Iterator[ScanEvent]:
+    """The events, each also added to ``kept`` (for the report) as it passes."""
+    for event in events:
+        kept.append(event)
+        yield event
 
 
 def _print_summary(

@@ -31,6 +31,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
+from errcat.text import fold_whitespace, words
 
 __all__ = [
     "Entry",
@@ -43,9 +44,7 @@ __all__ = [
     "words",
 ]
 
-_WS = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
-_LOWER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
 #: A pattern is filed under its rarest word, and under its runner-up while that is
 #: rare too (it helps a drifted message find its pattern). A word shared by more
@@ -57,24 +56,6 @@ RARE_WORD = 64
 #: patterns by their rarest word instead of by every pair (bounded work, same answers).
 PAIR_WORDS_MAX = 48
 _PAIR = "\x00"
-
-
-def fold_whitespace(text: str) -> str:
-    r"""Collapse every run of whitespace to one space and strip the ends.
-
-    >>> fold_whitespace("  a\n   b\tc ")
-    'a b c'
-    """
-    return _WS.sub(" ", text).strip()
-
-
-def words(text: str) -> list[str]:
-    """The lowercase words (3+ characters, starting with a letter) of a text, for fuzzy hints.
-
-    >>> words("DeepEP v2 MoE is not validated for 'X'")
-    ['deepep', 'moe', 'not', 'validated', 'for']
-    """
-    return [w.lower() for w in _LOWER_WORD.findall(text)]
 
 
 def _bounded_words(pieces: Sequence[str]) -> set[str]:

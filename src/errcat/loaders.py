@@ -18,7 +18,6 @@ import io
 import json
 import os
 import struct
-import sys
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
@@ -28,11 +27,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
-if sys.version_info >= (3, 11):
-    from importlib.resources.abc import Traversable
-else:  # pragma: no cover - Python 3.10
-    from importlib.abc import Traversable
-
+from errcat._compat import Traversable
 from errcat.errors import CatalogSourceError, InvalidRecordError
 
 if TYPE_CHECKING:

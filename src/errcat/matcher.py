@@ -82,7 +82,7 @@ from errcat.evidence import (
     same_file_depth,
 )
 from errcat.extract import ExceptionReport, Frame, extract_reports, literal_eval
-from errcat.index import Entry, PatternIndex, fold_whitespace, words
+from errcat.index import Entry, PatternIndex
 from errcat.patterns import (
     GROUP,
     compile_pattern,
@@ -95,15 +95,9 @@ from errcat.patterns import (
     placeholder_names,
     template_to_pattern,
 )
-from errcat.store import (
-    BASE_TAG_PREFIX,
-    CALLER_CLASS_TAG,
-    FUNCTION_TAG_PREFIX,
-    WAS_TAG_PREFIX,
-    RecordSummary,
-    Store,
-    file_tail,
-)
+from errcat.store import RecordSummary, Store, file_tail
+from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX, WAS_TAG_PREFIX
+from errcat.text import fold_whitespace, words
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog

@@ -36,14 +36,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.index import IndexTables, PatternIndex, Postings
+from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX, WAS_TAG_PREFIX
 
 if TYPE_CHECKING:
     from errcat.models import ErrorRecord, RecordEnvelope
     from errcat.view import RecordFields
 
 __all__ = [
+    "BASE_TAG_PREFIX",  # the tag names are errcat.tags', re-exported (the miner reads them here)
     "CACHE_ENV",
+    "CALLER_CLASS_TAG",
     "FORMAT_VERSION",
+    "FUNCTION_TAG_PREFIX",
+    "WAS_TAG_PREFIX",
     "FileStore",
     "MemoryStore",
     "RecordSummary",
@@ -67,26 +72,6 @@ _JSONL = frozenset({".jsonl", ".ndjson"})
 #: Environment variable naming errcat's cache directory (``ERRCAT_INDEX_DIR``, its
 #: older name, is still read).
 CACHE_ENV = "ERRCAT_CACHE_DIR"
-
-
-#: The tag prefix naming the builtin exception a project's own class derives from
-#: (``errcat:base:ValueError`` on ``vllm.exceptions.VLLMValidationError``, written by
-#: the miner): a paste of that builtin class is the same error from a version that
-#: raised it.
-BASE_TAG_PREFIX = "errcat:base:"
-#: The tag prefix naming a class an older revision raised the record's message as
-#: (``errcat:was:ValueError``, written by ``errcat history``): vllm moved messages
-#: from ``ValueError`` to ``VLLMValidationError``, which no longer derives from it.
-WAS_TAG_PREFIX = "errcat:was:"
-#: The tag prefix naming the function that raises the record's message, as a traceback
-#: prints it (``errcat:in:__init__``, written by the miner; none at module level): a
-#: raise frame in that function, at another line, is the same statement in another
-#: version.
-FUNCTION_TAG_PREFIX = "errcat:in:"
-#: The tag of a record whose class each caller chooses (``raise exception(msg)`` with
-#: ``exception`` a parameter, written by the miner; the record's class is the
-#: parameter's default): a traceback may show any class there.
-CALLER_CLASS_TAG = "errcat:class:caller"
 
 
 @dataclass(frozen=True, slots=True)

@@ -950,8 +950,9 @@ def test_a_regex_that_runs_past_the_wall_clock_limit_once_is_tried_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import errcat.matcher as matcher_module
+    import errcat.matcher.verify as verify_module
 
-    real = matcher_module._verify_once
+    real = verify_module._verify_once
     limits: list[float] = []
 
     def busy_once(*args: Any) -> Any:
@@ -960,7 +961,7 @@ def test_a_regex_that_runs_past_the_wall_clock_limit_once_is_tried_again(
             raise TimeoutError  # as when the machine was busy during the first try
         return real(*args)
 
-    monkeypatch.setattr(matcher_module, "_verify_once", busy_once)
+    monkeypatch.setattr(verify_module, "_verify_once", busy_once)
     catalog = catalog_of("cache of {n} blocks is too small for the {what} model")
     m = match_error("ValueError: cache of 3 blocks is too small for the llama model", catalog)
     assert m is not None and m.params == {"n": "3", "what": "llama"}

@@ -1587,7 +1587,7 @@ def test_a_wrapper_is_joined_to_its_message_alike_by_pieces_and_by_regex(
     wrapper: str, inner: str, values: list[str]
 ) -> None:
     from errcat.index import Entry
-    from errcat.matcher import _wrapping
+    from errcat.matcher.hits import _wrapping
     from errcat.patterns import parse_template
 
     supply = iter(values)

@@ -29,7 +29,6 @@ LONG_FILES = frozenset(
     {
         "errcat/extract.py",
         "errcat/lint.py",
-        "errcat/matcher/__init__.py",
         "errcat/release.py",
         "errcat/scan.py",
         "errcat/store.py",

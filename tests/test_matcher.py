@@ -345,7 +345,7 @@ def test_real_traceback_from_python_is_matched() -> None:
 def test_records_outside_the_traceback_files_are_skipped_without_changing_answers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import errcat.matcher as matcher_module
+    import errcat.matcher.collect as collect_module
 
     template = "{a}: {b}"
     envelopes = [
@@ -376,7 +376,7 @@ def test_records_outside_the_traceback_files_are_skipped_without_changing_answer
         return [*out, [(m.summary.id, m.confidence) for m in best if m]]
 
     fast = answers()
-    monkeypatch.setattr(matcher_module, "_outside_cannot_qualify", lambda logit, floor: False)
+    monkeypatch.setattr(collect_module, "_outside_cannot_qualify", lambda logit, floor: False)
     assert answers() == fast
     assert fast[0][0][0] == f"{137:016x}"  # the record whose raise site is in the traceback
 

@@ -53,52 +53,12 @@ import re
 import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Final, Literal, overload
+from dataclasses import dataclass, replace
+from typing import Final, overload
+
+from errcat.extract.reports import ExceptionReport, Frame, ReportKind, _Found
 
 __all__ = ["ExceptionReport", "Frame", "ReportKind", "clean_text", "extract_reports"]
-
-ReportKind = Literal["traceback", "line", "repr", "embedded", "text"]
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """One traceback frame as printed.
-
-    ``source`` is the first source line Python printed under it, stripped (empty
-    when none was): the code of the frame's line, which stays the same when the
-    line number moves between versions. It is left out of comparisons.
-    """
-
-    path: str
-    line: int
-    function: str
-    source: str = field(default="", compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class ExceptionReport:
-    """One exception found in raw text.
-
-    ``error_class`` is the qualified name exactly as printed (``None`` for kind
-    ``"text"``); ``message`` is the message without prefixes, gutters or ANSI
-    codes, keeping its line breaks; ``frames`` are the traceback's frames,
-    outermost first; ``start``/``end`` are offsets in the original text.
-
-    ``tail`` holds the paragraphs after the blank line that ended the message,
-    up to whatever surely ends it (a new log record, traceback, frame,
-    exception line or chain phrase), blank lines kept. They may be the rest of
-    a multi-line message (tips after a blank line) or unrelated text: the text
-    alone cannot tell, so the matcher tries the message with and without them.
-    """
-
-    error_class: str | None
-    message: str
-    frames: tuple[Frame, ...]
-    start: int
-    end: int
-    kind: ReportKind
-    tail: str = ""
 
 
 # --------------------------------------------------------------------------
@@ -397,14 +357,6 @@ class _Hit:
     decoded: bool  # the message is new text (from JSON or a literal), not a slice
     open_ended: bool  # the message runs to the end of the line
     closer: str | None = None  # an unmatched closing quote to look for on later lines
-
-
-@dataclass(slots=True)
-class _Found:
-    """A report plus whether its message must be cleaned before scanning it again."""
-
-    report: ExceptionReport
-    decoded: bool
 
 
 # --------------------------------------------------------------------------

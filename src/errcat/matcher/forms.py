@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from errcat.extract import ExceptionReport, literal_eval
+from errcat.extract import ExceptionReport
+from errcat.extract.literals import literal_eval
 from errcat.matcher.classes import _short_class
 from errcat.text import fold_whitespace
 

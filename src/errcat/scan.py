@@ -62,11 +62,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
 from errcat.errors import ErrcatError
-from errcat.extract import ExceptionReport, _strip_prefixes, extract_reports
+from errcat.extract import ExceptionReport, extract_reports
 
 # The extractor's own line cleaning, so that the scanner keys lines by the same
 # stream identities the extractor uses when it demultiplexes them.
-from errcat.extract import _shown as _shown_line
+from errcat.extract.lines import shown as _shown_line
+from errcat.extract.lines import strip_prefixes as _strip_prefixes
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog

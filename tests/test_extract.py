@@ -1306,7 +1306,7 @@ def test_module_qualified_classes_are_exception_lines(line: str) -> None:
 def test_plain_traceback_fast_path_agrees_with_the_full_parser(
     message: str, cls: type[Exception]
 ) -> None:
-    from errcat.extract import _extract
+    from errcat.extract.pipeline import _extract
     from errcat.extract.tracebacks import _plain_traceback
 
     def inner() -> None:

@@ -39,7 +39,7 @@ _LEVEL = r"(?:TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL|SUCCESS)
 # The tags issue trackers' templates put before a title ([Bug]: ...): stripped
 # like a log prefix, so the message is what follows. Other bracketed tags
 # ([release 2.11][vllm]) stay in the message; the matcher also tries it
-# without them (errcat.matcher._TITLE_TAGS).
+# without them (errcat.extract.forms._TITLE_TAGS).
 _ISSUE_TAG = (
     r"bug|bugfix|usage|feature|feature\ request|performance|installation|misc|docs?"
     r"|question|rfc|new\ model|model|hardware|help|discussion|issue|error"

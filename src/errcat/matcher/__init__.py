@@ -51,6 +51,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from errcat.extract import ExceptionReport, extract_reports
+from errcat.extract.forms import message_forms
 from errcat.matcher.collect import _add_hits, _Collector
 from errcat.matcher.drift import _drift, _fuzzy
 from errcat.matcher.find import (
@@ -60,7 +61,6 @@ from errcat.matcher.find import (
     _truncated_hits,
     _unpunctuated_hits,
 )
-from errcat.matcher.forms import _variants
 from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant
 from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
 from errcat.matcher.text_evidence import _is_wordless, _mentions
@@ -109,7 +109,7 @@ def _collect(
         index = store.index
         for order, report in enumerate(reports):
             hits: list[_Found] = []
-            variants = _variants(report)
+            variants = message_forms(report)
             # A message quoted in prose may have lost its final period; one Python
             # printed after its class is as raised.
             prose = report.kind == "text"

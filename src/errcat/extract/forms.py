@@ -1,13 +1,27 @@
-"""The forms of a report's message that a pattern may match (to move to extraction)."""
+"""Every form of a report's message a catalog pattern may match: what extraction knows of pastes.
+
+A message reaches errcat decorated by whoever printed or copied it: HTML
+entities from a web page, a chat client's dash for a flag's ``--``, a terminal's
+fixed-width wrap, an issue title's tags and words, a writer's ``...`` where the
+text was cut, ``KeyError``'s quotes, ``OSError``'s ``[Errno 2]``, a JSON
+decoder's position, tips after a blank line. :func:`message_forms` lists the
+message as printed, then each form that such decoration hides, whitespace
+folded; the matcher tries every one.
+
+>>> from errcat.extract import extract_reports
+>>> message_forms(extract_reports("[Bug]: ValueError: bad value &quot;x&quot;...")[0])
+['bad value &quot;x&quot;...', 'bad value "x"...', 'bad value "x"']
+"""
 
 from __future__ import annotations
 
 import re
 
-from errcat.extract import ExceptionReport
 from errcat.extract.literals import literal_eval
-from errcat.matcher.classes import _short_class
-from errcat.text import fold_whitespace
+from errcat.extract.reports import ExceptionReport
+from errcat.text import fold_whitespace, short_class
+
+__all__ = ["message_forms"]
 
 #: The narrowest fixed-width wrap read as one (terminals wrap at 80 or more), and the most
 #: lines such a message may span.
@@ -44,7 +58,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
 
 
-def _variants(report: ExceptionReport) -> list[str]:
+def message_forms(report: ExceptionReport) -> list[str]:
     """The message as printed plus the forms the exception's own decoration hides."""
     message = report.message
     if not message.strip():
@@ -74,7 +88,7 @@ def _variants(report: ExceptionReport) -> list[str]:
             message = joined
         else:  # two lines may be two
             out.append(joined)
-    short = _short_class(report.error_class)
+    short = short_class(report.error_class) if report.error_class else None
     stripped = message.strip()
     cut = _CUT_MARK.search(stripped)
     if cut and cut.start() > 0:

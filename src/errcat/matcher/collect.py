@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from errcat import background
 from errcat._calibration import WORDLESS_SITE
 from errcat.confidence import THRESHOLD, best_logit, probability
 from errcat.errors import CatalogSourceError
@@ -33,7 +32,7 @@ from errcat.matcher.hits import (
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _GENERIC_CAP, _score
 from errcat.matcher.site_evidence import _fits, _frame_kinds, _in_other_function, _names_its_own
-from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _printed_by_c, _text_evidence
+from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
 from errcat.matcher.verify import _Hit, _spaced_name
 from errcat.store import file_tail
 from errcat.tags import FUNCTION_TAG_PREFIX
@@ -235,7 +234,7 @@ class _Collector:
         literal = entry.literal_length if present_literal is None else present_literal
         if hit.restored:
             literal -= 1  # the period put back is not in the text
-        evidence, text_reasons = _text_evidence(
+        evidence, text_reasons, c_printed = _text_evidence(
             entry=entry,
             mode=mode,
             message=text,
@@ -300,9 +299,6 @@ class _Collector:
             self.statement_owners(report, records)
             if wordless and not entry.pattern
             else (frozenset(), frozenset())
-        )
-        c_printed = evidence.builtin and _printed_by_c(
-            text, background.pattern_wording(entry.fragments)
         )
         for position in records:
             summary = store.summary(position)

@@ -6,9 +6,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from errcat import background
 from errcat.index import Entry, PatternIndex
 from errcat.matcher.result import REGEX_TIMEOUT
-from errcat.matcher.text_evidence import _holds_c_message, _is_wordless
+from errcat.matcher.text_evidence import _is_wordless
 from errcat.matcher.verify import _Hit, _verify_quoted_truncated, _verify_truncated
 from errcat.patterns import compile_pattern, pieces_prefix
 
@@ -154,7 +155,7 @@ def _error_like(value: str) -> bool:
     >>> _error_like("object of type 'int' has no len()")
     True
     """
-    return bool(_ERROR_WORDS.search(value)) or _holds_c_message(value.strip())
+    return bool(_ERROR_WORDS.search(value)) or background.is_c_message(value.strip())
 
 
 def _explains_most(found: _Found) -> bool:

@@ -85,7 +85,7 @@ def _score(
     :func:`_lone_own_class`):
     no other project's text can be it, so few words are enough for the model to weigh.
     ``captures``: the values the pattern captured; ``c_printed``: the message is one C
-    prints, in C's very form (see :func:`_printed_by_c`), and a project named only in
+    prints, in C's very form (see :func:`errcat.background.c_origin`), and a project named only in
     its values is a value C was given, not the text naming who raised it.
     """
     reasons = list(reasons)

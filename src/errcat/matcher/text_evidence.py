@@ -91,8 +91,11 @@ def _text_evidence(
     patterns: int = 0,
     error_class: str | None = None,
     fragments: Sequence[str] | None = None,
-) -> tuple[TextEvidence, list[str]]:
+) -> tuple[TextEvidence, list[str], bool]:
     """What the text alone says for a pattern's hit on ``message`` (shared by its records).
+
+    Returns the evidence, its reasons, and whether the message is one C prints
+    in C's very form (:attr:`errcat.background.COrigin.printed`), when C raised it.
 
     ``literal`` is the number of the pattern's literal characters the message
     holds: all of them, except for a truncated or drifted message. ``rarity``
@@ -108,17 +111,16 @@ def _text_evidence(
     print C's form of its words (``no module named {name!r}``) is not C's copy.
     """
     words = entry.fragments if fragments is None else tuple(fragments)
-    builtin = background.message_raised_by_builtins(
-        message, error_class
-    ) or background.raised_by_builtins(words, error_class)
-    if builtin and mode == "full" and message and not _c_could_print(entry, message):
+    origin = background.c_origin(message, words, error_class, own=entry.fragments)
+    builtin = origin.raised
+    if builtin and mode == "full" and message and not _c_could_print(entry, origin.examples):
         builtin = False  # C's words, but never as this record prints them
     message_length = len(message)
     # A placeholder holding a whole message that CPython's C code raises is the error
     # a wrapper caught (``{e} (from {src!r})``): that text is explained, as C's,
     # though its words say nothing of which wrapper printed it (no information).
     held_c = (
-        tuple(c for c in captures if c and _holds_c_message(c))
+        tuple(c for c in captures if c and background.is_c_message(c))
         if mode == "full" and any(background.shape_words(w) for w in words)
         else ()
     )
@@ -167,27 +169,7 @@ def _text_evidence(
             "CPython's C code (or other code outside the catalog) raises the same words:"
             " the message alone cannot tell which did"
         )
-    return evidence, reasons
-
-
-_C_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|<[^>]*>|\d+")
-
-
-@functools.lru_cache(maxsize=4096)
-def _printed_by_c(message: str, wording: str) -> bool:
-    """Whether a message opens in the very form C prints ``wording`` in, quoted values and all.
-
-    What follows may be anything (an issue title's own words).
-
-    >>> _printed_by_c("No module named 'vllm._C' when run demo", "no module named")
-    True
-    >>> _printed_by_c("module attrs has no attribute x", "module has no attribute")
-    False
-    """
-    shape = _C_VALUE.sub("_", message)
-    return any(
-        shape.startswith(_C_VALUE.sub("_", example)) for example in background.c_examples(wording)
-    )
+    return evidence, reasons, builtin and origin.printed
 
 
 @functools.lru_cache(maxsize=4096)
@@ -223,32 +205,11 @@ def _argument_groups(pieces: tuple[str, ...] | None) -> int | None:
     return None
 
 
-#: The least of a capture read as an error message C raised (shorter is a value).
-_C_MESSAGE_MIN = 12
-
-
-@functools.lru_cache(maxsize=4096)
-def _holds_c_message(capture: str) -> bool:
-    """Whether a captured value is a whole message of CPython's C code (with three words).
-
-    >>> _holds_c_message("object of type 'int' has no len()"), _holds_c_message("header")
-    (True, False)
-    """
-    return (
-        len(capture) >= _C_MESSAGE_MIN
-        and len(background.shape_words(background.builtin_wording(capture))) >= 3
-        and background.message_raised_by_builtins(capture)
-    )
-
-
-def _c_could_print(entry: Entry, message: str) -> bool:
+def _c_could_print(entry: Entry, examples: Sequence[str]) -> bool:
     """Whether the record's pattern matches one of C's messages of the same words, as printed.
 
     True when the background model holds none to compare with (C's words stay C's).
     """
-    examples = background.c_examples(
-        background.builtin_wording(message), background.pattern_wording(entry.fragments)
-    )
     if not examples:
         return True
     full = entry.compiled.full

@@ -16,7 +16,7 @@ from errcat.errors import CatalogSourceError
 from errcat.evidence import NEAR_LINES, FrameView, path_parts, same_file_depth
 from errcat.extract import ExceptionReport
 from errcat.index import Entry
-from errcat.matcher.classes import _class_state, _raised_as_reported
+from errcat.matcher.classes import _raised_as_reported
 from errcat.matcher.find import _Found
 from errcat.matcher.hits import (
     _compositions,
@@ -29,6 +29,7 @@ from errcat.matcher.hits import (
     _nearest,
     _present,
 )
+from errcat.matcher.record_evidence import record_evidence
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _GENERIC_CAP, _score
 from errcat.matcher.site_evidence import _fits, _frame_kinds, _in_other_function, _names_its_own
@@ -306,24 +307,31 @@ class _Collector:
                 continue
             if captures and _spaced_name(summary.error_message, captures):
                 continue  # the record's template could not have printed this text
-            confidence, reasons, (frame_gain, closeness), features = _score(
-                text=evidence,
-                text_logit=text_logit,
+            own = record_evidence(
                 record=summary,
                 report=report,
                 frames=frames,
-                reasons=text_reasons,
+                text=evidence,
                 mentions=self.mentions,
-                keep_features=self.keep_features,
                 lineage_of=self.lineage,
                 source_of=functools.partial(self.raise_source, position),
                 rival_at_frame=len(at_frame) > (position in at_frame),
                 wordless=wordless,
                 statement_owner=position in owners,
                 statement_shared=position in sharing,
-                own_class=position == lone,
                 captures=told,
                 c_printed=c_printed,
+            )
+            confidence, reasons, (frame_gain, closeness), features = _score(
+                text=evidence,
+                text_logit=text_logit,
+                evidence=own,
+                reasons=text_reasons,
+                keep_features=self.keep_features,
+                wordless=wordless,
+                own_class=position == lone,
+                error_class=report.error_class,
+                has_message=bool(summary.error_message),
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
@@ -331,7 +339,7 @@ class _Collector:
                 features["wrapped"] = 1.0  # for the benchmarks: not one of the model's
             if cap is not None and confidence > cap - 0.001 and frame_gain < 3.0:
                 confidence = max(0.0, cap - 0.001)
-            agreement = _AGREEMENT.get(_class_state(report, summary), 1)
+            agreement = _AGREEMENT.get(own.state, 1)
             match = Match(
                 summary=summary,
                 confidence=round(confidence, 3),

@@ -45,26 +45,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from errcat.extract import ExceptionReport, extract_reports
-from errcat.extract.forms import message_forms
-from errcat.matcher.collect import _add_hits, _Collector
-from errcat.matcher.drift import _drift, _fuzzy
-from errcat.matcher.find import (
-    _TRUNCATED_VARIANTS,
-    _explains_most,
-    _Found,
-    _truncated_hits,
-    _unpunctuated_hits,
-)
-from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant
+from errcat.matcher.collect import _collect, _hints
+from errcat.matcher.rank import _chain_order
 from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
-from errcat.matcher.text_evidence import _is_wordless, _mentions
-from errcat.matcher.verify import _lookup_text, _verify
+from errcat.matcher.text_evidence import _mentions
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -94,82 +81,6 @@ def _reports(text: str) -> list[ExceptionReport]:
     return extract_reports(text)
 
 
-def _collect(
-    reports: Sequence[ExceptionReport],
-    catalog: Catalog,
-    limit: int,
-    *,
-    confident_only: bool = False,
-    keep_features: bool = False,
-    mentions: Mapping[str, int] = MappingProxyType({}),
-) -> _Collector:
-    collector = _Collector(catalog, limit, confident_only, keep_features, mentions)
-    for part, store in enumerate(catalog.parts):
-        collector.part = part
-        index = store.index
-        for order, report in enumerate(reports):
-            hits: list[_Found] = []
-            variants = message_forms(report)
-            # A message quoted in prose may have lost its final period; one Python
-            # printed after its class is as raised.
-            prose = report.kind == "text"
-            for text in variants:
-                lookup = _lookup_text(text) if prose else text
-                for entry in index.candidates(lookup):
-                    if not report.frames and _is_wordless(entry):
-                        continue  # only a frame at a record's raise line can tell it
-                    hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
-                    if hit is None:
-                        continue
-                    hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
-                    collector.exact.add((order, entry.pattern))
-            if not hits and variants:
-                hits.extend(_unpunctuated_hits(index, variants[0]))
-            if not any(_explains_most(found) for found in hits):
-                # No pattern's literal text explains most of the message: it may be a
-                # longer pattern cut off (``Worker failed with error 'x`` is not the
-                # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
-                # value, when ``Worker failed with error '{e}', ...`` exists).
-                matched = {found.entry.pattern for found in hits}
-                hits.extend(
-                    found
-                    for found in _truncated_hits(index, variants[:_TRUNCATED_VARIANTS])
-                    if found.entry.pattern not in matched  # it matched as it is
-                )
-            _add_hits(collector, report, order, hits)
-    for order, report in enumerate(reports):
-        if not any(m.confident for m in collector.best.get(order, {}).values()):
-            _drift(collector, report, order)
-    return collector
-
-
-def _ranked(collector: _Collector, order: int) -> list[Match]:
-    """A report's matches, best first, each group of indistinguishable records folded.
-
-    Called once collecting is done; the result is kept (match_all asks twice).
-    """
-    ranked = collector.ranked.get(order)
-    if ranked is None:
-        held = _lift_dominant(list(collector.best.get(order, {}).values()))
-        ranked = _fold_ties(sorted(held, key=lambda m: m._rank, reverse=True))
-        collector.ranked[order] = ranked
-    return ranked
-
-
-def _answer(collector: _Collector, reports: Sequence[ExceptionReport]) -> Match | None:
-    """The answer for the exception that ended the text, with the chain's other answers."""
-    answers: list[Match] = []
-    seen: set[str] = set()
-    for order in _chain_order(reports):
-        ranked = _ranked(collector, order)
-        if ranked and ranked[0].confident and ranked[0].summary.id not in seen:
-            seen.add(ranked[0].summary.id)
-            answers.append(ranked[0])
-    if not answers:
-        return None
-    return replace(answers[0], related=tuple(answers[1:]))
-
-
 def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list[Match]:
     """Every record the text may be an instance of, best first, at most ``limit``.
 
@@ -185,11 +96,11 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, limit, mentions=_mentions(text))
-    answer = _answer(collector, reports)
+    answer = collector.answer()
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
-        (m for order in collector.best for m in _ranked(collector, order)),
+        (m for order in collector.best for m in collector.ranked_matches(order)),
         key=lambda m: m._rank,
         reverse=True,
     )
@@ -198,7 +109,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
             seen.add(m.summary.id)
             matches.append(m)
     if not matches:
-        for hint in sorted(_fuzzy(reports, cat, limit), key=lambda m: m._rank, reverse=True):
+        for hint in _hints(collector, limit):
             if hint.summary.id not in seen:
                 seen.add(hint.summary.id)
                 matches.append(hint)
@@ -217,7 +128,7 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, 1, confident_only=True, mentions=_mentions(text))
-    return _answer(collector, reports)
+    return collector.answer()
 
 
 def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
@@ -228,4 +139,4 @@ def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
     """
     reports = _reports(text)
     collector = _collect(reports, catalog, limit, keep_features=True, mentions=_mentions(text))
-    return [m for order in _chain_order(reports) for m in _ranked(collector, order)]
+    return [m for order in _chain_order(reports) for m in collector.ranked_matches(order)]

@@ -1,4 +1,10 @@
-"""Scoring every record of every hit of a report, and keeping the best match per record."""
+"""Scoring every candidate of every report, keeping the best match per record, ranking them.
+
+:func:`_collect` reads each report once (:mod:`errcat.matcher.context`), finds
+its hits (:mod:`errcat.matcher.find`), relates them (:mod:`errcat.matcher.hits`)
+and hands every candidate, and those of drifted messages
+(:mod:`errcat.matcher.drift`), to one :meth:`_Collector.add`.
+"""
 
 from __future__ import annotations
 
@@ -6,35 +12,27 @@ import functools
 import heapq
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from errcat._calibration import WORDLESS_SITE
-from errcat.confidence import THRESHOLD, best_logit, probability
+from errcat.confidence import THRESHOLD, best_logit, fuzzy_probability, probability
 from errcat.errors import CatalogSourceError
-from errcat.evidence import NEAR_LINES, FrameView, path_parts, same_file_depth
+from errcat.evidence import FAR, path_parts, same_file_depth
 from errcat.extract import ExceptionReport
 from errcat.index import Entry
-from errcat.matcher.classes import _raised_as_reported
-from errcat.matcher.find import _Found
-from errcat.matcher.hits import (
-    _compositions,
-    _cut_groups,
-    _cut_key,
-    _CutGroup,
-    _dominated,
-    _Inner,
-    _lone_own_class,
-    _nearest,
-    _present,
-)
+from errcat.matcher.context import ReportContext, contexts_of
+from errcat.matcher.drift import _drift_candidates, _near_candidates
+from errcat.matcher.find import _find_hits
+from errcat.matcher.hits import Candidate, _candidates
+from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant
 from errcat.matcher.record_evidence import record_evidence
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
-from errcat.matcher.score import _GENERIC_CAP, _score
-from errcat.matcher.site_evidence import _fits, _frame_kinds, _in_other_function, _names_its_own
+from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score
+from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
 from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
-from errcat.matcher.verify import _Hit, _spaced_name
+from errcat.matcher.verify import _spaced_name
 from errcat.store import file_tail
 from errcat.tags import FUNCTION_TAG_PREFIX
 from errcat.text import fold_whitespace
@@ -71,55 +69,21 @@ class _Collector:
     confident_only: bool = False
     #: Keep each match's features (for calibration and ``Match.features``).
     keep_features: bool = False
-    #: The words of the whole text, for the project names it mentions.
-    mentions: Mapping[str, int] = field(default_factory=dict)
+    #: The reports of the text, each read once (see :mod:`errcat.matcher.context`).
+    contexts: Sequence[ReportContext] = ()
     part: int = 0
     #: The best match per record, for each report (by its position in the report list).
     best: dict[int, dict[str, Match]] = field(default_factory=dict)
     #: (report, pattern) pairs a pattern matched exactly: no drift is looked for there.
     exact: set[tuple[int, str]] = field(default_factory=set)
-    #: Each report's ranked matches, once collecting is done (see _ranked).
+    #: Each report's ranked matches, once collecting is done (see :meth:`ranked_matches`).
     ranked: dict[int, list[Match]] = field(default_factory=dict)
-    _views: dict[int, FrameView] = field(default_factory=dict)
-    _in_files: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+    #: Fuzzy hints (see :meth:`add`), kept apart: listed only when nothing matched.
+    hints: list[Match] = field(default_factory=list)
     _histories: dict[int, History | None] = field(default_factory=dict)
-    _at_frame: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
-
-    def frame_view(self, report: ExceptionReport) -> FrameView:
-        """The report's frames, indexed once per report."""
-        view = self._views.get(id(report))
-        if view is None:
-            view = self._views[id(report)] = FrameView(report.frames)
-        return view
-
-    def raised_at_frame(self, report: ExceptionReport) -> frozenset[int]:
-        """Records (current store) raised within a few lines of the raise frame that fit the text.
-
-        A raise frame that sits on another record's raise statement is that
-        record's statement: no other record's code or function can claim it.
-        """
-        key = (self.part, id(report))
-        found = self._at_frame.get(key)
-        if found is None:
-            found = frozenset()
-            if report.frames and report.message:
-                frame = report.frames[-1]
-                store = self.catalog.parts[self.part]
-                parts = path_parts(frame.path)
-                text = fold_whitespace(report.message)
-                # From the index alone (a shipped index may have no source beside it).
-                found = frozenset(
-                    p
-                    for p in store.records_in_file(file_tail(frame.path))
-                    if abs((summary := store.summary(p)).line_number - frame.line) <= NEAR_LINES
-                    and same_file_depth(parts, path_parts(summary.file_path))
-                    and _fits(summary.error_message, text)
-                )
-            self._at_frame[key] = found
-        return found
 
     def statement_owners(
-        self, report: ExceptionReport, records: Sequence[int]
+        self, ctx: ReportContext, records: Sequence[int]
     ) -> tuple[frozenset[int], frozenset[int]]:
         """Of ``records`` (raised without a message), those the raise frame's statement names.
 
@@ -133,8 +97,9 @@ class _Collector:
         the frame's function raises. Several left (``assert x.shape == y.shape``
         written in seven methods of one file) is no statement's: none is named.
         """
+        report = ctx.report
         frame = report.frames[-1]
-        shown = fold_whitespace(frame.source)
+        shown = ctx.raise_code
         if not shown:
             return frozenset(), frozenset()
         store = self.catalog.parts[self.part]
@@ -156,16 +121,9 @@ class _Collector:
             same = [p for p in same if tag in store.summary(p).tags]
         return (frozenset(same) if len(same) == 1 else frozenset()), sharing
 
-    def in_frame_files(self, report: ExceptionReport) -> frozenset[int]:
+    def in_frame_files(self, ctx: ReportContext) -> frozenset[int]:
         """Positions (in the current store) of records whose file name a frame shows."""
-        key = (self.part, id(report))
-        found = self._in_files.get(key)
-        if found is None:
-            store = self.catalog.parts[self.part]
-            names = self.frame_view(report).by_name
-            found = frozenset(p for name in names for p in store.records_in_file(name))
-            self._in_files[key] = found
-        return found
+        return ctx.in_frame_files(self.part, self.catalog.parts[self.part])
 
     def floor(self, order: int, literal: int) -> float:
         """The confidence a new match for report ``order`` must exceed to matter.
@@ -183,33 +141,34 @@ class _Collector:
             return base
         return max(base, heapq.nlargest(self.limit, held)[-1])
 
-    def add(
-        self,
-        *,
-        entry: Entry,
-        report: ExceptionReport,
-        order: int,
-        hit: _Hit,
-        text: str,
-        present_literal: int | None = None,
-        only: Sequence[int] | None = None,
-        extra_reasons: Sequence[str] = (),
-        cap: float | None = None,
-        cut: _CutGroup | None = None,
-        inner: _Inner | None = None,
-        lone: int | None = None,
-    ) -> None:
-        """Score the records of ``entry`` for a hit and keep the best per record.
+    def add(self, ctx: ReportContext, candidate: Candidate) -> None:
+        """Score the records of a candidate's pattern and keep the best match per record.
 
-        With ``cap``, every confidence stays below it (a match another explains better),
-        but for a record a traceback frame shows raising it. ``cut``: the patterns
-        a cut-off text fits as well as this one (see :func:`_cut_groups`).
-        ``inner``: one of the hit's captures is another pattern's whole message
-        (a wrapper's placeholder holding the error it wraps); the hit explains the
-        literal text of both, for the records in ``only``. ``lone``: the one record
-        of the report's module-qualified class that fits the text (see
-        :func:`_lone_own_class`), which few words do not hold down.
+        The one way a match is made, whatever found the candidate (see
+        :class:`~errcat.matcher.hits.Candidate`): a fuzzy hint is kept with the
+        hints, every other match as its record's best for the report if it beats
+        the one held. With ``cap_below``, every confidence stays below the best
+        held for those records (a match another explains better), but for a
+        record a traceback frame shows raising it.
         """
+        if candidate.hit.mode == "fuzzy":
+            self._add_hint(ctx, candidate)
+            return
+        entry, hit, text = candidate.entry, candidate.hit, candidate.text
+        report, order = ctx.report, ctx.order
+        present_literal, only, cut = candidate.present_literal, candidate.only, candidate.cut
+        inner, lone = candidate.inner, candidate.lone
+        store = self.catalog.parts[self.part]
+        cap: float | None = None
+        if candidate.cap_below is not None:
+            cap = max(
+                (
+                    m._rank[0]  # unrounded: a capped hit must not round up to a tie
+                    for m in self.best.get(order, {}).values()
+                    if m._store is store and any(m._position in p for p in candidate.cap_below)
+                ),
+                default=0.0,
+            )
         mode = hit.mode
         captures = told = hit.groups
         fragments: tuple[str, ...] | None = None
@@ -226,9 +185,7 @@ class _Collector:
             if not report.frames:
                 return
             pool = entry.record_set if only is None else frozenset(only)
-            in_file = self.catalog.parts[self.part].records_in_file(
-                file_tail(report.frames[-1].path)
-            )
+            in_file = store.records_in_file(file_tail(report.frames[-1].path))
             only = sorted(pool.intersection(in_file))
             if not only:
                 return
@@ -247,7 +204,7 @@ class _Collector:
             records=len(only) if wordless and only is not None else self.sites(entry),
             error_class=report.error_class,
             rarity=rarity,
-            patterns=len(self.catalog.parts[self.part].index.patterns),
+            patterns=len(store.index.patterns),
             fragments=fragments,
         )
         if inner is not None:
@@ -256,12 +213,12 @@ class _Collector:
                 f" ({inner.summary.error_class}: {inner.summary.error_message}), which this"
                 " one wraps"
             )
-        text_reasons.extend(extra_reasons)
+        text_reasons.extend(candidate.reasons)
         text_logit = evidence.logit()
-        class_known = report.error_class is not None and report.kind != "text"
+        class_known = ctx.class_known
         floor = self.floor(order, literal)
         kinds = _frame_kinds(report, in_files=True)
-        bare = not report.frames
+        bare = ctx.bare
         best = probability(
             text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
         )
@@ -271,15 +228,13 @@ class _Collector:
             best = max(best, WORDLESS_SITE)  # a frame at a record's raise line answers
         if best < floor:
             return  # none of this pattern's records can make the results (exact pruning)
-        store = self.catalog.parts[self.part]
-        frames = self.frame_view(report)
         records: Sequence[int] = entry.records if only is None else only
         outside = best_logit(
             class_known=class_known, frame_kinds=_frame_kinds(report, in_files=False)
         )
         if report.frames and _outside_cannot_qualify(text_logit + outside, floor):
             # Only a record raised in one of the traceback's files can make the results.
-            in_files = self.in_frame_files(report)
+            in_files = self.in_frame_files(ctx)
             if len(in_files) < len(records):
                 records = sorted(in_files.intersection(records))
             else:
@@ -294,10 +249,10 @@ class _Collector:
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
-        at_frame = self.raised_at_frame(report)
+        at_frame = ctx.raised_at_frame(self.part, store)
         # A raise without a message is told by its statement alone: whose is it?
         owners, sharing = (
-            self.statement_owners(report, records)
+            self.statement_owners(ctx, records)
             if wordless and not entry.pattern
             else (frozenset(), frozenset())
         )
@@ -309,10 +264,8 @@ class _Collector:
                 continue  # the record's template could not have printed this text
             own = record_evidence(
                 record=summary,
-                report=report,
-                frames=frames,
+                ctx=ctx,
                 text=evidence,
-                mentions=self.mentions,
                 lineage_of=self.lineage,
                 source_of=functools.partial(self.raise_source, position),
                 rival_at_frame=len(at_frame) > (position in at_frame),
@@ -444,6 +397,65 @@ class _Collector:
                 first, last = min(first, link.first.date), max(last, link.last.date)
         return ((last - first).total_seconds(), lineage.last.date.timestamp())
 
+    def _add_hint(self, ctx: ReportContext, candidate: Candidate) -> None:
+        """Keep a fuzzy hint for each record of the candidate's pattern (none hidden)."""
+        store = self.catalog.parts[self.part]
+        entry, report = candidate.entry, ctx.report
+        confidence = fuzzy_probability(candidate.share, _FUZZY_CAP)
+        for position in entry.records:
+            summary = store.summary(position)
+            if self.catalog.hidden(self.part, summary.id):
+                continue
+            self.hints.append(
+                Match(
+                    summary=summary,
+                    confidence=round(confidence, 3),
+                    exact=False,
+                    mode="fuzzy",
+                    span=(report.start, report.end),
+                    report=report,
+                    reasons=candidate.reasons,
+                    features={"fuzzy_share": candidate.share},
+                    _store=store,
+                    _position=position,
+                    _rank=(
+                        confidence,
+                        0.0,
+                        -FAR,
+                        entry.literal_length,
+                        -ctx.order,
+                        0.0,
+                        0.0,
+                        -position,
+                    ),
+                )
+            )
+
+    def ranked_matches(self, order: int) -> list[Match]:
+        """A report's matches, best first, each group of indistinguishable records folded.
+
+        Called once collecting is done; the result is kept (match_all asks twice).
+        """
+        ranked = self.ranked.get(order)
+        if ranked is None:
+            held = _lift_dominant(list(self.best.get(order, {}).values()))
+            ranked = _fold_ties(sorted(held, key=lambda m: m._rank, reverse=True))
+            self.ranked[order] = ranked
+        return ranked
+
+    def answer(self) -> Match | None:
+        """The answer for the exception that ended the text, with the chain's other answers."""
+        answers: list[Match] = []
+        seen: set[str] = set()
+        for order in _chain_order([ctx.report for ctx in self.contexts]):
+            ranked = self.ranked_matches(order)
+            if ranked and ranked[0].confident and ranked[0].summary.id not in seen:
+                seen.add(ranked[0].summary.id)
+                answers.append(ranked[0])
+        if not answers:
+            return None
+        return replace(answers[0], related=tuple(answers[1:]))
+
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})
         current = held.get(match.summary.id)
@@ -451,92 +463,44 @@ class _Collector:
             held[match.summary.id] = match
 
 
-def _add_hits(
-    collector: _Collector, report: ExceptionReport, order: int, hits: Sequence[_Found]
-) -> None:
-    """Score a report's hits; a dominated one (see :func:`_dominated`) never outranks its betters.
+def _collect(
+    reports: Sequence[ExceptionReport],
+    catalog: Catalog,
+    limit: int,
+    *,
+    confident_only: bool = False,
+    keep_features: bool = False,
+    mentions: Mapping[str, int] = MappingProxyType({}),
+) -> _Collector:
+    """Every report's matches in every part of the catalog, best per record (:class:`_Collector`).
 
-    Its confidence is capped just below the best of the patterns that explain
-    more (nothing, when those were too weak to be kept), except for a record
-    a traceback frame shows raising it: a frame at the raise line outweighs the
-    wording. A wrapper whose placeholder holds another hit's whole message (see
-    :func:`_compositions`) explains the literal text of both, for its records of
-    the inner record's project and file, nearest to it (see :func:`_nearest`);
-    the inner pattern is then one it explains better. Not when one pattern
-    explains as much literal text as the two together.
+    Exact hits first, part by part; then, for a report without a confident
+    match, the records at its frames that its drifted message is near.
     """
-    store = collector.catalog.parts[collector.part]
-    dominated = _dominated(hits)
-    cut_groups = _cut_groups(hits)
-    wrapped: dict[int, tuple[_Inner, list[int]]] = {}
-    composed = _compositions(hits, store, store.index.uses_pieces)
-    lone = _lone_own_class(report, hits, store)
-    for w, (i, inner, repos) in composed.items():
-        # Each may hold the other's message: the one raised as the report's class is
-        # the wrapper (``composed[i]`` holds this hit's record); neither or both, and
-        # nothing tells.
-        if (
-            i in composed
-            and composed[i][0] == w
-            and (
-                _raised_as_reported(report, inner.summary)
-                or not _raised_as_reported(report, composed[i][1].summary)
-            )
-        ):
+    contexts = contexts_of(reports, mentions)
+    collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
+    for part, store in enumerate(catalog.parts):
+        collector.part = part
+        for ctx in contexts:
+            hits = _find_hits(store.index, ctx, collector.exact)
+            for candidate in _candidates(ctx.report, hits, store):
+                collector.add(ctx, candidate)
+    for ctx in contexts:
+        if any(m.confident for m in collector.best.get(ctx.order, {}).values()):
             continue
-        if any(
-            found.hit.mode == "full"
-            and found.text == hits[w].text
-            and found.literal >= hits[w].literal + inner.entry.literal_length
-            for found in hits
-        ):
-            continue  # one pattern explains as much as the two together
-        own = _nearest(
-            [p for p in hits[w].entry.records if store.summary(p).repo in repos], inner, store
-        )
-        if own:
-            wrapped[w] = (inner, own)
-            dominated.setdefault(i, []).append(hits[w].entry)
+        for part, store in enumerate(catalog.parts):
+            collector.part = part
+            in_files = collector.in_frame_files(ctx) if ctx.report.frames else frozenset()
+            for candidate in _drift_candidates(ctx, store, in_files, collector.exact):
+                collector.add(ctx, candidate)
+    return collector
 
-    def add(
-        found: _Found,
-        cap: float | None = None,
-        reasons: tuple[str, ...] = (),
-        wrapping: tuple[_Inner, list[int]] | None = None,
-    ) -> None:
-        inner, only = wrapping if wrapping is not None else (None, None)
-        collector.add(
-            entry=found.entry,
-            report=report,
-            order=order,
-            hit=found.hit if inner is None else inner.wrapper_hit,
-            text=found.text,
-            present_literal=_present(found),
-            only=only,
-            cap=cap,
-            extra_reasons=reasons,
-            cut=cut_groups.get(_cut_key(found)),
-            inner=inner,
-            lone=lone,
-        )
 
-    for w, wrapping in wrapped.items():
-        if w not in dominated:
-            add(hits[w], wrapping=wrapping)
-    for i, found in enumerate(hits):
-        if i not in dominated:
-            add(found)
-    held = collector.best.get(order, {})
-    for i, betters in dominated.items():
-        found = hits[i]
-        positions = [e.record_set for e in betters]
-        store = collector.catalog.parts[collector.part]
-        cap = max(
-            (
-                m._rank[0]  # unrounded: a capped hit must not round up to a tie
-                for m in held.values()
-                if m._store is store and any(m._position in p for p in positions)
-            ),
-            default=0.0,
-        )
-        add(found, cap, ("a longer pattern explains more of this message",))
+def _hints(collector: _Collector, limit: int) -> list[Match]:
+    """Fuzzy hints for every report (near records, never confident), best first."""
+    for ctx in collector.contexts:
+        for part, store in enumerate(collector.catalog.parts):
+            collector.part = part
+            for candidate in _near_candidates(ctx, store, limit):
+                collector.add(ctx, candidate)
+    return sorted(collector.hints, key=lambda m: m._rank, reverse=True)

@@ -1,25 +1,16 @@
-"""Messages no pattern matches: drifted ones answered at their raise site, fuzzy hints."""
+"""Candidates for messages no pattern matches: drifted ones at their raise site, fuzzy hints."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
 
-from errcat.confidence import fuzzy_probability
-from errcat.evidence import FAR as _FAR
 from errcat.evidence import NEAR_LINES
-from errcat.extract import ExceptionReport
 from errcat.index import Entry
-from errcat.matcher.collect import _Collector
-from errcat.matcher.result import Match
-from errcat.matcher.score import _FUZZY_CAP
+from errcat.matcher.context import ReportContext
+from errcat.matcher.hits import Candidate
 from errcat.matcher.verify import _Hit
 from errcat.store import RecordSummary, Store, file_tail
-from errcat.text import fold_whitespace, words
-
-if TYPE_CHECKING:
-    from errcat.catalog import Catalog
-
+from errcat.text import words
 
 #: A record is near when the message holds this share of its words ...
 _FUZZY_MIN_SHARE = 0.6
@@ -50,76 +41,74 @@ def _differences(entry: Entry, text: str) -> str:
     return "the message " + ("; ".join(parts) if parts else "differs in punctuation or quoting")
 
 
-def _drift(collector: _Collector, report: ExceptionReport, order: int) -> None:
-    """Answer a drifted message from the record at the frame it was raised from.
+def _drift_candidates(
+    ctx: ReportContext, store: Store, in_files: frozenset[int], exact: set[tuple[int, str]]
+) -> Iterator[Candidate]:
+    """Candidates for a drifted message, from the records at the frames it was raised from.
 
     A message no pattern matches (a word changed, a clause added, other
     quoting) answers only when a traceback frame sits on a record's raise
     line and the message shares most of the record's words: without that
     frame, a few changed words may be a different error (``case 4`` is not
-    ``case 12``), and fuzzy hints stay hints.
+    ``case 12``), and fuzzy hints stay hints. ``in_files``: the records of
+    ``store`` in the frames' files; ``exact``: the (report, pattern) pairs that
+    matched exactly, whose exact match is the evidence.
     """
+    report = ctx.report
     if not report.frames:
         return
-    text = fold_whitespace(report.message)
-    message_words = len(set(words(text)))
+    text = ctx.message
+    message_words = ctx.message_words
     if message_words < 3:
         return
-    lines: dict[str, list[int]] = {}
-    for frame in report.frames:
-        lines.setdefault(file_tail(frame.path), []).append(frame.line)
+    lines = ctx.frame_lines
     # A traceback cut before its exception line: its text is frames and source
     # lines, so only how much of the record's wording it shows counts, and only
     # at the last frame (where the raise statement is).
     cut = report.kind == "text"
     last = {file_tail(report.frames[-1].path): [report.frames[-1].line]}
-    for part, store in enumerate(collector.catalog.parts):
-        collector.part = part
-        in_files = collector.in_frame_files(report)
-        if not in_files:
+    if not in_files:
+        return
+    # Only records raised within a few lines of a frame of a file of that name count.
+    # A common file name (__init__.py, utils.py) holds thousands of records, so
+    # that is checked only for the records of the patterns the words propose.
+    taken = 0
+    for shared, total, entry in store.index.near(text, limit=len(in_files), within=in_files):
+        only = [
+            p
+            for p in sorted(in_files.intersection(entry.record_set))
+            if _near_a_frame(store.summary(p), lines)
+        ]
+        if not only:
             continue
-        # Only records raised within a few lines of a frame of a file of that name count.
-        # A common file name (__init__.py, utils.py) holds thousands of records, so
-        # that is checked only for the records of the patterns the words propose.
-        taken = 0
-        for shared, total, entry in store.index.near(text, limit=len(in_files), within=in_files):
-            only = [
-                p
-                for p in sorted(in_files.intersection(entry.record_set))
-                if _near_a_frame(store.summary(p), lines)
-            ]
-            if not only:
-                continue
-            taken += 1
-            if taken > _DRIFT_CANDIDATES:
-                break
-            recall = shared / total
-            precision = shared / message_words
-            at_last = cut and any(_near_a_frame(store.summary(p), last) for p in only)
-            if at_last and recall >= _CUT_MIN_RECALL and shared >= 3:
-                precision = 1.0  # the raise statement's text: the rest is frames
-                only = [p for p in only if _near_a_frame(store.summary(p), last)]
-            if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
-                continue
-            if (order, entry.pattern) in collector.exact:
-                continue  # the pattern matched; its exact match is the evidence
-            collector.add(
-                entry=entry,
-                report=report,
-                order=order,
-                hit=_Hit("drift", (), 0, round(len(text) * precision)),
-                text=text,
-                present_literal=round(entry.literal_length * recall),
-                only=only,
-                extra_reasons=(
-                    (
-                        "the traceback stops before its exception line: its last frame "
-                        "shows this raise statement"
-                    )
-                    if at_last
-                    else _differences(entry, text),
-                ),
-            )
+        taken += 1
+        if taken > _DRIFT_CANDIDATES:
+            break
+        recall = shared / total
+        precision = shared / message_words
+        at_last = cut and any(_near_a_frame(store.summary(p), last) for p in only)
+        if at_last and recall >= _CUT_MIN_RECALL and shared >= 3:
+            precision = 1.0  # the raise statement's text: the rest is frames
+            only = [p for p in only if _near_a_frame(store.summary(p), last)]
+        if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
+            continue
+        if (ctx.order, entry.pattern) in exact:
+            continue  # the pattern matched; its exact match is the evidence
+        yield Candidate(
+            entry=entry,
+            hit=_Hit("drift", (), 0, round(len(text) * precision)),
+            text=text,
+            present_literal=round(entry.literal_length * recall),
+            only=only,
+            reasons=(
+                (
+                    "the traceback stops before its exception line: its last frame "
+                    "shows this raise statement"
+                )
+                if at_last
+                else _differences(entry, text),
+            ),
+        )
 
 
 def _near_a_frame(record: RecordSummary, lines: Mapping[str, Sequence[int]]) -> bool:
@@ -128,42 +117,12 @@ def _near_a_frame(record: RecordSummary, lines: Mapping[str, Sequence[int]]) -> 
     return any(abs(record.line_number - line) <= NEAR_LINES for line in near)
 
 
-def _fuzzy(reports: Sequence[ExceptionReport], catalog: Catalog, limit: int) -> list[Match]:
-    """Near records for messages no pattern matched: inexact hints, never confident."""
-    hints: list[Match] = []
-    for order, report in enumerate(reports):
-        text = fold_whitespace(report.message)
-        message_words = len(set(words(text)))
-        if message_words < 3:
-            continue
-        for part, store in enumerate(catalog.parts):
-            hints.extend(
-                _near_hints(
-                    catalog=catalog,
-                    part=part,
-                    store=store,
-                    report=report,
-                    order=order,
-                    text=text,
-                    message_words=message_words,
-                    limit=limit,
-                )
-            )
-    return hints
-
-
-def _near_hints(
-    *,
-    catalog: Catalog,
-    part: int,
-    store: Store,
-    report: ExceptionReport,
-    order: int,
-    text: str,
-    message_words: int,
-    limit: int,
-) -> Iterator[Match]:
-    for shared, total, entry in store.index.near(text, limit=limit):
+def _near_candidates(ctx: ReportContext, store: Store, limit: int) -> Iterator[Candidate]:
+    """Near patterns for a message no pattern matched: fuzzy hints, inexact, never confident."""
+    message_words = ctx.message_words
+    if message_words < 3:
+        return
+    for shared, total, entry in store.index.near(ctx.message, limit=limit):
         recall = shared / total  # how much of the record's wording is present
         precision = shared / message_words  # how much of the message is the record's
         near = recall >= _FUZZY_MIN_SHARE or (
@@ -171,25 +130,13 @@ def _near_hints(
         )
         if shared < 3 or not near:
             continue
-        share = (recall + precision) / 2
-        confidence = fuzzy_probability(share, _FUZZY_CAP)
-        for position in entry.records:
-            summary = store.summary(position)
-            if catalog.hidden(part, summary.id):
-                continue
-            yield Match(
-                summary=summary,
-                confidence=round(confidence, 3),
-                exact=False,
-                mode="fuzzy",
-                span=(report.start, report.end),
-                report=report,
-                reasons=(
-                    f"no pattern matched; {recall:.0%} of this record's words and "
-                    f"{precision:.0%} of the message's are shared (drifted message?)",
-                ),
-                features={"fuzzy_share": share},
-                _store=store,
-                _position=position,
-                _rank=(confidence, 0.0, -_FAR, entry.literal_length, -order, 0.0, 0.0, -position),
-            )
+        yield Candidate(
+            entry=entry,
+            hit=_Hit("fuzzy", (), 0, 0),
+            text=ctx.message,
+            reasons=(
+                f"no pattern matched; {recall:.0%} of this record's words and "
+                f"{precision:.0%} of the message's are shared (drifted message?)",
+            ),
+            share=(recall + precision) / 2,
+        )

@@ -8,9 +8,16 @@ from dataclasses import dataclass
 
 from errcat import background
 from errcat.index import Entry, PatternIndex
+from errcat.matcher.context import ReportContext
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _is_wordless
-from errcat.matcher.verify import _Hit, _verify_quoted_truncated, _verify_truncated
+from errcat.matcher.verify import (
+    _Hit,
+    _lookup_text,
+    _verify,
+    _verify_quoted_truncated,
+    _verify_truncated,
+)
 from errcat.patterns import compile_pattern, pieces_prefix
 
 #: A cut-off paste must hold this much of the pattern's literal text (characters, or
@@ -161,3 +168,42 @@ def _error_like(value: str) -> bool:
 def _explains_most(found: _Found) -> bool:
     """Whether a pattern matches the whole message with literal text for half of it or more."""
     return found.hit.mode == "full" and 2 * found.literal >= len(found.text)
+
+
+def _find_hits(
+    index: PatternIndex, ctx: ReportContext, exact: set[tuple[int, str]]
+) -> list[_Found]:
+    """Every pattern hit on a report's message forms: exact, then the looser kinds when none fits.
+
+    The patterns that matched a form exactly are added to ``exact`` (as
+    ``(order, pattern)``): no drift is looked for there.
+    """
+    hits: list[_Found] = []
+    forms = ctx.forms
+    # A message quoted in prose may have lost its final period; one Python
+    # printed after its class is as raised.
+    prose = ctx.prose
+    for text in forms:
+        lookup = _lookup_text(text) if prose else text
+        for entry in index.candidates(lookup):
+            if ctx.bare and _is_wordless(entry):
+                continue  # only a frame at a record's raise line can tell it
+            hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
+            if hit is None:
+                continue
+            hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
+            exact.add((ctx.order, entry.pattern))
+    if not hits and forms:
+        hits.extend(_unpunctuated_hits(index, forms[0]))
+    if not any(_explains_most(found) for found in hits):
+        # No pattern's literal text explains most of the message: it may be a
+        # longer pattern cut off (``Worker failed with error 'x`` is not the
+        # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
+        # value, when ``Worker failed with error '{e}', ...`` exists).
+        matched = {found.entry.pattern for found in hits}
+        hits.extend(
+            found
+            for found in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS])
+            if found.entry.pattern not in matched  # it matched as it is
+        )
+    return hits

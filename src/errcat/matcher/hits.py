@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from errcat.extract import ExceptionReport
 from errcat.index import Entry
-from errcat.matcher.classes import _class_state, _module_qualified
+from errcat.matcher.classes import _class_state, _module_qualified, _raised_as_reported
 from errcat.matcher.find import _Found
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _is_wordless
@@ -264,3 +264,115 @@ def _cut_groups(hits: Sequence[_Found]) -> dict[tuple[str, int, int] | None, _Cu
 def _present(found: _Found) -> int | None:
     """The literal characters a cut-off hit holds (None: all of the pattern's)."""
     return found.literal if found.hit.mode == "truncated" else None
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A pattern's hit on a report, ready to be scored: what every source of matches hands on.
+
+    Exact hits (:func:`_candidates`), drifted messages and fuzzy hints
+    (:mod:`errcat.matcher.drift`) all reach the collector as candidates.
+    ``present_literal``: the pattern's literal characters the text holds (None:
+    all). ``only``: the records that may answer (None: every record of the
+    pattern). ``cap_below``: the records of the patterns that explain the text
+    better; the candidate's records rank just below the best match held for
+    them (but for one a frame shows raising it). ``cut``: the patterns a
+    cut-off text fits as well (:func:`_cut_groups`). ``inner``: a placeholder
+    holds another pattern's whole message. ``lone``: the one record of the
+    report's module-qualified class that fits the text (:func:`_lone_own_class`).
+    ``share``: of a fuzzy hint, the words it shares with the message.
+    """
+
+    entry: Entry
+    hit: _Hit
+    text: str
+    present_literal: int | None = None
+    only: Sequence[int] | None = None
+    reasons: tuple[str, ...] = ()
+    cap_below: tuple[frozenset[int], ...] | None = None
+    cut: _CutGroup | None = None
+    inner: _Inner | None = None
+    lone: int | None = None
+    share: float = 0.0
+
+
+def _candidates(
+    report: ExceptionReport, hits: Sequence[_Found], store: Store
+) -> Iterator[Candidate]:
+    """A report's hits as candidates; a dominated one (:func:`_dominated`) stays below its betters.
+
+    Its confidence is capped just below the best of the patterns that explain
+    more (nothing, when those were too weak to be kept), except for a record
+    a traceback frame shows raising it: a frame at the raise line outweighs the
+    wording. A wrapper whose placeholder holds another hit's whole message (see
+    :func:`_compositions`) explains the literal text of both, for its records of
+    the inner record's project and file, nearest to it (see :func:`_nearest`);
+    the inner pattern is then one it explains better. Not when one pattern
+    explains as much literal text as the two together. Wrappers come first,
+    then the hits no other explains better, then the dominated ones (whose cap
+    is read from what the others made).
+    """
+    dominated = _dominated(hits)
+    cut_groups = _cut_groups(hits)
+    wrapped: dict[int, tuple[_Inner, list[int]]] = {}
+    composed = _compositions(hits, store, store.index.uses_pieces)
+    lone = _lone_own_class(report, hits, store)
+    for w, (i, inner, repos) in composed.items():
+        # Each may hold the other's message: the one raised as the report's class is
+        # the wrapper (``composed[i]`` holds this hit's record); neither or both, and
+        # nothing tells.
+        if (
+            i in composed
+            and composed[i][0] == w
+            and (
+                _raised_as_reported(report, inner.summary)
+                or not _raised_as_reported(report, composed[i][1].summary)
+            )
+        ):
+            continue
+        if any(
+            found.hit.mode == "full"
+            and found.text == hits[w].text
+            and found.literal >= hits[w].literal + inner.entry.literal_length
+            for found in hits
+        ):
+            continue  # one pattern explains as much as the two together
+        own = _nearest(
+            [p for p in hits[w].entry.records if store.summary(p).repo in repos], inner, store
+        )
+        if own:
+            wrapped[w] = (inner, own)
+            dominated.setdefault(i, []).append(hits[w].entry)
+
+    def candidate(
+        found: _Found,
+        cap_below: tuple[frozenset[int], ...] | None = None,
+        reasons: tuple[str, ...] = (),
+        wrapping: tuple[_Inner, list[int]] | None = None,
+    ) -> Candidate:
+        inner, only = wrapping if wrapping is not None else (None, None)
+        return Candidate(
+            entry=found.entry,
+            hit=found.hit if inner is None else inner.wrapper_hit,
+            text=found.text,
+            present_literal=_present(found),
+            only=only,
+            reasons=reasons,
+            cap_below=cap_below,
+            cut=cut_groups.get(_cut_key(found)),
+            inner=inner,
+            lone=lone,
+        )
+
+    for w, wrapping in wrapped.items():
+        if w not in dominated:
+            yield candidate(hits[w], wrapping=wrapping)
+    for i, found in enumerate(hits):
+        if i not in dominated:
+            yield candidate(found)
+    for i, betters in dominated.items():
+        yield candidate(
+            hits[i],
+            tuple(e.record_set for e in betters),
+            ("a longer pattern explains more of this message",),
+        )

@@ -7,12 +7,12 @@ against the text's evidence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from errcat.confidence import TextEvidence
-from errcat.evidence import FrameEvidence, FrameView, package_of
+from errcat.evidence import FrameEvidence, package_of
 from errcat.extract import ExceptionReport
 from errcat.matcher.classes import (
     _HTTP_ERROR_NAMES,
@@ -21,6 +21,7 @@ from errcat.matcher.classes import (
     _raised_as,
     _short_class,
 )
+from errcat.matcher.context import ReportContext
 from errcat.matcher.site_evidence import (
     _CUT_TRACEBACK,
     _HISTORY_KINDS,
@@ -107,8 +108,7 @@ def _class_reason(report: ExceptionReport, record: RecordSummary, state: str) ->
 def _site(
     *,
     record: RecordSummary,
-    report: ExceptionReport,
-    frames: FrameView,
+    ctx: ReportContext,
     text: TextEvidence,
     lineage_of: Callable[[str], Lineage | None] | None,
     source_of: Callable[[], str] | None,
@@ -117,7 +117,8 @@ def _site(
     statement_owner: bool,
 ) -> tuple[FrameEvidence, bool]:
     """The frames' evidence for the record's raise site, and whether it is only near it."""
-    evidence = frames.evidence(record.file_path, record.line_number, record.repo)
+    report = ctx.report
+    evidence = ctx.frames.evidence(record.file_path, record.line_number, record.repo)
     # A frame a line or two off the raise line counts as the site, but for a pattern
     # without words only the line itself (or its code, or its line in an older
     # revision) does: a neighbouring statement may raise anything.
@@ -125,7 +126,7 @@ def _site(
     if wordless and not record.error_message and source_of is not None:
         # A raise without a message: the statement the innermost frame prints tells.
         if evidence.kind == "site" and (
-            _shows_other_code(report, source_of) or _in_other_function(report, record)
+            _shows_other_code(ctx.raise_code, source_of) or _in_other_function(report, record)
         ):
             evidence, near = (
                 FrameEvidence(
@@ -138,9 +139,10 @@ def _site(
                 False,
             )
         elif (near or evidence.kind == "raise_file") and statement_owner:
-            evidence, near = _statement_evidence(evidence, record, report.frames[-1]), False
+            frame = report.frames[-1]
+            evidence, near = _statement_evidence(evidence, record, frame, ctx.raise_code), False
     if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
-        evidence = _same_raise_code(evidence, record, report, source_of)
+        evidence = _same_raise_code(evidence, record, report.frames[-1], ctx.raise_code, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
         evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
     if evidence.kind == "raise_file" and not rival_at_frame:
@@ -155,10 +157,8 @@ def _site(
 def record_evidence(
     *,
     record: RecordSummary,
-    report: ExceptionReport,
-    frames: FrameView,
+    ctx: ReportContext,
     text: TextEvidence,
-    mentions: Mapping[str, int],
     lineage_of: Callable[[str], Lineage | None] | None = None,
     source_of: Callable[[], str] | None = None,
     rival_at_frame: bool = False,
@@ -168,7 +168,7 @@ def record_evidence(
     captures: Sequence[str | None] = (),
     c_printed: bool = False,
 ) -> RecordEvidence:
-    """The evidence a record has for a hit of its pattern on a report, beside the text.
+    """The evidence a record has for a hit of its pattern on a report (``ctx``), beside the text.
 
     ``lineage_of`` gives a record's history, if the catalog has one: an error
     raised in the record's file at another line was raised at the record's
@@ -187,11 +187,11 @@ def record_evidence(
     form (see :func:`errcat.background.c_origin`), and a project named only in
     its values is a value C was given, not the text naming who raised it.
     """
+    report, mentions = ctx.report, ctx.mentions
     state = _class_state(report, record)
     site, near = _site(
         record=record,
-        report=report,
-        frames=frames,
+        ctx=ctx,
         text=text,
         lineage_of=lineage_of,
         source_of=source_of,

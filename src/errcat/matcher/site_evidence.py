@@ -51,16 +51,15 @@ _RAISE_CODE_WORDS = 3
 def _same_raise_code(
     evidence: FrameEvidence,
     record: RecordSummary,
-    report: ExceptionReport,
+    frame: Frame,
+    code: str,
     source_of: Callable[[], str],
 ) -> FrameEvidence:
     """``site`` evidence when the raise frame, at another line, shows the record's raising code.
 
     Another version moved the line, not the statement: the traceback prints the
-    frame's code, and it is the record's ``raise`` line.
+    frame's ``code`` (whitespace folded), and it is the record's ``raise`` line.
     """
-    frame = report.frames[-1]
-    code = " ".join(frame.source.split())
     if len(code) < _MIN_RAISE_CODE or code != " ".join(source_of().split()):
         return evidence
     # `raise ValueError(msg)` is written at many places of a file: only code that
@@ -99,15 +98,18 @@ def _names_its_own(code: str, error_class: str) -> bool:
 
 
 def _statement_evidence(
-    evidence: FrameEvidence, record: RecordSummary, frame: Frame
+    evidence: FrameEvidence, record: RecordSummary, frame: Frame, code: str
 ) -> FrameEvidence:
-    """``site`` evidence for a record raised without a message whose statement the frame prints."""
+    """``site`` evidence for a record raised without a message whose statement the frame prints.
+
+    ``code`` is the statement the frame prints, whitespace folded.
+    """
     return FrameEvidence(
         "site",
         0,
         evidence.depth,
         f"traceback frame {frame.path}:{frame.line} shows the record's statement "
-        f"`{fold_whitespace(frame.source)[:80]}` (at line {record.line_number} in this version)",
+        f"`{code[:80]}` (at line {record.line_number} in this version)",
     )
 
 
@@ -122,13 +124,12 @@ def _in_other_function(report: ExceptionReport, record: RecordSummary) -> bool:
     return bool(function and tags and f"{FUNCTION_TAG_PREFIX}{function}" not in tags)
 
 
-def _shows_other_code(report: ExceptionReport, source_of: Callable[[], str]) -> bool:
-    """Whether the innermost frame prints a statement other than the record's raising one.
+def _shows_other_code(shown: str, source_of: Callable[[], str]) -> bool:
+    """Whether the innermost frame prints (``shown``, folded) another statement than the record's.
 
     False when either is unknown (a traceback without its code lines, a record
     whose source cannot be read).
     """
-    shown = fold_whitespace(report.frames[-1].source)
     own = fold_whitespace(source_of())
     return bool(shown and own and shown != own)
 

@@ -143,6 +143,51 @@ class Match:
             ],
         }
 
+    def _to_wire(self, stores: Sequence[Store]) -> tuple[Any, ...]:
+        """The match as plain values for another process holding the same catalog (batch.py).
+
+        The record goes by its store's place in ``stores`` and its position
+        there (both processes hold the same catalog); its summary, the report
+        and the answers it carries travel whole. :meth:`_from_wire` reads it back.
+        """
+        part = next(n for n, store in enumerate(stores) if store is self._store)
+        return (
+            part,
+            self._position,
+            self.summary,
+            self.confidence,
+            self.exact,
+            self.mode,
+            self.captures,
+            self.span,
+            self.report,
+            self.reasons,
+            self._rank,
+            tuple(m._to_wire(stores) for m in self.related),
+            self.alternatives,
+        )
+
+    @classmethod
+    def _from_wire(cls, data: tuple[Any, ...], stores: Sequence[Store]) -> Match:
+        """The match :meth:`_to_wire` wrote, bound to this process's ``stores``."""
+        part, position, summary, confidence, exact, mode, captures, span, report = data[:9]
+        reasons, rank, related, alternatives = data[9:]
+        return cls(
+            summary=summary,
+            confidence=confidence,
+            exact=exact,
+            mode=mode,
+            captures=captures,
+            span=span,
+            report=report,
+            reasons=reasons,
+            related=tuple(cls._from_wire(m, stores) for m in related),
+            alternatives=alternatives,
+            _store=stores[part],
+            _position=position,
+            _rank=rank,
+        )
+
     @property
     def history(self) -> Lineage | None:
         """When the record's message existed, if the catalog has a history (``errcat history``).

@@ -32,6 +32,7 @@ from errcat.errors import CatalogSourceError
 from errcat.history import sidecars_in
 from errcat.loaders import bundled_data_dir, read_manifest
 from errcat.sources import LAZY_BYTES, bundled_data_version, data_size, history_loader
+from errcat.store import FORMAT_VERSION
 
 if TYPE_CHECKING:
     from errcat.store import Store
@@ -65,12 +66,17 @@ def data_checksum(manifest: dict[str, Any]) -> str:
 
 
 def bundled_index_path(cache: Path, manifest: dict[str, Any]) -> Path:
-    """Where the stored index of the bundled data lives in ``cache``: named by its checksum.
+    """Where the stored index of the bundled data lives in ``cache``: named by checksum and format.
 
-    >>> bundled_index_path(Path("/c"), {"contentSha256": "0123456789" * 6 + "abcd"}).name
-    'bundled-01234567890123456789.errcat-index'
+    Two installs of errcat that share the user cache and the data but write
+    different index formats keep an index each (one name for both, and each
+    would rebuild the other's on every load).
+
+    >>> name = bundled_index_path(Path("/c"), {"contentSha256": "0123456789" * 6 + "abcd"}).name
+    >>> name == f"bundled-01234567890123456789-v{FORMAT_VERSION}.errcat-index"
+    True
     """
-    return cache / f"bundled-{data_checksum(manifest)[:20]}.errcat-index"
+    return cache / f"bundled-{data_checksum(manifest)[:20]}-v{FORMAT_VERSION}.errcat-index"
 
 
 def prebuilt_dir() -> Traversable:

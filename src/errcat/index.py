@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
@@ -41,6 +42,7 @@ __all__ = [
     "ScanIndex",
     "ends_inside",
     "fold_whitespace",
+    "hash_slots",
     "words",
 ]
 
@@ -94,9 +96,26 @@ def _lead_words(pieces: Sequence[str]) -> set[str]:
 
 
 class Postings:
-    """A word -> ids table in flat arrays: ``ids[starts[k]:starts[k + 1]]`` for word ``k``."""
+    """A word -> ids table in flat arrays: ``ids[starts[k]:starts[k + 1]]`` for word ``k``.
 
-    __slots__ = ("ids", "keys", "starts", "words")
+    Built in memory it looks words up in a dict. Read from a stored index it
+    needs no per-word table: ``slots`` (written with the words) is an
+    open-addressing hash table of the words, a word's slot found from its
+    CRC-32 (stable across processes, unlike ``hash``), so that a lookup reads
+    one or two words whatever the table's size. A table stored without slots
+    is searched by bisection (its words are sorted).
+
+    >>> table = Postings.from_lists({"cache": [3, 4], "model": [1]})
+    >>> list(table.get("cache")), list(table.get("nothing"))
+    ([3, 4], [])
+    >>> stored = Postings(
+    ...     table.words, table.starts, table.ids, sorted_words=True, slots=table.slots
+    ... )
+    >>> list(stored.get("model")), list(stored.get("nothing"))
+    ([1], [])
+    """
+
+    __slots__ = ("ids", "keys", "slots", "starts", "words")
 
     def __init__(
         self,
@@ -105,17 +124,20 @@ class Postings:
         ids: Sequence[int],
         *,
         sorted_words: bool = False,
+        slots: Sequence[int] | None = None,
     ) -> None:
         """Wrap the three tables; ``words[k]`` owns ``ids[starts[k]:starts[k + 1]]``.
 
         With ``sorted_words`` (``words`` in sorted order, as :meth:`from_lists`
-        writes them) a word is found by bisection instead of through a dict built
+        writes them) a word is found through ``slots`` when given (see
+        :func:`hash_slots`), else by bisection, instead of through a dict built
         here: opening a stored index then costs nothing per word.
         """
         self.words = words
         self.keys = None if sorted_words else {word: k for k, word in enumerate(words)}
         self.starts = starts
         self.ids = ids
+        self.slots = slots
 
     @classmethod
     def from_lists(cls, table: dict[str, list[int]]) -> Postings:
@@ -126,19 +148,48 @@ class Postings:
         for word in words:
             ids.extend(table[word])
             starts.append(len(ids))
-        return cls(words, starts, ids)
+        return cls(words, starts, ids, slots=hash_slots(words))
 
     def get(self, word: str) -> Sequence[int]:
         """The ids filed under ``word`` (empty when none)."""
-        if self.keys is not None:
-            k = self.keys.get(word)
-            if k is None:
-                return ()
-        else:
-            k = bisect.bisect_left(self.words, word)
-            if k == len(self.words) or self.words[k] != word:
-                return ()
+        k = self._find(word)
+        if k < 0:
+            return ()
         return self.ids[self.starts[k] : self.starts[k + 1]]
+
+    def _find(self, word: str) -> int:
+        if self.keys is not None:
+            return self.keys.get(word, -1)
+        words, slots = self.words, self.slots
+        if slots is not None and len(slots) > 1:
+            mask = len(slots) - 1
+            at = zlib.crc32(word.encode("utf-8", "surrogatepass")) & mask
+            while taken := slots[at]:
+                if words[taken - 1] == word:
+                    return taken - 1
+                at = (at + 1) & mask
+            return -1
+        k = bisect.bisect_left(words, word)
+        return k if k < len(words) and words[k] == word else -1
+
+
+def hash_slots(words: Sequence[str]) -> array[int]:
+    """An open-addressing table of ``words``: slot -> word number + 1 (0: empty).
+
+    Its size is the power of two at least twice the words' (so probes stay
+    short); a word goes in the first free slot from its CRC-32, going up.
+    """
+    size = 1
+    while size < 2 * len(words):
+        size *= 2
+    slots = array("I", bytes(4 * size))
+    mask = size - 1
+    for k, word in enumerate(words):
+        at = zlib.crc32(word.encode("utf-8", "surrogatepass")) & mask
+        while slots[at]:
+            at = (at + 1) & mask
+        slots[at] = k + 1
+    return slots
 
 
 @dataclass(frozen=True)

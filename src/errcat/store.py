@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from errcat.errors import CatalogSourceError, InvalidRecordError
-from errcat.index import IndexTables, PatternIndex, Postings
+from errcat.index import IndexTables, PatternIndex, Postings, hash_slots
 from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX, WAS_TAG_PREFIX
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ __all__ = [
 logger = logging.getLogger("errcat")
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 _MAGIC = b"ERRCATIX"
 _SEP = "\x1f"
 _JSONL = frozenset({".jsonl", ".ndjson"})
@@ -749,6 +749,7 @@ def _sections(built: _Built, index: PatternIndex) -> Iterator[tuple[str, bytes |
         yield from strings(f"{name}_words", f"{name}_word_offsets", table.words)
         yield f"{name}_starts", arr("I", table.starts)
         yield f"{name}_ids", arr("I", table.ids)
+        yield f"{name}_slots", arr("I", table.slots or hash_slots(table.words))
 
     yield from strings("patterns", "pattern_offsets", tables.patterns)
     yield "starts", arr("I", tables.starts)
@@ -782,21 +783,26 @@ _ARRAY_KINDS = {
     "anchor_word_offsets": "Q",
     "anchor_starts": "I",
     "anchor_ids": "I",
+    "anchor_slots": "I",
     "first_word_offsets": "Q",
     "first_starts": "I",
     "first_ids": "I",
+    "first_slots": "I",
     "always": "I",
     "rarity": "I",
     "key_offsets": "Q",
     "pair_word_offsets": "Q",
     "pair_starts": "I",
     "pair_ids": "I",
+    "pair_slots": "I",
     "common_word_offsets": "Q",
     "common_starts": "I",
     "common_ids": "I",
+    "common_slots": "I",
     "file_word_offsets": "Q",
     "file_starts": "I",
     "file_ids": "I",
+    "file_slots": "I",
     "row_offsets": "Q",
     "file_of": "I",
     "offsets": "Q",
@@ -986,10 +992,17 @@ class FileStore:
 
 def _postings(parts: dict[str, Any], name: str) -> Postings:
     """The Postings stored in the ``<name>_words``/``_starts``/``_ids`` sections."""
-    # Words were written sorted (Postings.from_lists): looked up by bisection, decoded
-    # one at a time, so that opening the index builds no per-word table.
+    # Words were written sorted with their hash slots (Postings.from_lists): looked up
+    # through the slots, decoded one at a time, so that opening the index builds no
+    # per-word table.
     words = StringTable(parts[f"{name}_words"], parts[f"{name}_word_offsets"])
-    return Postings(words, parts[f"{name}_starts"], parts[f"{name}_ids"], sorted_words=True)
+    return Postings(
+        words,
+        parts[f"{name}_starts"],
+        parts[f"{name}_ids"],
+        sorted_words=True,
+        slots=parts[f"{name}_slots"],
+    )
 
 
 def open_file_store(

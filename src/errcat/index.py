@@ -57,6 +57,8 @@ RARE_WORD = 64
 #: A message with more distinct pair-anchor words than this probes the pair-anchored
 #: patterns by their rarest word instead of by every pair (bounded work, same answers).
 PAIR_WORDS_MAX = 48
+#: How many looked-up words a stored word table remembers (see :meth:`Postings.get`).
+MEMO_WORDS = 1 << 16
 _PAIR = "\x00"
 
 
@@ -115,7 +117,7 @@ class Postings:
     ([1], [])
     """
 
-    __slots__ = ("ids", "keys", "slots", "starts", "words")
+    __slots__ = ("_memo", "ids", "keys", "slots", "starts", "words")
 
     def __init__(
         self,
@@ -138,6 +140,8 @@ class Postings:
         self.starts = starts
         self.ids = ids
         self.slots = slots
+        #: The words looked up in a stored table, with what was found (see :meth:`get`).
+        self._memo: dict[str, Sequence[int]] = {}
 
     @classmethod
     def from_lists(cls, table: dict[str, list[int]]) -> Postings:
@@ -151,11 +155,23 @@ class Postings:
         return cls(words, starts, ids, slots=hash_slots(words))
 
     def get(self, word: str) -> Sequence[int]:
-        """The ids filed under ``word`` (empty when none)."""
+        """The ids filed under ``word`` (empty when none).
+
+        A stored table remembers the words it was asked for (up to
+        :data:`MEMO_WORDS`, then it starts over): messages share most of their
+        words, and each lookup there decodes a word from the mapped file.
+        """
+        if self.keys is None:
+            found = self._memo.get(word)
+            if found is not None:
+                return found
         k = self._find(word)
-        if k < 0:
-            return ()
-        return self.ids[self.starts[k] : self.starts[k + 1]]
+        found = () if k < 0 else self.ids[self.starts[k] : self.starts[k + 1]]
+        if self.keys is None:
+            if len(self._memo) >= MEMO_WORDS:
+                self._memo.clear()
+            self._memo[word] = found
+        return found
 
     def _find(self, word: str) -> int:
         if self.keys is not None:

@@ -282,6 +282,7 @@ class PatternIndex:
     def __init__(self, patterns: Iterable[str]) -> None:
         """Index ``patterns``; the n-th pattern belongs to the record at position n."""
         self._entries: dict[int, Entry] = {}
+        self._keys_read: dict[int, str] = {}
         ids: dict[str, int] = {}
         record_pattern = array("I")
         for pattern in patterns:
@@ -309,6 +310,7 @@ class PatternIndex:
         """An index over tables built earlier (see :meth:`tables`), e.g. read from disk."""
         index = cls.__new__(cls)
         index._entries = {}
+        index._keys_read = {}
         index.patterns = tables.patterns
         index._starts = tables.starts
         index._records = tables.records
@@ -473,16 +475,18 @@ class PatternIndex:
                             pids.update(hit)
         return frozenset(pids)
 
+    def _key(self, pid: int) -> str:
+        """Pattern ``pid``'s longest fragment; a stored index's are decoded once, then kept."""
+        key = self._keys_read.get(pid)
+        if key is None:
+            key = self._keys_read[pid] = self.keys[pid]
+        return key
+
     def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
         """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
-        keys = self.keys
         pids = self._proposed(text) if proposed is None else proposed
-        occurs_in = getattr(keys, "occurs_in", None)
-        if occurs_in is None:
-            yield from (pid for pid in pids if keys[pid] in text)
-            return
-        haystack = text.encode("utf-8", "surrogatepass")
-        yield from (pid for pid in pids if occurs_in(pid, haystack))
+        key = self._key
+        return (pid for pid in pids if key(pid) in text)
 
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
@@ -501,10 +505,9 @@ class PatternIndex:
         that ends ``--mem-fraction-static.`` in prose; its longest fragment,
         period included, is not in the text.
         """
-        keys = self.keys
         found = []
         for pid in self._proposed(text):
-            key = keys[pid]
+            key = self._key(pid)
             if len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
                 continue
             entry = self.entry(pid)
@@ -523,10 +526,11 @@ class PatternIndex:
         # end (an issue title stops at the end of a sentence its template goes on
         # from), and those that start with the text's first word (the cut may have
         # removed everything else).
-        keys = self.keys
         proposed = self._proposed(text)
         pids = set(self._with_key(text, proposed))
-        pids.update(pid for pid in proposed if pid not in pids and ends_inside(text, keys[pid]))
+        pids.update(
+            pid for pid in proposed if pid not in pids and ends_inside(text, self._key(pid))
+        )
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())

@@ -31,6 +31,7 @@ from errcat.matcher.record_evidence import record_evidence
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score
 from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
+from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
 from errcat.matcher.verify import _spaced_name
 from errcat.store import file_tail
@@ -107,18 +108,18 @@ class _Collector:
         same = [
             p
             for p in records
-            if same_file_depth(parts, path_parts((summary := store.summary(p)).file_path))
+            if same_file_depth(parts, path_parts((summary := _summary(store, p)).file_path))
             and not _in_other_function(report, summary)
             and fold_whitespace(self.raise_source(p)) == shown
         ]
         sharing = frozenset(same)
-        exact = [p for p in same if store.summary(p).line_number == frame.line]
+        exact = [p for p in same if _summary(store, p).line_number == frame.line]
         if exact:
             return frozenset(exact), sharing
-        same = [p for p in same if _names_its_own(shown, store.summary(p).error_class)]
+        same = [p for p in same if _names_its_own(shown, _summary(store, p).error_class)]
         if len(same) > 1:
             tag = f"{FUNCTION_TAG_PREFIX}{frame.function}"
-            same = [p for p in same if tag in store.summary(p).tags]
+            same = [p for p in same if tag in _summary(store, p).tags]
         return (frozenset(same) if len(same) == 1 else frozenset()), sharing
 
     def in_frame_files(self, ctx: ReportContext) -> frozenset[int]:
@@ -257,7 +258,7 @@ class _Collector:
             else (frozenset(), frozenset())
         )
         for position in records:
-            summary = store.summary(position)
+            summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
             if captures and _spaced_name(summary.error_message, captures):
@@ -361,7 +362,7 @@ class _Collector:
         store = self.catalog.parts[self.part]
         current = 0
         for position in records:
-            lineage = history.lineage(store.summary(position).id)
+            lineage = history.lineage(_summary(store, position).id)
             current += lineage is None or lineage.status == "current"
         return current or len(records)
 
@@ -403,7 +404,7 @@ class _Collector:
         entry, report = candidate.entry, ctx.report
         confidence = fuzzy_probability(candidate.share, _FUZZY_CAP)
         for position in entry.records:
-            summary = store.summary(position)
+            summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
             self.hints.append(

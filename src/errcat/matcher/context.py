@@ -23,6 +23,8 @@ from errcat.evidence import NEAR_LINES, FrameView, path_parts, same_file_depth
 from errcat.extract import ExceptionReport
 from errcat.extract.forms import message_forms
 from errcat.matcher.site_evidence import _fits
+from errcat.matcher.summaries import raised_near
+from errcat.matcher.summaries import summary as _summary
 from errcat.store import Store, file_tail
 from errcat.text import fold_whitespace, words
 
@@ -94,7 +96,7 @@ class ReportContext:
         found = self._in_files.get(part)
         if found is None:
             names = self.frames.by_name
-            found = frozenset(p for name in names for p in store.records_in_file(name))
+            found = frozenset().union(*(store.records_in_file(name) for name in names))
             self._in_files[part] = found
         return found
 
@@ -114,9 +116,8 @@ class ReportContext:
                 # From the index alone (a shipped index may have no source beside it).
                 found = frozenset(
                     p
-                    for p in store.records_in_file(file_tail(frame.path))
-                    if abs((summary := store.summary(p)).line_number - frame.line) <= NEAR_LINES
-                    and same_file_depth(parts, path_parts(summary.file_path))
+                    for p in raised_near(store, file_tail(frame.path), frame.line, NEAR_LINES)
+                    if same_file_depth(parts, path_parts((summary := _summary(store, p)).file_path))
                     and _fits(summary.error_message, self.message)
                 )
             self._at_frame[part] = found

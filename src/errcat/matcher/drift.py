@@ -8,6 +8,7 @@ from errcat.evidence import NEAR_LINES
 from errcat.index import Entry
 from errcat.matcher.context import ReportContext
 from errcat.matcher.hits import Candidate
+from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.verify import _Hit
 from errcat.store import RecordSummary, Store, file_tail
 from errcat.text import words
@@ -77,7 +78,7 @@ def _drift_candidates(
         only = [
             p
             for p in sorted(in_files.intersection(entry.record_set))
-            if _near_a_frame(store.summary(p), lines)
+            if _near_a_frame(_summary(store, p), lines)
         ]
         if not only:
             continue
@@ -86,10 +87,10 @@ def _drift_candidates(
             break
         recall = shared / total
         precision = shared / message_words
-        at_last = cut and any(_near_a_frame(store.summary(p), last) for p in only)
+        at_last = cut and any(_near_a_frame(_summary(store, p), last) for p in only)
         if at_last and recall >= _CUT_MIN_RECALL and shared >= 3:
             precision = 1.0  # the raise statement's text: the rest is frames
-            only = [p for p in only if _near_a_frame(store.summary(p), last)]
+            only = [p for p in only if _near_a_frame(_summary(store, p), last)]
         if shared < 3 or recall < _FUZZY_MIN_SHARE or precision < _DRIFT_MIN_PRECISION:
             continue
         if (ctx.order, entry.pattern) in exact:

@@ -10,6 +10,7 @@ from errcat.index import Entry
 from errcat.matcher.classes import _class_state, _module_qualified, _raised_as_reported
 from errcat.matcher.find import _Found
 from errcat.matcher.result import REGEX_TIMEOUT
+from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _is_wordless
 from errcat.matcher.verify import _Hit
 from errcat.patterns import GROUP, compile_pattern, pieces_fullmatch
@@ -158,11 +159,11 @@ def _compositions(
             for g in range(wrapper.entry.groups):
                 held = _wrapping(wrapper.entry, g, inner.entry, wrapper.text, use_pieces=use_pieces)
                 if held is not None:
-                    summary = store.summary(inner.entry.records[0])
+                    summary = _summary(store, inner.entry.records[0])
                     best = (i, _Inner(g, inner.entry, held[0], held[1], summary))
                     break
         if best is not None:
-            repos = frozenset(store.summary(p).repo for p in best[1].entry.records)
+            repos = frozenset(_summary(store, p).repo for p in best[1].entry.records)
             out[w] = (best[0], best[1], repos)
     return out
 
@@ -179,9 +180,9 @@ def _nearest(positions: Sequence[int], inner: _Inner, store: Store) -> list[int]
     """
     here = inner.summary
     same = [
-        (abs(store.summary(p).line_number - here.line_number), p)
+        (abs(_summary(store, p).line_number - here.line_number), p)
         for p in positions
-        if store.summary(p).file_path == here.file_path
+        if _summary(store, p).file_path == here.file_path
     ]
     if not same:
         return []
@@ -215,7 +216,7 @@ def _lone_own_class(report: ExceptionReport, hits: Sequence[_Found], store: Stor
         if budget < 0:
             return None
         for position in found.entry.records:
-            summary = store.summary(position)
+            summary = _summary(store, position)
             if _class_state(report, summary) == "custom" and _module_qualified(
                 report.error_class, summary.error_class
             ):
@@ -338,7 +339,7 @@ def _candidates(
         ):
             continue  # one pattern explains as much as the two together
         own = _nearest(
-            [p for p in hits[w].entry.records if store.summary(p).repo in repos], inner, store
+            [p for p in hits[w].entry.records if _summary(store, p).repo in repos], inner, store
         )
         if own:
             wrapped[w] = (inner, own)

@@ -46,7 +46,7 @@ def _mentions(text: str) -> Mapping[str, int]:
     the text naming the project: see :func:`_named_outside`).
     """
     plain = _ANSI.sub(" ", text[:_MENTION_CHARS])
-    return Counter(w.lower() for w in _MENTION_WORD.findall(plain))
+    return Counter(map(str.lower, _MENTION_WORD.findall(plain)))
 
 
 def _named_outside(

@@ -1787,3 +1787,61 @@ def test_a_title_cut_before_the_patterns_rarest_words_still_finds_it(value: str,
     text = f"[Bug] ValueError: No processor registered for arch: ['{value}']{tail}"
     m = match_error(text, catalog=catalog)
     assert m is not None and m.record.id == f"{80:016x}" and m.mode == "truncated"
+
+
+# -- generic shapes need evidence that the catalog holds the error ---------------------
+
+
+def _generic_catalog(cls: str = "ValueError") -> Catalog:
+    # The shape is common in the catalog too (as "must be non-negative" is in sglang's
+    # and vllm's), so the words alone leave the model unsure.
+    fillers = [
+        envelope_of(
+            10 + n, f"{{x}} must be non-negative in stage {n}", filePath=f"src/project/s{n}.py"
+        )
+        for n in range(50)
+    ]
+    record = envelope_of(
+        1,
+        "{name} must be non-negative",
+        errorClass=cls,
+        filePath="src/project/sampling.py",
+        lineNumber=40,
+        sourceCodeStart=22,
+        sourceCodeEnd=58,
+    )
+    return Catalog([record, *fillers])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: The order of integration must be non-negative",
+        "ValueError: number of bits must be non-negative",
+        "[Bug]: ValueError: lo must be non-negative",
+    ],
+)
+def test_a_generic_shape_alone_is_no_confident_answer(text: str) -> None:
+    # Any subject completes "{name} must be non-negative": another project's error of
+    # that shape is not this record's (it stays a hint, below the threshold).
+    catalog = _generic_catalog()
+    assert match_error(text, catalog=catalog) is None
+    top = match_all(text, catalog=catalog)
+    assert top and top[0].summary.id == f"{1:016x}" and not top[0].confident
+    assert any("shape many projects raise" in r for r in top[0].reasons)
+
+
+def test_a_generic_shape_answers_with_a_frame_the_project_named_or_its_own_class() -> None:
+    catalog = _generic_catalog()
+    message = "ValueError: top_k must be non-negative"
+    frame = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/project/sampling.py", line 40, in check\n'
+        "    raise ValueError(f'{name} must be non-negative')\n"
+    )
+    for text in (frame + message, f"project serve failed: {message}"):
+        m = match_error(text, catalog=catalog)
+        assert m is not None and m.summary.id == f"{1:016x}", text
+    qualified = _generic_catalog("project.errors.ConfigError")
+    m = match_error("project.errors.ConfigError: top_k must be non-negative", catalog=qualified)
+    assert m is not None and m.summary.id == f"{1:016x}"

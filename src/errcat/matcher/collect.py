@@ -34,6 +34,7 @@ from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _name
 from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
 from errcat.matcher.verify import _spaced_name
+from errcat.patterns import GROUP
 from errcat.store import file_tail
 from errcat.tags import FUNCTION_TAG_PREFIX
 from errcat.text import fold_whitespace
@@ -251,6 +252,7 @@ class _Collector:
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
         at_frame = ctx.raised_at_frame(self.part, store)
+        subject_first = entry.pattern.startswith(GROUP)
         # A raise without a message is told by its statement alone: whose is it?
         owners, sharing = (
             self.statement_owners(ctx, records)
@@ -286,6 +288,7 @@ class _Collector:
                 own_class=position == lone,
                 error_class=report.error_class,
                 has_message=bool(summary.error_message),
+                subject_first=subject_first,
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site

@@ -17,6 +17,7 @@ from errcat.extract import ExceptionReport
 from errcat.matcher.classes import (
     _HTTP_ERROR_NAMES,
     _class_state,
+    _module_qualified,
     _names_own_class,
     _raised_as,
     _short_class,
@@ -55,6 +56,7 @@ class RecordEvidence:
     line, an older revision's line, a traceback cut short); ``near`` that the
     site is a frame a line or two off the raise line, not the line itself;
     ``named`` that the text names the record's project (or its own class);
+    ``qualified`` that the report names the record's own class with its module;
     ``shared_statement`` that the raise frame prints the record's statement,
     which several places write (a hint's tie-break). The reasons are what an
     answer shows for each, if anything.
@@ -64,6 +66,7 @@ class RecordEvidence:
     site: FrameEvidence
     near: bool
     named: bool
+    qualified: bool = False
     shared_statement: bool = False
     class_reason: str | None = None
     named_reason: str | None = None
@@ -217,6 +220,7 @@ def record_evidence(
         site=site,
         near=near,
         named=named,
+        qualified=state == "custom" and _module_qualified(report.error_class, record.error_class),
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,

@@ -448,6 +448,8 @@ def main(argv: list[str] | None = None) -> None:
     args.cache.mkdir(parents=True, exist_ok=True)
     mined = mine_all(sources, args.cache, args.workers, args.mirrors)
     envelopes, notes = overlay(mined, curated)
+    # The engines' C++ checks (benchmarks/build_native.py --cpp), mined apart: added as they are.
+    envelopes.extend(read_curated([ROOT / p for p in spec.get("native", [])]))
     sidecars = history_files(mined)
     write_records(data, envelopes, sidecars)
     # A fresh manifest each time: the release's facts come from the records and sources only.

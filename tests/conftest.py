@@ -1,9 +1,9 @@
 """Shared fixtures: the seed records and small inline catalogs.
 
-The three curated seeds live in ``curated/sgl-project__sglang.jsonl`` (the
-build script overlays them on the bundled data); tests that are about the seeds
-read them from there, so that they do not depend on what else the bundled
-catalog holds.
+The three curated seeds open ``curated/sgl-project__sglang.jsonl`` (the build
+script overlays it on the bundled data; more curated records follow them there);
+tests that are about the seeds read them from ``tests/fixtures/seeds.jsonl``, a
+copy of those lines, so that they do not depend on what else is curated or bundled.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ settings.load_profile("errcat")
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS_DIR = ROOT.parent / "shared" / "seeds"
 DATA_DIR = ROOT / "data"
-SEEDS_FILE = ROOT / "curated" / "sgl-project__sglang.jsonl"
+#: The three hand-written seed records (the first lines of curated/sgl-project__sglang.jsonl,
+#: which holds more curated records now): small, fixed data for tests of loading and serving.
+SEEDS_FILE = ROOT / "tests" / "fixtures" / "seeds.jsonl"
 #: The seeds as a built release (manifest and records): a small, fixed data directory for
 #: tests of loading and releasing, which the real bundled data is too large for.
 SEED_RELEASE_DIR = ROOT / "tests" / "data" / "seed-release"

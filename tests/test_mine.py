@@ -46,7 +46,7 @@ from errcat.models import ErrorRecord, RecordEnvelope, validate_envelope
 from errcat.patterns import compile_pattern, parse_template, template_to_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mine"
-SEEDS = Path(__file__).resolve().parents[1] / "curated" / "sgl-project__sglang.jsonl"
+SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds.jsonl"
 REPO = "example/project"
 SHA = "a" * 40
 WHEN = datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=timezone.utc)

@@ -329,8 +329,13 @@ class Advice:
         return cls(record)
 
     @classmethod
-    def from_match(cls, match: Match) -> Advice:
-        """Advice for a match, carrying its captured values, confidence and notes."""
+    def from_match(cls, match: Match, *, text: str | None = None) -> Advice:
+        """Advice for a match, carrying its captured values, confidence and notes.
+
+        With ``text`` (the whole paste the match came from), a record with advice
+        per engine and phase (``engineAdvice``) shows the one that fits the engine
+        and phase the paste shows (see :mod:`errcat.tailor`).
+        """
         notes = (
             [r for r in match.reasons if r.startswith("the message ")] if not match.exact else []
         )
@@ -350,7 +355,15 @@ class Advice:
                 f"({other.summary.file_path}:{other.summary.line_number}), "
                 f"confidence {other.confidence:.2f}"
             )
-        return cls(match.view, match.params, match.confidence, match.exact, tuple(notes))
+        view = match.view
+        if text is not None:
+            from errcat.engine import detect
+            from errcat.tailor import tailor
+
+            view, fitted = tailor(view, detect(text))
+            if fitted:
+                notes.insert(0, fitted)
+        return cls(view, match.params, match.confidence, match.exact, tuple(notes))
 
     @property
     def summary(self) -> str:
@@ -719,5 +732,6 @@ def chat_reply(
 
     matches = match_all(text, catalog=catalog, limit=_MAX_HINTS)
     if matches and matches[0].confident:
-        return Advice.from_match(matches[0]).to_markdown(max_chars=max_chars, flavor=flavor)
+        advice = Advice.from_match(matches[0], text=text)
+        return advice.to_markdown(max_chars=max_chars, flavor=flavor)
     return render_no_match(matches, max_chars=max_chars, flavor=flavor)

@@ -41,6 +41,7 @@ from errcat.tags import GENERATED_TAG
 __all__ = [
     "GENERATED_TAG",
     "SCHEMA_VERSION",
+    "EngineAdvice",
     "ErrorRecord",
     "RecordEnvelope",
     "format_timestamp",
@@ -91,6 +92,25 @@ class _Model(BaseModel):
     )
 
 
+class EngineAdvice(_Model):
+    """Advice for one serving engine (and optionally one phase of it) that replaces the record's.
+
+    An optional, additive part of a schemaVersion 2 record (``engineAdvice``):
+    a record without it reads and writes as before, and readers that do not
+    know it ignore it. ``engine`` is ``"sglang"`` or ``"vllm"`` (or ``None``
+    for every engine), ``phase`` one of :data:`errcat.engine.PHASES` or
+    ``None`` for any phase; empty fields fall back to the record's own.
+
+    >>> EngineAdvice.model_validate({"engine": "vllm", "solutions": ["Pass --enforce-eager"]}).phase
+    """
+
+    engine: StrictStr | None = None
+    phase: StrictStr | None = None
+    documentation: StrictStr = ""
+    solutions: Texts = ()
+    example_fix: StrictStr = ""
+
+
 class ErrorRecord(_Model):
     """One error raised at one place in a public repository.
 
@@ -129,6 +149,11 @@ class ErrorRecord(_Model):
     analyzed_sha: GitSha
     analyzed_at: Timestamp
     schema_version: Literal[2]
+    #: Optional (additive): advice per serving engine and phase, picked at render time
+    #: (see :mod:`errcat.tailor`). Absent from the JSON when there is none.
+    engine_advice: tuple[EngineAdvice, ...] | None = Field(
+        default=None, exclude_if=lambda value: value is None
+    )
 
     @field_validator("message_pattern")
     @classmethod

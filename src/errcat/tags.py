@@ -17,6 +17,7 @@ __all__ = [
     "FUNCTION_TAG_PREFIX",
     "GENERATED_TAG",
     "WAS_TAG_PREFIX",
+    "WRAPPER_TAG",
 ]
 
 #: The tag of a record whose advice (documentation, solutions, ...) the miner
@@ -40,3 +41,6 @@ FUNCTION_TAG_PREFIX = "errcat:in:"
 #: ``exception`` a parameter, written by the miner; the record's class is the
 #: parameter's default): a traceback may show any class there.
 CALLER_CLASS_TAG = "errcat:class:caller"
+#: The tag of a record that only wraps another error (``Engine core initialization
+#: failed. See root cause above.``): a cause with a record in the same paste answers first.
+WRAPPER_TAG = "errcat:wrapper"

@@ -251,6 +251,14 @@ class RecordView:
         return _texts(self._data, "tags")
 
     @property
+    def engine_advice(self) -> tuple[Mapping[str, Any], ...] | None:
+        """The record's optional per-engine advice (``engineAdvice``), as JSON objects."""
+        value = self._data.get("engineAdvice")
+        if not isinstance(value, list | tuple):
+            return None
+        return tuple(v for v in value if isinstance(v, Mapping))
+
+    @property
     def title(self) -> str:
         """``Class: message``, as :attr:`errcat.models.ErrorRecord.title`."""
         return f"{self.error_class}: {shown_message(self)}"

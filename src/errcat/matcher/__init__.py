@@ -48,10 +48,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from errcat.extract import ExceptionReport, extract_reports
-from errcat.matcher.collect import _collect, _hints
+from errcat.matcher.collect import _collect, _hints, _unwrap
 from errcat.matcher.rank import _chain_order
 from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
 from errcat.matcher.text_evidence import _mentions
+from errcat.tags import WRAPPER_TAG
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CONFIDENCE_THRESHOLD",
     "REGEX_TIMEOUT",
+    "WRAPPER_TAG",
     "Match",
     "MatchMode",
     "match_all",
@@ -96,7 +98,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, limit, mentions=_mentions(text))
-    answer = collector.answer()
+    answer = _unwrap(collector.answer(), cat)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
@@ -128,7 +130,7 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, 1, confident_only=True, mentions=_mentions(text))
-    return collector.answer()
+    return _unwrap(collector.answer(), cat)
 
 
 def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:

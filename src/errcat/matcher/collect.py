@@ -20,7 +20,7 @@ from errcat._calibration import WORDLESS_SITE
 from errcat.confidence import THRESHOLD, best_logit, fuzzy_probability, probability
 from errcat.errors import CatalogSourceError
 from errcat.evidence import FAR, path_parts, same_file_depth
-from errcat.extract import ExceptionReport
+from errcat.extract import ExceptionReport, extract_reports
 from errcat.index import Entry
 from errcat.matcher.context import ReportContext, contexts_of
 from errcat.matcher.drift import _drift_candidates, _near_candidates
@@ -36,7 +36,7 @@ from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
 from errcat.matcher.verify import _spaced_name
 from errcat.patterns import GROUP
 from errcat.store import file_tail
-from errcat.tags import FUNCTION_TAG_PREFIX
+from errcat.tags import FUNCTION_TAG_PREFIX, WRAPPER_TAG
 from errcat.text import fold_whitespace
 
 if TYPE_CHECKING:
@@ -448,7 +448,13 @@ class _Collector:
         return ranked
 
     def answer(self) -> Match | None:
-        """The answer for the exception that ended the text, with the chain's other answers."""
+        """The answer for the exception that ended the text, with the chain's other answers.
+
+        A wrapper's record (tagged :data:`~errcat.tags.WRAPPER_TAG`) answers only when
+        the paste holds no confident record of anything else: the nearest such cause
+        earlier in the paste answers instead (for one inside the wrapper's own
+        message see :func:`_unwrap`), and the wrapper is listed with the related answers.
+        """
         answers: list[Match] = []
         seen: set[str] = set()
         for order in _chain_order([ctx.report for ctx in self.contexts]):
@@ -458,7 +464,8 @@ class _Collector:
                 answers.append(ranked[0])
         if not answers:
             return None
-        return replace(answers[0], related=tuple(answers[1:]))
+        cause = next((m for m in answers if not _is_wrapper(m)), answers[0])
+        return replace(cause, related=tuple(m for m in answers if m is not cause))
 
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})
@@ -508,3 +515,29 @@ def _hints(collector: _Collector, limit: int) -> list[Match]:
             for candidate in _near_candidates(ctx, store, limit):
                 collector.add(ctx, candidate)
     return sorted(collector.hints, key=lambda m: m._rank, reverse=True)
+
+
+def _is_wrapper(match: Match) -> bool:
+    return WRAPPER_TAG in match.summary.tags
+
+
+def _unwrap(answer: Match | None, catalog: Catalog) -> Match | None:
+    """A wrapper's answer replaced by the record of the error its own message holds, if any.
+
+    ``Capture cuda graph failed: CUDA out of memory. ...`` is answered by the out
+    of memory record (the wrapper is kept in :attr:`Match.related`): the text its
+    placeholders captured, else the message after its opening literal, is matched
+    on its own.
+    """
+    if answer is None or not _is_wrapper(answer):
+        return answer
+    texts = sorted((c for c in answer.captures if c), key=len, reverse=True)
+    lead = answer.summary.error_message.split("{", 1)[0]
+    message = answer.report.message
+    if not texts and lead and message.startswith(lead) and len(message) > len(lead):
+        texts = [message[len(lead) :]]
+    for text in texts:
+        found = _collect(extract_reports(text), catalog, 1, confident_only=True).answer()
+        if found is not None and not _is_wrapper(found):
+            return replace(found, related=(answer, *answer.related))
+    return answer

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from errcat.confidence import TextEvidence
 from errcat.evidence import FrameEvidence, package_of
 from errcat.extract import ExceptionReport
+from errcat.imports.site import hides_frames
 from errcat.matcher.classes import (
     _HTTP_ERROR_NAMES,
     _class_state,
@@ -150,9 +151,10 @@ def _site(
         evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
     if evidence.kind == "raise_file" and not rival_at_frame:
         evidence = _same_function(evidence, record, report, text)
-    if evidence.kind == "elsewhere" and report.kind == "text":
+    if evidence.kind == "elsewhere" and (report.kind == "text" or hides_frames(record.tags)):
         # The frames of a traceback cut before its exception line (the message came
-        # before it, or was lost): the raise site may be in the frames cut off.
+        # before it, or was lost): the raise site may be in the frames cut off. The
+        # import system's frames are never shown (errcat.imports.site).
         evidence = _CUT_TRACEBACK
     return evidence, near
 

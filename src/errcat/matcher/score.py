@@ -130,8 +130,9 @@ def _score(
         # A shape many projects raise, or a short predicate any phrase completes
         # ("The order of integration must be non-negative"): the words do not say
         # that the catalog holds this error; a frame in its file or package, the
-        # project named, or the class named with its module would.
-        confidence = _GENERIC_CAP
+        # project named, or the class named with its module would. Just under the cap,
+        # in the model's order: of such hints the likelier still ranks first.
+        confidence = _GENERIC_CAP * (0.9 + 0.1 * confidence)
         reasons.append(
             "its words are a shape many projects raise"
             + (f" ({text.background} in Python at large)" if text.background > 1 else "")

@@ -1,0 +1,210 @@
+"""Answers for the stack census: per raising group, right, wrong and unanswered; dev and holdout apart.
+
+Run with ``python benchmarks/bench_stack.py [--census FILE] [--split dev|holdout]
+[--catalog PATH ...] [--no-bundled]``. It reads ``benchmarks/data/stack_census.jsonl``
+(one real paste per line: ``{"id", "url", "repo", "topic", "version", "text",
+"group", "raiser", "expect", "engine_phase", "split"}``), matches each paste's
+text against the default catalog (the bundled data plus every installed
+``errcat.catalogs`` plug-in: install the stack's packages first) and judges the
+confident answer (``match_error``) by ``expect``:
+
+* a Python raise ``{"raising_repo", "file_path", "error_class", "message_prefix"}``:
+  the record is of that repo and file, or of that repo with a message that
+  starts as the paste's does;
+* ``{"native": kind}``: the record carries the tag ``errcat:native:<kind>``;
+* ``{"missing_module": "x"}``, ``{"cannot_import": "y", "from": "x"}``,
+  ``{"undefined_symbol": true}``: the import-error record of that module or name;
+* free text (an HTTP status, a tool's output): no record is right.
+
+A paste is *absent* when no record of the catalog could be right; a confident
+answer to one is "confident for absent". Only the split asked for is read
+(``dev`` by default): the holdout is for the lead's final figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import errcat
+from errcat.catalog import Catalog
+from errcat.models import ErrorRecord
+
+ROOT = Path(__file__).resolve().parents[1]
+CENSUS = ROOT / "benchmarks" / "data" / "stack_census.jsonl"
+NATIVE_TAG = "errcat:native:"
+
+
+def _path_fits(record_path: str, wanted: str) -> bool:
+    """Whether a record's repo path is the file a label names (either may carry a prefix)."""
+    a, b = record_path.strip("/"), wanted.strip("/")
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def is_right(record: ErrorRecord, expect: Any) -> bool:
+    """Whether ``record`` is a right answer for a paste labelled ``expect``."""
+    if not isinstance(expect, dict):
+        return False  # free text (HTTP status, a tool): no record is right
+    if "native" in expect:
+        return f"{NATIVE_TAG}{expect['native']}" in record.tags
+    if "missing_module" in expect:
+        return record.error_message == f"No module named {expect['missing_module']!r}"
+    if "cannot_import" in expect:
+        wanted = f"cannot import name {expect['cannot_import']!r} from {expect['from']!r}"
+        return record.error_message == wanted
+    if expect.get("undefined_symbol"):
+        return "undefined symbol" in record.error_message
+    if record.repo.lower() != str(expect.get("raising_repo", "")).lower():
+        return False
+    if expect.get("file_path") and _path_fits(record.file_path, str(expect["file_path"])):
+        return True
+    prefix = _words(str(expect.get("message_prefix", "")))
+    literal = _words(record.error_message.split("{", 1)[0])
+    return bool(prefix and literal) and (prefix.startswith(literal) or literal.startswith(prefix))
+
+
+@dataclass
+class Presence:
+    """What the catalog could answer right: repos and files, import messages, native kinds."""
+
+    files: dict[str, list[str]]
+    messages: set[str]
+    native: set[str]
+    literals: dict[str, list[str]]
+
+    @classmethod
+    def of(cls, records: Iterable[ErrorRecord]) -> Presence:
+        files: dict[str, list[str]] = defaultdict(list)
+        literals: dict[str, list[str]] = defaultdict(list)
+        messages: set[str] = set()
+        native: set[str] = set()
+        for record in records:
+            repo = record.repo.lower()
+            files[repo].append(record.file_path)
+            literals[repo].append(_words(record.error_message.split("{", 1)[0]))
+            if "errcat:imports" in record.tags or "undefined symbol" in record.error_message:
+                messages.add(record.error_message)
+            native.update(t[len(NATIVE_TAG) :] for t in record.tags if t.startswith(NATIVE_TAG))
+        return cls(dict(files), messages, native, dict(literals))
+
+    def has(self, expect: Any) -> bool:
+        """Whether some record of the catalog could be right for ``expect``."""
+        if not isinstance(expect, dict):
+            return False
+        if "native" in expect:
+            return str(expect["native"]) in self.native
+        if "missing_module" in expect:
+            return f"No module named {expect['missing_module']!r}" in self.messages
+        if "cannot_import" in expect:
+            wanted = f"cannot import name {expect['cannot_import']!r} from {expect['from']!r}"
+            return wanted in self.messages
+        if expect.get("undefined_symbol"):
+            return any("undefined symbol" in m for m in self.messages)
+        repo = str(expect.get("raising_repo", "")).lower()
+        wanted = str(expect.get("file_path") or "")
+        if wanted and any(_path_fits(p, wanted) for p in self.files.get(repo, [])):
+            return True
+        prefix = _words(str(expect.get("message_prefix", "")))
+        return bool(prefix) and any(
+            lit and (prefix.startswith(lit) or lit.startswith(prefix))
+            for lit in self.literals.get(repo, [])
+        )
+
+
+def read_census(path: Path, split: str) -> list[dict[str, Any]]:
+    """The census lines of one split (the others are not even parsed past their split)."""
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            if item.get("split", "dev") != split:
+                continue  # never look at another split's pastes
+            for key in ("id", "text", "group", "expect"):
+                if key not in item:
+                    raise SystemExit(f"{path}:{number}: no {key!r}")
+            out.append(item)
+    return out
+
+
+def measure(items: list[dict[str, Any]], catalog: Catalog) -> dict[str, Counter[str]]:
+    """Counts per group: n, right, wrong, none, absent, absent_answered."""
+    presence = Presence.of(catalog)
+    out: dict[str, Counter[str]] = defaultdict(Counter)
+    for item in items:
+        counts = out[str(item["group"])]
+        counts["n"] += 1
+        expect = item["expect"]
+        present = presence.has(expect)
+        if not present:
+            counts["absent"] += 1
+        match = errcat.match_error(str(item["text"]), catalog=catalog)
+        if match is None:
+            counts["none"] += 1
+        elif is_right(match.record, expect):
+            counts["right"] += 1
+        else:
+            counts["wrong"] += 1
+            if not present:
+                counts["absent_answered"] += 1
+    return out
+
+
+def table(counts: dict[str, Counter[str]], split: str) -> str:
+    """The table: per group and in all, with the confident-wrong and -for-absent rates."""
+    lines = [
+        f"split {split}",
+        "group | n | right | wrong | none | absent | confident for absent",
+        "---|---|---|---|---|---|---",
+    ]
+    total: Counter[str] = Counter()
+    for group, c in sorted(counts.items(), key=lambda kv: (-kv[1]["n"], kv[0])):
+        total.update(c)
+        lines.append(_row(group, c))
+    lines.append(_row("all", total))
+    n = max(total["n"], 1)
+    lines.append(
+        f"\nconfident wrong: {total['wrong']}/{total['n']} = {total['wrong'] / n:.1%}; "
+        f"confident for absent: {total['absent_answered']}/{total['absent']} = "
+        f"{total['absent_answered'] / max(total['absent'], 1):.1%}"
+    )
+    return "\n".join(lines)
+
+
+def _row(group: str, c: Counter[str]) -> str:
+    n = max(c["n"], 1)
+    return (
+        f"{group} | {c['n']} | {c['right']} ({c['right'] / n:.0%}) | {c['wrong']} "
+        f"({c['wrong'] / n:.0%}) | {c['none']} | {c['absent']} | {c['absent_answered']}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--census", type=Path, default=CENSUS)
+    parser.add_argument("--split", default="dev", choices=("dev", "holdout"))
+    parser.add_argument("--catalog", action="append", default=[], type=Path)
+    parser.add_argument("--no-bundled", action="store_true")
+    args = parser.parse_args(argv)
+    items = read_census(args.census, args.split)
+    if args.no_bundled:
+        catalog = Catalog.from_path(*args.catalog)
+    else:
+        catalog = Catalog.default()
+        if args.catalog:
+            catalog = catalog.merge(Catalog.from_path(*args.catalog))
+    print(table(measure(items, catalog), args.split))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""Build the stack's data packages (``stack/packages/errcat-data-*``) from ``stack/SOURCES.json``.
+
+Run with ``python benchmarks/build_stack.py [--only NAME ...] [--cache DIR] [--workers N]``.
+Each package of ``SOURCES.json`` holds catalogs of one part of the stack:
+
+* ``projects``: a PyPI project mined from its wheels, at the versions named
+  (several: a history, with its sidecar), records linked at the release tags;
+* ``stdlib``: modules of this interpreter's standard library (``argparse.py``,
+  ``json/``), linked at CPython's tag of the same version;
+* ``imports``: the import-error records (``stack_imports.py``), from the
+  closure's wheels and the ``apiHistory`` releases.
+
+Each package is a directory with ``pyproject.toml`` (hatchling; the entry point
+``errcat.catalogs`` names the package), and its data under
+``src/errcat_data_<name>/``: ``manifest.json`` and ``records/*.jsonl.gz``
+written by :func:`errcat.release.build` (the same checks as the bundled data).
+Everything is read from named versions, so a build is reproducible; wheels are
+downloaded once into the cache. ``--verify`` checks each package's files against
+its manifest without re-mining. ``pip install stack/packages/*/`` installs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import sys
+import sysconfig
+import tempfile
+import textwrap
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from errcat.history import sidecar_path
+from errcat.loaders import MANIFEST_NAME, read_manifest
+from errcat.mine import mine_paths
+from errcat.models import RecordEnvelope
+from errcat.release import build, canonical_files, check, records_file_name
+from stack_closure import DEFAULT_CACHE
+from stack_mine import MinedProject, Project, mine_projects
+
+ROOT = Path(__file__).resolve().parents[1]
+STACK = ROOT / "stack"
+ZERO_SHA = "0" * 40
+
+PYPROJECT = """\
+[build-system]
+requires = ["hatchling>=1.24"]
+build-backend = "hatchling.build"
+
+[project]
+name = "errcat-data-{name}"
+version = "{version}"
+description = "errcat catalog: {description}"
+requires-python = ">=3.10"
+license = "MIT"
+dependencies = ["errcat"]
+
+[project.entry-points."errcat.catalogs"]
+{name} = "errcat_data_{module}"
+
+[tool.hatch.build.targets.wheel]
+packages = ["src/errcat_data_{module}"]
+"""
+
+INIT = '''"""errcat data package errcat-data-{name}.
+
+{wrapped}.
+
+Installed, it adds its records to errcat's default catalog through the
+``errcat.catalogs`` entry point; built by errcat's ``benchmarks/build_stack.py``
+from the versions its ``manifest.json`` lists under ``builtFrom``.
+"""
+'''
+
+
+def package_dir(name: str) -> Path:
+    """The source directory of the data package ``errcat-data-<name>``."""
+    return STACK / "packages" / f"errcat-data-{name}"
+
+
+def data_dir(name: str) -> Path:
+    """The data directory inside a package (what the entry point loads)."""
+    return package_dir(name) / "src" / f"errcat_data_{name.replace('-', '_')}"
+
+
+def mine_stdlib(spec: dict[str, Any]) -> MinedProject:
+    """The standard-library modules ``spec["modules"]`` of this interpreter, at its tag."""
+    started = time.perf_counter()
+    version = ".".join(map(str, sys.version_info[:3]))
+    if version != spec["pythonVersion"]:
+        wanted = spec["pythonVersion"]
+        raise SystemExit(f"stdlib: this is Python {version}, SOURCES.json names {wanted}")
+    lib = Path(sysconfig.get_paths()["stdlib"])
+    when = datetime.strptime(spec["analyzedAt"], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    envelopes: list[RecordEnvelope] = []
+    for module in spec["modules"]:
+        path = lib / module
+        prefix = "Lib/" + (module if path.is_dir() else str(Path(module).parent)).strip(".")
+        result = mine_paths(
+            [path],
+            repo="python/cpython",
+            sha=ZERO_SHA,
+            path_prefix=prefix.rstrip("/"),
+            analyzed_at=when,
+        )
+        envelopes.extend(result.envelopes)
+    tag = f"v{version}"
+    out = []
+    for env in envelopes:
+        record = env.record
+        url = record.github_url.replace(f"/blob/{ZERO_SHA}/", f"/blob/{tag}/")
+        out.append(env.model_copy(update={"record": record.model_copy(update={"github_url": url})}))
+    project = Project("python/cpython", "cpython", ("Lib",), "", (version,), "v{version}")
+    return MinedProject(project, out, None, time.perf_counter() - started, spec["analyzedAt"])
+
+
+def build_imports(spec: dict[str, Any], cache: Path) -> list[RecordEnvelope]:
+    """The import-error records (module map, compiled extensions, API history)."""
+    from stack_imports import (
+        Engine,
+        _requirers,
+        api_records,
+        bootstrap_site,
+        extension_records,
+        module_records,
+        read_closure,
+    )
+
+    when = datetime.strptime(spec["analyzedAt"], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    closure = read_closure(spec, cache)
+    wheels = [w for w, _ in closure]
+    by_dist = {w.name.lower().replace("_", "-"): (w, p) for w, p in closure}
+    engines = [
+        Engine(e["dist"], e["version"], e["repo"], e.get("repoFolder", ""), e["tag"])
+        for e in spec["engines"]
+    ]
+    roots = [e.dist for e in engines]
+    requirers = _requirers(wheels)
+    site = bootstrap_site(spec["pythonTag"])
+    out = module_records(wheels, roots, site, when)
+    out += extension_records(engines, by_dist, requirers, when)
+    engine_wheels = {e.dist: by_dist[e.dist][1] for e in engines if e.dist in by_dist}
+    for api in spec.get("apiHistory", []):
+        out += api_records(
+            api,
+            engines=engines,
+            engine_wheels=engine_wheels,
+            requirers=requirers,
+            cache=cache,
+            when=when,
+        )
+    # Several wheels may give a module one record each (same id): keep the first.
+    unique: dict[str, RecordEnvelope] = {}
+    for env in out:
+        unique.setdefault(env.record.id, env)
+    return list(unique.values())
+
+
+def write_package(
+    spec: dict[str, Any], envelopes: list[RecordEnvelope], mined: Sequence[MinedProject]
+) -> dict[str, Any]:
+    """Write one data package: pyproject, module, records, sidecars and manifest."""
+    name = str(spec["name"])
+    root, data = package_dir(name), data_dir(name)
+    (data / "records").mkdir(parents=True, exist_ok=True)
+    module = name.replace("-", "_")
+    text = PYPROJECT.format(
+        name=name, module=module, version=spec["version"], description=spec["description"]
+    )
+    (root / "pyproject.toml").write_text(text, encoding="utf-8")
+    wrapped = textwrap.fill(str(spec["description"]).capitalize(), width=88)
+    (data / "__init__.py").write_text(INIT.format(name=name, wrapped=wrapped), "utf-8")
+    files = canonical_files(envelopes, compress=True)
+    sidecars: dict[str, bytes] = {}
+    for part in mined:
+        if part.history is None:
+            continue
+        sidecar = sidecar_path(records_file_name(part.project.repo)).as_posix() + ".gz"
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = Path(tmp) / "h.json"
+            part.history.history.dump(plain)
+            sidecars[sidecar] = gzip.compress(plain.read_bytes(), compresslevel=9, mtime=0)
+    files.update(sidecars)
+    for stale in (data / "records").iterdir():
+        if f"records/{stale.name}" not in files:
+            stale.unlink()
+    for file, blob in files.items():
+        (data / file).write_bytes(blob)
+    (data / MANIFEST_NAME).write_text(
+        json.dumps({"allowDrafts": True, "files": {}}) + "\n", encoding="utf-8"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        result = build(data, dist=tmp, allow_drafts=True)
+    manifest = result.manifest
+    manifest["builtFrom"] = [
+        {
+            "repo": m.project.repo,
+            "dist": m.project.dist,
+            "versions": list(m.project.versions),
+            "tags": [m.project.tag_of(v) for v in m.project.versions],
+            "builtAt": m.built_at,
+            "records": manifest["counts"]["byRepo"].get(m.project.repo, 0),
+        }
+        for m in mined
+    ]
+    if spec.get("kind") == "imports":
+        manifest["builtFrom"] = [{"closure": sorted(spec["closure"]["roots"])}] + [
+            {"dist": a["dist"], "versions": a["versions"]} for a in spec.get("apiHistory", [])
+        ]
+    manifest["history"] = {
+        sidecar: {"sha256": hashlib.sha256(blob).hexdigest()} for sidecar, blob in sidecars.items()
+    }
+    (data / MANIFEST_NAME).write_text(
+        json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    return manifest
+
+
+def verify(name: str) -> list[str]:
+    """What is wrong with a committed data package (empty when nothing), without re-mining."""
+    data = data_dir(name)
+    problems = []
+    manifest = read_manifest(data)
+    listed = {**manifest.get("files", {}), **manifest.get("history", {})}
+    for file, meta in sorted(listed.items()):
+        path = data / file
+        if not path.is_file():
+            problems.append(f"{name}: {file} is listed in the manifest but missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != meta.get("sha256"):
+            problems.append(f"{name}: {file}: sha256 differs from the manifest's")
+    report = check([data])
+    problems.extend(f"{name}: {f}" for f in report.findings if f.level == "error")
+    return problems
+
+
+def build_one(spec: dict[str, Any], sources: dict[str, Any], cache: Path, workers: int) -> None:
+    """Mine and write one package of ``SOURCES.json``."""
+    started = time.perf_counter()
+    kind = spec.get("kind", "projects")
+    mined: list[MinedProject] = []
+    if kind == "projects":
+        mined = mine_projects([Project.of(p) for p in spec["projects"]], cache, workers)
+        envelopes = [e for m in mined for e in m.envelopes]
+    elif kind == "stdlib":
+        mined = [mine_stdlib(spec)]
+        envelopes = mined[0].envelopes
+    elif kind == "imports":
+        spec = {**sources, **spec}
+        envelopes = build_imports(spec, cache)
+    else:
+        raise SystemExit(f"{spec['name']}: unknown package kind {kind!r}")
+    manifest = write_package(spec, envelopes, mined)
+    size = sum((data_dir(spec["name"]) / f).stat().st_size for f in manifest["files"])
+    print(
+        f"errcat-data-{spec['name']}: {manifest['count']:,} records, {size / 1e6:.1f} MB "
+        f"compressed, {time.perf_counter() - started:.0f} s",
+        flush=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", action="append", default=[], metavar="NAME")
+    parser.add_argument("--verify", action="store_true", help="check the committed packages")
+    args = parser.parse_args(argv)
+    sources = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
+    packages = [p for p in sources["packages"] if not args.only or p["name"] in args.only]
+    if args.verify:
+        problems = [p for spec in packages for p in verify(spec["name"])]
+        for problem in problems:
+            print(problem)
+        if problems:
+            raise SystemExit(f"{len(problems)} problem(s)")
+        print(f"{len(packages)} data packages verified against their manifests")
+        return
+    args.cache.mkdir(parents=True, exist_ok=True)
+    for spec in packages:
+        build_one(spec, sources, args.cache, args.workers)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The curated native catalog (CUDA, HIP, NCCL, Gloo, crashes) as specs; see build_native.py."""

@@ -1,0 +1,93 @@
+"""errcat.engine: which engine and phase a paste shows."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errcat.engine import PHASES, detect
+
+SGLANG_CAPTURE = """\
+[2026-01-02 03:04:05 TP0] Load weight end. type=LlamaForCausalLM, avail mem=60.10 GB
+[2026-01-02 03:04:09 TP0] Capture cuda graph begin. This can take up to several minutes.
+[2026-01-02 03:04:10 TP0] Scheduler hit an exception: Traceback (most recent call last):
+  File "/x/sglang/srt/model_executor/cuda_graph_runner.py", line 380, in capture
+    self.capture_one_batch_size(bs, forward)
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
+"""
+
+VLLM_PROFILE = """\
+(EngineCore_DP0 pid=88) INFO 03-06 10:05:08 [gpu_model_runner.py:1990] Model loading took 14.99 GiB
+(EngineCore_DP0 pid=88) Traceback (most recent call last):
+(EngineCore_DP0 pid=88)   File "/vllm/v1/worker/w.py", line 2, in determine_available_memory
+(EngineCore_DP0 pid=88)     self.model_runner.profile_run()
+(EngineCore_DP0 pid=88) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
+"""
+
+VLLM_V0_PROFILE = """\
+Traceback (most recent call last):
+  File "/x/vllm/worker/worker.py", line 190, in determine_num_available_blocks
+    self.model_runner.profile_run()
+  File "/x/vllm/worker/model_runner.py", line 1200, in profile_run
+    self.execute_model(model_input, kv_caches, intermediate_tensors)
+  File "/x/vllm/worker/model_runner.py", line 1600, in execute_model
+    hidden_or_intermediate_states = model_executable(
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
+"""
+
+
+def test_sglang_capture_from_frames() -> None:
+    context = detect(SGLANG_CAPTURE)
+    assert (context.engine, context.phase) == ("sglang", "cuda-graph-capture")
+    assert context.phase_evidence == "cuda_graph_runner.py"
+
+
+def test_vllm_profile_run_is_kv_cache_allocation() -> None:
+    context = detect(VLLM_PROFILE)
+    assert (context.engine, context.phase) == ("vllm", "kv-cache-allocation")
+
+
+def test_an_init_frame_outweighs_a_serving_frame_inside_it() -> None:
+    # V0's profile run calls execute_model: still KV cache sizing, not serving.
+    assert detect(VLLM_V0_PROFILE).phase == "kv-cache-allocation"
+
+
+def test_log_line_tells_the_phase_without_frames() -> None:
+    text = (
+        "[2026-01-02 03:04:05 TP0] Decode batch. #running-req: 12\nSegmentation fault (core dumped)"
+    )
+    context = detect(text)
+    assert (context.engine, context.phase) == ("sglang", "serving")
+
+
+def test_weak_evidence_names_no_engine() -> None:
+    assert detect("vllm").engine is None  # one word is not enough
+    assert detect("torch.OutOfMemoryError: CUDA out of memory.").engine is None
+
+
+def test_equal_evidence_names_no_engine() -> None:
+    assert detect("python -m sglang.launch_server\nvllm serve M").engine is None
+
+
+_NEUTRAL = st.text(alphabet=string.ascii_lowercase + " \n0123456789", max_size=200).filter(
+    lambda t: "vllm" not in t and "sglang" not in t and "sgl" not in t
+)
+
+
+@given(_NEUTRAL, _NEUTRAL)
+def test_neutral_text_around_a_paste_changes_nothing(before: str, after: str) -> None:
+    for paste in (SGLANG_CAPTURE, VLLM_PROFILE):
+        want = detect(paste)
+        got = detect(f"{before}\n{paste}\n")
+        assert (got.engine, got.phase) == (want.engine, want.phase)
+        assert detect(f"{before}\n{after}").engine is None
+
+
+@given(st.text(max_size=400))
+def test_any_text_gives_a_known_engine_and_phase(text: str) -> None:
+    context = detect(text)
+    assert context.engine in {None, "sglang", "vllm"}
+    assert context.phase is None or context.phase in PHASES
+    assert isinstance(context.describe(), str)

@@ -1,0 +1,185 @@
+"""The curated native catalog (curated/*.native.jsonl): up to date, valid, and answering."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from errcat.catalog import Catalog
+from errcat.engine import ENGINES, PHASES
+from errcat.matcher import match_error
+from errcat.models import validate_envelope
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import build_native  # noqa: E402
+from native_catalog.spec import KINDS  # noqa: E402
+
+FILES = sorted((ROOT / "curated").glob("*.native.jsonl"))
+
+#: Flags the native advice names, as sglang 0.5.23 and vllm 0.33.0 define them
+#: (checked in their wheels' argument definitions).
+KNOWN_FLAGS = {
+    "sglang": {
+        "--mem-fraction-static",
+        "--max-running-requests",
+        "--chunked-prefill-size",
+        "--cuda-graph-max-bs-decode",
+        "--cuda-graph-max-bs",  # the name before June 2026, said so where named
+        "--cuda-graph-backend-decode",
+        "--disable-cuda-graph",  # deprecated spelling, said so where named
+        "--tp-size",
+        "--quantization",
+        "--max-total-tokens",
+        "--context-length",
+        "--kv-cache-dtype",
+        "--model-path",
+        "--disable-custom-all-reduce",
+        "--attention-backend",
+    },
+    "vllm": {
+        "--gpu-memory-utilization",
+        "--max-model-len",
+        "--max-num-seqs",
+        "--enforce-eager",
+        "--tensor-parallel-size",
+        "--quantization",
+        "--cpu-offload-gb",
+        "--max-num-batched-tokens",
+        "--max-cudagraph-capture-size",
+        "--disable-custom-all-reduce",
+        "--attention-backend",
+    },
+}
+#: docker run's own flags, which the advice names for containers.
+DOCKER_FLAGS = {"--ipc", "--shm-size", "--gpus", "--network", "--memory"}
+
+
+def test_files_are_what_the_specs_render() -> None:
+    rendered = build_native.render()
+    assert sorted(rendered) == [p.name for p in FILES]
+    for path in FILES:
+        assert path.read_text(encoding="utf-8") == rendered[path.name]
+
+
+def test_every_record_is_valid_and_names_one_known_kind() -> None:
+    for path in FILES:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            record = validate_envelope(json.loads(line), strict=True, path=str(path), line=number)
+            kinds = [
+                t.split(":", 2)[2]
+                for t in record.record.tags
+                if t.count(":") == 2 and t.startswith("errcat:native:")
+            ]
+            assert len(kinds) == 1, (path, number)
+            assert kinds[0] in KINDS
+            assert record.record.solutions and record.record.example_fix
+            assert "Sources: https://" in record.record.documentation or record.record.repo in {
+                "bminor/bash",
+                "python/cpython",
+            }
+
+
+def test_engine_advice_names_only_flags_the_engines_define() -> None:
+    import re
+
+    for path in FILES:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for entry in json.loads(line)["record"].get("engineAdvice", []):
+                assert entry["engine"] in ENGINES
+                assert entry["phase"] is None or entry["phase"] in PHASES
+                text = " ".join([*entry["solutions"], entry["exampleFix"]])
+                flags = set(re.findall(r"--[a-z][a-z0-9-]+", text))
+                unknown = flags - KNOWN_FLAGS[entry["engine"]] - DOCKER_FLAGS
+                assert not unknown, unknown
+
+
+@pytest.fixture(scope="module")
+def native() -> Catalog:
+    return Catalog.from_path(*FILES)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "params"),
+    [
+        (
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a"
+            " total capacity of 79.15 GiB of which 1.02 GiB is free. Process 11 has 78.1 GiB"
+            " memory in use. Of the allocated memory 70.00 GiB is allocated by PyTorch, and"
+            " 3.00 GiB is reserved by PyTorch but unallocated. If reserved but unallocated"
+            " memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+            "cuda-oom",
+            {"size": "2.00 GiB", "free": "1.02 GiB", "reserved_unallocated": "3.00 GiB"},
+        ),
+        (
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0;"
+            " 4.00 GiB total capacity; 3.46 GiB already allocated; 0 bytes free; 3.47 GiB"
+            " reserved in total by PyTorch) If reserved memory is >> allocated memory try",
+            "cuda-oom",
+            # Known: the 2.1+ record, cut, outranks this wording's exact record (the matcher
+            # reads a 38-character form of the message as truncated): right kind, no values.
+            {},
+        ),
+        (
+            "CUDA out of memory. Tried to allocate 50.00 MiB. GPU 0 has a total capacity of"
+            " 23.56 GiB of which 56.88 MiB is free",
+            "cuda-oom",
+            {"size": "50.00 MiB"},
+        ),
+        (
+            "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 500.00 MiB. GPU 0 has a"
+            " total capacity of 31.98 GiB of which 136.00 MiB is free. Of the allocated memory"
+            " 31.61 GiB is allocated by PyTorch, and 1.21 MiB is reserved by PyTorch but"
+            " unallocated.",
+            "hip-oom",
+            {"size": "500.00 MiB"},
+        ),
+        (
+            "RuntimeError: CUDA error: an illegal memory access was encountered\nCUDA kernel"
+            " errors might be asynchronously reported at some other API call, so the stacktrace"
+            " below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+            "cuda-illegal-address",
+            {},
+        ),
+        (
+            "torch.distributed.DistBackendError: NCCL error in:"
+            " ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error"
+            " (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",
+            "nccl-error",
+            {"nccl_version": "2.20.5"},
+        ),
+        (
+            "[rank0]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught"
+            " collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE,"
+            " NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) ran for 600020 milliseconds"
+            " before timing out.",
+            "nccl-watchdog-timeout",
+            {"op_type": "ALLREDUCE", "timeout_ms": "600000"},
+        ),
+        (
+            "Fatal Python error: Segmentation fault\n\nThread 0x00007f (most recent call first):",
+            "segfault",
+            {},
+        ),
+        (
+            "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling"
+            " `cublasCreate(handle)`",
+            "cublas",
+            {"call": "cublasCreate(handle)"},
+        ),
+    ],
+)
+def test_real_shapes_answer_with_their_kind(
+    native: Catalog, text: str, kind: str, params: dict[str, str]
+) -> None:
+    match = match_error(text, catalog=native)
+    assert match is not None, text
+    assert f"errcat:native:{kind}" in match.summary.tags
+    for name, value in params.items():
+        assert match.params[name] == value

@@ -1,0 +1,90 @@
+"""The stack's data packages (``stack/packages/errcat-data-*``): built, loadable, answering.
+
+Each package is installed here as an installer would leave it on ``sys.path``
+(its package folder and a ``.dist-info`` with the entry point its
+``pyproject.toml`` declares), then found through ``errcat.catalogs`` by the
+default catalog, as after ``pip install stack/packages/errcat-data-python/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import errcat
+import errcat.default as default_module
+from errcat.plugins import GROUP, installed_entry_points
+
+STACK = Path(__file__).resolve().parents[1] / "stack"
+PACKAGES = sorted(p for p in (STACK / "packages").iterdir() if (p / "pyproject.toml").is_file())
+
+
+def _install(site: Path, package: Path) -> str:
+    """Lay ``package`` out in ``site`` as pip installs it; the module's name."""
+    text = (package / "pyproject.toml").read_text(encoding="utf-8")
+    fields = dict(re.findall(r'^(\w[\w-]*) = "([^"]*)"$', text, re.MULTILINE))
+    section = text.split(f'[project.entry-points."{GROUP}"]', 1)[1].strip().splitlines()[0]
+    name, value = (part.strip().strip('"') for part in section.split("="))
+    module = value.split(":")[0]
+    shutil.copytree(package / "src" / module, site / module)
+    info = site / f"{fields['name'].replace('-', '_')}-{fields['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {fields['name']}\nVersion: {fields['version']}\n",
+        encoding="utf-8",
+    )
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\n{name} = {value}\n", encoding="utf-8")
+    return module
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    path = tmp_path / "site"
+    path.mkdir()
+    monkeypatch.syspath_prepend(str(path))
+    monkeypatch.setenv("ERRCAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(default_module, "_default", None)  # forget the default catalog
+    yield path
+    for name in [m for m in sys.modules if m.startswith("errcat_data_")]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+
+
+def test_every_package_has_its_manifest_and_sources() -> None:
+    spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
+    built = {p.name.removeprefix("errcat-data-") for p in PACKAGES}
+    assert built <= {p["name"] for p in spec["packages"]}
+    for package in PACKAGES:
+        (data,) = (package / "src").iterdir()
+        manifest = json.loads((data / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["count"] > 0 and manifest["files"]
+        listed = {**manifest["files"], **manifest.get("history", {})}
+        on_disk = {f"records/{p.name}" for p in (data / "records").iterdir()}
+        assert on_disk == set(listed)
+        for file, meta in listed.items():
+            blob = (data / file).read_bytes()
+            assert len(blob) <= 25_000_000  # files in git stay small
+            assert hashlib.sha256(blob).hexdigest() == meta["sha256"], file
+
+
+def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
+    site: Path,
+) -> None:
+    _install(site, STACK / "packages" / "errcat-data-python")
+    assert [ep.name for ep in installed_entry_points()] == ["python"]
+    text = "argparse.ArgumentError: argument --tp-size: invalid int value: 'abc'"
+    match = errcat.match_error(text)
+    assert match is not None
+    assert match.record.repo == "python/cpython" and match.record.file_path == "Lib/argparse.py"
+    assert match.record.github_url.startswith(
+        "https://github.com/python/cpython/blob/v3.11.7/Lib/argparse.py#L"
+    )
+    assert errcat.match_error(text, catalog=errcat.Catalog.bundled()) is None

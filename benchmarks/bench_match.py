@@ -52,7 +52,7 @@ path, queries_file = sys.argv[1], sys.argv[2]
 t1 = time.perf_counter()
 store = open_file_store(Path(path), progress=False)
 t2 = time.perf_counter()
-catalog = Catalog._of_parts([store])
+catalog = Catalog.of_stores([store])
 queries = json.loads(Path(queries_file).read_text())
 first = next(iter(queries.values()))[0][0]
 match_error(first, catalog=catalog)

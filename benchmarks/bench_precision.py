@@ -10,10 +10,17 @@ mined template is rendered with realistic values, as a bare
 site. Matched against its own catalog it should find its record (recall);
 matched against the other catalog, which does not hold it, it must not get a
 confident answer (exact and confidence >= 0.5). The issue's bar: at most 1%.
+
+With ``--catalog FILE`` (default: ``mine_wheels.py``'s sglang+vllm union, when
+it exists) both sets are also matched against that catalog, which holds
+neither: other projects' errors against a serving stack's catalog, the case
+where generic shapes (``{name} must be non-negative``) answer wrongly. The bar
+there (issue 27): at most 0.5%. Keep these rows as more catalogs join it.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import sysconfig
@@ -39,6 +46,8 @@ VALUES = [
     "x.y; z",
 ]
 SKIP = {"pip", "setuptools", "_distutils_hack", "pkg_resources", "wheel"}
+#: The serving stack's catalog that mine_wheels.py writes.
+STACK = Path("/root/.cache/errcat-bench/wheels/catalog-sglang-vllm.jsonl")
 
 
 def third_party() -> list[Path]:
@@ -110,7 +119,10 @@ def measure(queries: Catalog, catalog: Catalog, rng: random.Random, limit: int) 
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--catalog", type=Path, default=STACK, help="a catalog holding neither")
+    args = parser.parse_args(argv)
     rng = random.Random(0)
     started = time.perf_counter()
     stdlib = mine_catalog([Path(sysconfig.get_paths()["stdlib"])], repo_of="python/cpython")
@@ -126,6 +138,11 @@ def main() -> None:
         ("stdlib -> third-party (precision)", measure(stdlib, others, rng, 5000)),
         ("third-party -> stdlib (precision)", measure(others, stdlib, rng, 5000)),
     ]
+    if args.catalog.is_file():
+        stack = Catalog.from_path(args.catalog)
+        name = args.catalog.stem.removeprefix("catalog-")
+        rows.append((f"stdlib -> {name} (precision)", measure(stdlib, stack, rng, 5000)))
+        rows.append((f"third-party -> {name} (precision)", measure(others, stack, rng, 5000)))
     print(f"{'queries -> catalog':<38} {'n':>6} {'line':>8} {'traceback':>10}")
     for name, row in rows:
         if "recall" in name:
@@ -135,7 +152,8 @@ def main() -> None:
         print(f"{name:<38} {int(row['queries']):>6} {line:>8.1%} {tb:>10.1%}")
     print("recall rows: share that found a record with the same template;")
     print("precision rows: share that got a confident (exact, >= 0.5) answer from a catalog")
-    print("that does not hold the error (lower is better; the bar is 1%).")
+    print("that does not hold the error (lower is better; the bar is 1%, 0.5% against a")
+    print("serving stack's catalog).")
 
 
 if __name__ == "__main__":

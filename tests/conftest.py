@@ -13,9 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from errcat.catalog import Catalog
 from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+
+# No per-example deadline: an example's wall time says how busy the machine is, not whether
+# the property holds (tests assert behaviour; speed is measured in benchmarks/).
+settings.register_profile("errcat", deadline=None)
+settings.load_profile("errcat")
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS_DIR = ROOT.parent / "shared" / "seeds"

@@ -25,6 +25,7 @@ from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.history import History
 from errcat.loaders import dump_envelope, iter_path, read_manifest
 from errcat.release import build, canonical_files, check, compressed, content_digest
+from errcat.store import FORMAT_VERSION
 
 BENCH = ROOT / "benchmarks"
 if str(BENCH) not in sys.path:
@@ -192,7 +193,7 @@ def test_bundled_data_is_indexed_once_into_the_cache_named_by_its_checksum(
     catalog = load_bundled(lazy=True)
     assert len(catalog) == 20 and catalog.data_version == "2026-01-02T00:00:00.000Z"
     index = bundled_index_path(cache, read_manifest(root))
-    assert index.is_file() and index.name == f"bundled-{'ab' * 10}.errcat-index"
+    assert index.is_file() and index.name == f"bundled-{'ab' * 10}-v{FORMAT_VERSION}.errcat-index"
     assert not list(root.rglob("*.errcat-index"))  # nothing written beside the installed data
     stamp = index.stat().st_mtime_ns
     assert len(load_bundled(lazy=True)) == 20 and index.stat().st_mtime_ns == stamp

@@ -27,7 +27,7 @@ def test_bundled_catalog_is_what_its_manifest_says() -> None:
 
 
 def test_bundled_is_built_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
-    import errcat.catalog as module
+    import errcat.default as module
 
     monkeypatch.setattr(module, "_bundled", None)
     results: list[Catalog] = []
@@ -92,7 +92,7 @@ def test_import_reads_no_data() -> None:
     import sys
 
     code = (
-        "import sys, errcat, errcat.catalog as c; "
+        "import sys, errcat, errcat.default as c; "
         "assert c._bundled is None; assert 'DATA_VERSION' not in vars(errcat); print('ok')"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

@@ -1306,7 +1306,8 @@ def test_module_qualified_classes_are_exception_lines(line: str) -> None:
 def test_plain_traceback_fast_path_agrees_with_the_full_parser(
     message: str, cls: type[Exception]
 ) -> None:
-    from errcat.extract import _extract, _plain_traceback
+    from errcat.extract.pipeline import _extract
+    from errcat.extract.tracebacks import _plain_traceback
 
     def inner() -> None:
         raise cls(message)
@@ -1325,7 +1326,7 @@ def test_plain_traceback_fast_path_agrees_with_the_full_parser(
 
 
 def test_plain_traceback_fast_path_is_taken_for_a_plain_traceback() -> None:
-    from errcat.extract import _plain_traceback
+    from errcat.extract.tracebacks import _plain_traceback
 
     text = (
         "Traceback (most recent call last):\n"

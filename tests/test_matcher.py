@@ -345,7 +345,7 @@ def test_real_traceback_from_python_is_matched() -> None:
 def test_records_outside_the_traceback_files_are_skipped_without_changing_answers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import errcat.matcher as matcher_module
+    import errcat.matcher.collect as collect_module
 
     template = "{a}: {b}"
     envelopes = [
@@ -376,7 +376,7 @@ def test_records_outside_the_traceback_files_are_skipped_without_changing_answer
         return [*out, [(m.summary.id, m.confidence) for m in best if m]]
 
     fast = answers()
-    monkeypatch.setattr(matcher_module, "_outside_cannot_qualify", lambda logit, floor: False)
+    monkeypatch.setattr(collect_module, "_outside_cannot_qualify", lambda logit, floor: False)
     assert answers() == fast
     assert fast[0][0][0] == f"{137:016x}"  # the record whose raise site is in the traceback
 
@@ -950,8 +950,9 @@ def test_a_regex_that_runs_past_the_wall_clock_limit_once_is_tried_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import errcat.matcher as matcher_module
+    import errcat.matcher.verify as verify_module
 
-    real = matcher_module._verify_once
+    real = verify_module._verify_once
     limits: list[float] = []
 
     def busy_once(*args: Any) -> Any:
@@ -960,7 +961,7 @@ def test_a_regex_that_runs_past_the_wall_clock_limit_once_is_tried_again(
             raise TimeoutError  # as when the machine was busy during the first try
         return real(*args)
 
-    monkeypatch.setattr(matcher_module, "_verify_once", busy_once)
+    monkeypatch.setattr(verify_module, "_verify_once", busy_once)
     catalog = catalog_of("cache of {n} blocks is too small for the {what} model")
     m = match_error("ValueError: cache of 3 blocks is too small for the llama model", catalog)
     assert m is not None and m.params == {"n": "3", "what": "llama"}
@@ -1586,7 +1587,7 @@ def test_a_wrapper_is_joined_to_its_message_alike_by_pieces_and_by_regex(
     wrapper: str, inner: str, values: list[str]
 ) -> None:
     from errcat.index import Entry
-    from errcat.matcher import _wrapping
+    from errcat.matcher.hits import _wrapping
     from errcat.patterns import parse_template
 
     supply = iter(values)
@@ -1786,3 +1787,61 @@ def test_a_title_cut_before_the_patterns_rarest_words_still_finds_it(value: str,
     text = f"[Bug] ValueError: No processor registered for arch: ['{value}']{tail}"
     m = match_error(text, catalog=catalog)
     assert m is not None and m.record.id == f"{80:016x}" and m.mode == "truncated"
+
+
+# -- generic shapes need evidence that the catalog holds the error ---------------------
+
+
+def _generic_catalog(cls: str = "ValueError") -> Catalog:
+    # The shape is common in the catalog too (as "must be non-negative" is in sglang's
+    # and vllm's), so the words alone leave the model unsure.
+    fillers = [
+        envelope_of(
+            10 + n, f"{{x}} must be non-negative in stage {n}", filePath=f"src/project/s{n}.py"
+        )
+        for n in range(50)
+    ]
+    record = envelope_of(
+        1,
+        "{name} must be non-negative",
+        errorClass=cls,
+        filePath="src/project/sampling.py",
+        lineNumber=40,
+        sourceCodeStart=22,
+        sourceCodeEnd=58,
+    )
+    return Catalog([record, *fillers])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: The order of integration must be non-negative",
+        "ValueError: number of bits must be non-negative",
+        "[Bug]: ValueError: lo must be non-negative",
+    ],
+)
+def test_a_generic_shape_alone_is_no_confident_answer(text: str) -> None:
+    # Any subject completes "{name} must be non-negative": another project's error of
+    # that shape is not this record's (it stays a hint, below the threshold).
+    catalog = _generic_catalog()
+    assert match_error(text, catalog=catalog) is None
+    top = match_all(text, catalog=catalog)
+    assert top and top[0].summary.id == f"{1:016x}" and not top[0].confident
+    assert any("shape many projects raise" in r for r in top[0].reasons)
+
+
+def test_a_generic_shape_answers_with_a_frame_the_project_named_or_its_own_class() -> None:
+    catalog = _generic_catalog()
+    message = "ValueError: top_k must be non-negative"
+    frame = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/project/sampling.py", line 40, in check\n'
+        "    raise ValueError(f'{name} must be non-negative')\n"
+    )
+    for text in (frame + message, f"project serve failed: {message}"):
+        m = match_error(text, catalog=catalog)
+        assert m is not None and m.summary.id == f"{1:016x}", text
+    qualified = _generic_catalog("project.errors.ConfigError")
+    m = match_error("project.errors.ConfigError: top_k must be non-negative", catalog=qualified)
+    assert m is not None and m.summary.id == f"{1:016x}"

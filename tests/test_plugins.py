@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import errcat
-import errcat.catalog as catalog_module
+import errcat.default as default_module
 from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.cli import main
@@ -61,7 +61,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "site"
     path.mkdir()
     monkeypatch.syspath_prepend(str(path))
-    monkeypatch.setattr(catalog_module, "_default", None)  # forget the default catalog
+    monkeypatch.setattr(default_module, "_default", None)  # forget the default catalog
     yield path
     for name in [m for m in sys.modules if m.startswith("flux_")]:
         del sys.modules[name]

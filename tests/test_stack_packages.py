@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import errcat
-import errcat.catalog as catalog_module
+import errcat.default as default_module
 from errcat.plugins import GROUP, installed_entry_points
 
 STACK = Path(__file__).resolve().parents[1] / "stack"
@@ -51,7 +51,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path.mkdir()
     monkeypatch.syspath_prepend(str(path))
     monkeypatch.setenv("ERRCAT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(catalog_module, "_default", None)  # forget the default catalog
+    monkeypatch.setattr(default_module, "_default", None)  # forget the default catalog
     yield path
     for name in [m for m in sys.modules if m.startswith("errcat_data_")]:
         del sys.modules[name]

@@ -81,8 +81,8 @@ def test_errcat_match_on_a_stored_catalog_does_not_import_pydantic(tmp_path: Pat
     obj = seed_objects()[0]["record"]
     code = (
         "import sys\n"
-        "import errcat.catalog\n"
-        "errcat.catalog.LAZY_BYTES = 0  # as for the bundled data: served by its stored index\n"
+        "import errcat.sources\n"
+        "errcat.sources.LAZY_BYTES = 0  # as for the bundled data: served by its stored index\n"
         "from errcat.cli import main\n"
         "rc = main(['match', '--no-bundled', '--catalog', sys.argv[1], sys.argv[2]])\n"
         "print(json.dumps({'rc': rc, 'pydantic': 'pydantic' in sys.modules}))\n"

@@ -112,7 +112,7 @@ def __getattr__(name: str) -> Any:
     # Public names are imported on first access; DATA_VERSION is read from the
     # bundled manifest on first access, not at import.
     if name == "DATA_VERSION":
-        from errcat.catalog import bundled_data_version
+        from errcat.sources import bundled_data_version
 
         value: Any = bundled_data_version()
     elif name in _LAZY:

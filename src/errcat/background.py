@@ -48,10 +48,13 @@ from importlib import resources
 
 __all__ = [
     "Background",
+    "COrigin",
     "builtin_wording",
     "c_examples",
+    "c_origin",
     "class_key",
     "information",
+    "is_c_message",
     "load",
     "message_raised_by_builtins",
     "pattern_wording",
@@ -238,3 +241,89 @@ def c_examples(*wordings: str) -> tuple[str, ...]:
     """
     table = load().builtin_examples
     return tuple(m for w in dict.fromkeys(wordings) for m in table.get(w, ()))
+
+
+#: What C prints in place of a value: a quoted string, a repr in angle brackets, a number.
+_C_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|<[^>]*>|\d+")
+#: The least of a text read as an error message C raised (shorter is a value).
+_C_MESSAGE_MIN = 12
+
+
+@dataclass(frozen=True, slots=True)
+class COrigin:
+    """What CPython's C code has to do with a message and the pattern that matched it.
+
+    ``raised``: C raises these words (the message's own, or the pattern's), as
+    this class. ``printed``: the message opens in the very form C prints the
+    pattern's words in, quoted values and all (so a project named only in its
+    values is a value C was given). ``examples``: some of C's messages of the
+    message's or the pattern's wording, as C printed them: a pattern that
+    matches none of them never prints what C prints. Both are empty when
+    ``raised`` is false.
+    """
+
+    raised: bool
+    printed: bool = False
+    examples: tuple[str, ...] = ()
+
+
+_NOT_C = COrigin(False)
+
+
+def c_origin(
+    message: str,
+    fragments: Sequence[str],
+    error_class: str | None = None,
+    *,
+    own: Sequence[str] | None = None,
+) -> COrigin:
+    """Did CPython's C code print this message? One question, all its answers (:class:`COrigin`).
+
+    ``fragments`` is the literal text a pattern's hit explains; ``own`` the
+    pattern's own, when the hit explains more (a wrapper holding another
+    message); ``error_class`` the class the message was raised as, if known.
+
+    >>> c_origin("No module named 'vllm._C'", ["No module named "], "ModuleNotFoundError")
+    ... # doctest: +ELLIPSIS
+    COrigin(raised=True, printed=True, examples=(...))
+    >>> c_origin("batch size 3 exceeds the cache", ["batch size ", " exceeds the cache"])
+    COrigin(raised=False, printed=False, examples=())
+    """
+    raised = message_raised_by_builtins(message, error_class) or raised_by_builtins(
+        fragments, error_class
+    )
+    if not raised:
+        return _NOT_C
+    wording = pattern_wording(fragments if own is None else own)
+    return COrigin(
+        True, _printed_by_c(message, wording), c_examples(builtin_wording(message), wording)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _printed_by_c(message: str, wording: str) -> bool:
+    """Whether a message opens in the very form C prints ``wording`` in, quoted values and all.
+
+    What follows may be anything (an issue title's own words).
+
+    >>> _printed_by_c("No module named 'vllm._C' when run demo", "no module named")
+    True
+    >>> _printed_by_c("module attrs has no attribute x", "module has no attribute")
+    False
+    """
+    shape = _C_VALUE.sub("_", message)
+    return any(shape.startswith(_C_VALUE.sub("_", example)) for example in c_examples(wording))
+
+
+@functools.lru_cache(maxsize=4096)
+def is_c_message(text: str) -> bool:
+    """Whether a text (a captured value) is a whole message of CPython's C code, of three words.
+
+    >>> is_c_message("object of type 'int' has no len()"), is_c_message("header")
+    (True, False)
+    """
+    return (
+        len(text) >= _C_MESSAGE_MIN
+        and len(shape_words(builtin_wording(text))) >= 3
+        and message_raised_by_builtins(text)
+    )

@@ -2,7 +2,9 @@
 
 Workers are forked from the calling process, so they share its catalog and
 index (copy-on-write) instead of loading them again; each returns the few
-numbers that identify a match and the parent rebuilds the :class:`Match`.
+values that identify a match (its wire form, with the chain's other answers
+and the records it cannot be told from) and the parent rebuilds the
+:class:`Match`.
 Where ``fork`` is not available, or for small batches, matching runs in the
 calling thread. Results come back in input order.
 
@@ -42,41 +44,11 @@ _worker_catalog: Catalog | None = None
 
 
 def _encode(match: Match | None, catalog: Catalog) -> tuple[Any, ...] | None:
-    if match is None:
-        return None
-    part = next(n for n, store in enumerate(catalog.parts) if store is match._store)
-    return (
-        part,
-        match._position,
-        match.summary,
-        match.confidence,
-        match.exact,
-        match.mode,
-        match.captures,
-        match.span,
-        match.report,
-        match.reasons,
-        match._rank,
-    )
+    return None if match is None else match._to_wire(catalog.parts)
 
 
 def _decode(data: tuple[Any, ...] | None, catalog: Catalog) -> Match | None:
-    if data is None:
-        return None
-    part, position, summary, confidence, exact, mode, captures, span, report, reasons, rank = data
-    return Match(
-        summary=summary,
-        confidence=confidence,
-        exact=exact,
-        mode=mode,
-        captures=captures,
-        span=span,
-        report=report,
-        reasons=reasons,
-        _store=catalog.parts[part],
-        _position=position,
-        _rank=rank,
-    )
+    return None if data is None else Match._from_wire(data, catalog.parts)
 
 
 def _work(chunk: list[str]) -> list[tuple[Any, ...] | None]:

@@ -26,16 +26,15 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from errcat._compat import Traversable
+from errcat.catalog import Catalog
 from errcat.errors import CatalogSourceError
+from errcat.history import sidecars_in
 from errcat.loaders import bundled_data_dir, read_manifest
-
-if sys.version_info >= (3, 11):
-    from importlib.resources.abc import Traversable
-else:  # pragma: no cover - Python 3.10
-    from importlib.abc import Traversable
+from errcat.sources import LAZY_BYTES, bundled_data_version, data_size, history_loader
+from errcat.store import FORMAT_VERSION
 
 if TYPE_CHECKING:
-    from errcat.catalog import Catalog
     from errcat.store import Store
 
 __all__ = [
@@ -48,11 +47,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("errcat")
-
-
-def bundled_data_version() -> str:
-    """The data version of the bundled catalog, from its manifest (read on each call)."""
-    return str(read_manifest(bundled_data_dir())["dataVersion"])
 
 
 def data_checksum(manifest: dict[str, Any]) -> str:
@@ -72,12 +66,17 @@ def data_checksum(manifest: dict[str, Any]) -> str:
 
 
 def bundled_index_path(cache: Path, manifest: dict[str, Any]) -> Path:
-    """Where the stored index of the bundled data lives in ``cache``: named by its checksum.
+    """Where the stored index of the bundled data lives in ``cache``: named by checksum and format.
 
-    >>> bundled_index_path(Path("/c"), {"contentSha256": "0123456789" * 6 + "abcd"}).name
-    'bundled-01234567890123456789.errcat-index'
+    Two installs of errcat that share the user cache and the data but write
+    different index formats keep an index each (one name for both, and each
+    would rebuild the other's on every load).
+
+    >>> name = bundled_index_path(Path("/c"), {"contentSha256": "0123456789" * 6 + "abcd"}).name
+    >>> name == f"bundled-01234567890123456789-v{FORMAT_VERSION}.errcat-index"
+    True
     """
-    return cache / f"bundled-{data_checksum(manifest)[:20]}.errcat-index"
+    return cache / f"bundled-{data_checksum(manifest)[:20]}-v{FORMAT_VERSION}.errcat-index"
 
 
 def prebuilt_dir() -> Traversable:
@@ -133,10 +132,8 @@ def load_bundled(*, lazy: bool | None = None) -> Catalog:
     """Load the bundled catalog (see the module docstring); ``lazy`` forces or forbids the index.
 
     By default the stored index is used when the records are
-    :data:`errcat.catalog.LAZY_BYTES` or more, decompressed.
+    :data:`errcat.sources.LAZY_BYTES` or more, decompressed.
     """
-    from errcat.catalog import LAZY_BYTES, Catalog, data_size
-
     data = bundled_data_dir()
     manifest = read_manifest(data)
     version = str(manifest["dataVersion"])
@@ -146,17 +143,14 @@ def load_bundled(*, lazy: bool | None = None) -> Catalog:
     if store is not None:
         for problem in store.problems:
             logger.warning("skipped: %s", problem)
-        catalog = Catalog._of_parts([store], version)
+        sidecars = sidecars_in(data) if isinstance(data, Path) else []
+        # The history is read when a match first asks for it, not on every load.
+        catalog = Catalog.of_stores(
+            [store], version, history=history_loader(sidecars) if sidecars else None
+        )
     else:
         catalog = Catalog.from_path(data, lazy=False)
         catalog.data_version = version
-    if store is not None and isinstance(data, Path):
-        from errcat.catalog import _history_loader
-        from errcat.history import sidecars_in
-
-        sidecars = sidecars_in(data)
-        if sidecars:  # read when a match first asks for history, not on every load
-            catalog._keep_history(_history_loader(sidecars))
     if sys.flags.dev_mode:  # pragma: no cover - a hint for whoever profiles a first run
         logger.debug("bundled catalog: %d records from %s", len(catalog), data)
     return catalog

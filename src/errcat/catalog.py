@@ -10,69 +10,26 @@
 
 from __future__ import annotations
 
-import functools
-import logging
 import os
-import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-if sys.version_info >= (3, 11):
-    from importlib.resources.abc import Traversable
-else:  # pragma: no cover - Python 3.10
-    from importlib.abc import Traversable
-
-from errcat.bundled import bundled_data_version
+from errcat._compat import Traversable
 from errcat.errors import InvalidRecordError, UnknownRecordError
-from errcat.history import History, attach, find_sidecar, history_of, sidecars_in
+from errcat.history import History, attach, history_of
 from errcat.index import PatternIndex
-from errcat.loaders import iter_path
-from errcat.store import MemoryStore, RecordSummary, Store, open_file_store
+from errcat.sources import LAZY_BYTES, bundled_data_version, data_size, history_loader, open_stores
+from errcat.store import MemoryStore, RecordSummary, Store
+from errcat.text import short_class
 
 if TYPE_CHECKING:
     from errcat.models import ErrorRecord, RecordEnvelope
 
 __all__ = ["LAZY_BYTES", "Catalog", "Engine", "bundled_data_version", "data_size"]
 
-logger = logging.getLogger("errcat")
-
 #: How a catalog finds candidate patterns (see :mod:`errcat.index`).
 Engine = Literal["prefilter", "scan"]
-
-#: Sources of at least this many bytes of JSON Lines are served through a stored
-#: index (records read on demand) rather than loaded into memory.
-LAZY_BYTES = 16 << 20
-
-_bundled: Catalog | None = None
-_default: Catalog | None = None
-_bundled_lock = threading.RLock()  # re-entrant: a plug-in may ask for the bundled catalog
-
-
-def _short_class(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
-
-
-def _file_size(path: Path) -> int:
-    """Bytes of a file; of a ``.gz`` file, the size it decompresses to (its gzip trailer)."""
-    size = path.stat().st_size
-    if size >= 18 and path.name.lower().endswith(".gz"):  # header and trailer of a gzip
-        with path.open("rb") as fh:
-            fh.seek(-4, os.SEEK_END)
-            return max(size, int.from_bytes(fh.read(4), "little"))  # ISIZE: size mod 2**32
-    return size
-
-
-def data_size(path: Path) -> int:
-    """Bytes of JSON a file or directory holds, counting compressed files decompressed."""
-    if path.is_file():
-        return _file_size(path)
-    total = 0
-    for root, _dirs, names in os.walk(path):
-        total += sum(_file_size(Path(root) / n) for n in names)
-    return total
 
 
 class Catalog:
@@ -109,12 +66,25 @@ class Catalog:
         self.data_version = data_version
 
     @classmethod
-    def _of_parts(cls, parts: Iterable[Store], data_version: str | None = None) -> Catalog:
+    def of_stores(
+        cls,
+        stores: Iterable[Store],
+        data_version: str | None = None,
+        history: History | Callable[[], History] | None = None,
+    ) -> Catalog:
+        """A catalog made of ``stores`` (later ones override), as they are: nothing is copied.
+
+        ``history`` (or a function that loads it when a match first asks) is
+        attached to every store. The stores' load problems are the catalog's.
+        """
         catalog = cls.__new__(cls)
-        catalog._parts = tuple(parts)
+        catalog._parts = tuple(stores)
         catalog.problems = tuple(p for part in catalog._parts for p in part.problems)
         catalog.data_version = data_version
-        return catalog
+        return catalog._keep_history(history)
+
+    #: The former private name of :meth:`of_stores` (spark and older callers use it).
+    _of_parts = of_stores
 
     @classmethod
     def from_path(
@@ -133,66 +103,8 @@ class Catalog:
         ``lazy=True``) are served through a stored index built on first use:
         later loads take milliseconds and read a record only when it is used.
         """
-        parts: list[Store] = []
-        sidecars: list[Path] = []
-        pending: list[RecordEnvelope] = []
-        pending_problems: list[InvalidRecordError] = []
-
-        def flush() -> None:
-            if pending or pending_problems:
-                parts.append(MemoryStore(list(pending), problems=list(pending_problems)))
-                pending.clear()
-                pending_problems.clear()
-
-        for path in paths:
-            store = None
-            if isinstance(path, (str, os.PathLike)):
-                sidecars.extend(_sidecars_of(Path(path)))
-            if lazy is not False and not (
-                isinstance(path, Traversable) and not isinstance(path, Path)
-            ):
-                p = Path(path)
-                if p.exists() and (lazy or data_size(p) >= LAZY_BYTES):
-                    store = open_file_store(p)
-            if store is not None:
-                if strict and store.problems:
-                    raise store.problems[0]
-                for problem in store.problems:
-                    logger.warning("skipped: %s", problem)
-                flush()
-                parts.append(store)
-                continue
-            seen: dict[str, int] = {}
-            for item in iter_path(path, strict=strict):
-                if item.problem is not None:
-                    if strict:
-                        raise item.problem
-                    logger.warning("skipped: %s", item.problem)
-                    pending_problems.append(item.problem)
-                    continue
-                assert item.envelope is not None
-                rid = item.envelope.record.id
-                if rid in seen:
-                    dup = InvalidRecordError(
-                        f"duplicate id {rid!r} (first on line {seen[rid]}); the later line wins",
-                        path=item.source,
-                        line=item.line,
-                        field="record.id",
-                        record_id=rid,
-                    )
-                    if strict:
-                        raise dup
-                    logger.warning("%s", dup)
-                    pending_problems.append(dup)
-                seen[rid] = item.line
-                pending.append(item.envelope)
-        flush()
-        if not parts:
-            parts.append(MemoryStore())
-        catalog = cls._of_parts(parts)
-        if sidecars:
-            catalog._keep_history(_history_loader(sidecars))
-        return catalog
+        parts, sidecars = open_stores(paths, strict=strict, lazy=lazy)
+        return cls.of_stores(parts, history=history_loader(sidecars) if sidecars else None)
 
     @classmethod
     def from_sources(
@@ -212,34 +124,20 @@ class Catalog:
         ...
         ValueError: no catalog to load: no paths given and the bundled catalog left out
         """
-        if not bundled and not paths:
-            raise ValueError("no catalog to load: no paths given and the bundled catalog left out")
-        extra = cls.from_path(*paths) if paths else None
-        if not bundled:
-            assert extra is not None
-            return extra
-        base = cls.default()
-        if extra is None:
-            return base
-        merged = base.merge(extra)
-        merged.data_version = base.data_version
-        return merged
+        from errcat.default import catalog_from_sources  # the one upward link, made late
+
+        return catalog_from_sources(paths, bundled=bundled)
 
     @classmethod
     def bundled(cls) -> Catalog:
         """The catalog shipped with errcat, loaded once on first use (thread-safe).
 
         A large one is served through its stored index, built once into the
-        user cache (:mod:`errcat.bundled`).
+        user cache (:mod:`errcat.bundled`; the policy is :mod:`errcat.default`'s).
         """
-        global _bundled  # noqa: PLW0603 - the process-wide cache of the bundled catalog
-        if _bundled is None:
-            with _bundled_lock:
-                if _bundled is None:
-                    from errcat.bundled import load_bundled
+        from errcat.default import bundled_catalog
 
-                    _bundled = load_bundled()
-        return _bundled
+        return bundled_catalog()
 
     @classmethod
     def default(cls) -> Catalog:
@@ -250,18 +148,9 @@ class Catalog:
         bundled records and override those with the same id; a broken one is
         skipped with a warning.
         """
-        global _default  # noqa: PLW0603 - the process-wide cache of the default catalog
-        if _default is None:
-            base = cls.bundled()
-            with _bundled_lock:
-                if _default is None:
-                    from errcat.plugins import plugin_catalogs
+        from errcat.default import default_catalog
 
-                    extra = plugin_catalogs()
-                    catalog = base.merge(*extra) if extra else base
-                    catalog.data_version = base.data_version
-                    _default = catalog
-        return _default
+        return default_catalog()
 
     # -- history --------------------------------------------------------------------
 
@@ -379,7 +268,7 @@ class Catalog:
                 return False
             if error_class is not None and error_class not in {
                 summary.error_class,
-                _short_class(summary.error_class),
+                short_class(summary.error_class),
             }:
                 return False
             return tag is None or tag in summary.tags
@@ -413,22 +302,3 @@ class Catalog:
         for part in self._parts:
             index = part.index
         return index
-
-
-def _sidecars_of(path: Path) -> list[Path]:
-    """The history sidecars that go with a catalog source: beside a file, or inside a folder."""
-    if path.is_dir():
-        return sidecars_in(path)
-    found = find_sidecar(path)
-    return [found] if found is not None else []
-
-
-def _history_loader(paths: Sequence[Path]) -> Callable[[], History]:
-    """A function reading the sidecars once, when a match first needs their history."""
-
-    @functools.cache
-    def load() -> History:
-        first, *rest = (History.load(p) for p in paths)
-        return first.merged(*rest) if rest else first
-
-    return load

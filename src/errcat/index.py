@@ -25,12 +25,14 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
+from errcat.text import fold_whitespace, words
 
 __all__ = [
     "Entry",
@@ -40,12 +42,11 @@ __all__ = [
     "ScanIndex",
     "ends_inside",
     "fold_whitespace",
+    "hash_slots",
     "words",
 ]
 
-_WS = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
-_LOWER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
 #: A pattern is filed under its rarest word, and under its runner-up while that is
 #: rare too (it helps a drifted message find its pattern). A word shared by more
@@ -56,25 +57,9 @@ RARE_WORD = 64
 #: A message with more distinct pair-anchor words than this probes the pair-anchored
 #: patterns by their rarest word instead of by every pair (bounded work, same answers).
 PAIR_WORDS_MAX = 48
+#: How many looked-up words a stored word table remembers (see :meth:`Postings.get`).
+MEMO_WORDS = 1 << 16
 _PAIR = "\x00"
-
-
-def fold_whitespace(text: str) -> str:
-    r"""Collapse every run of whitespace to one space and strip the ends.
-
-    >>> fold_whitespace("  a\n   b\tc ")
-    'a b c'
-    """
-    return _WS.sub(" ", text).strip()
-
-
-def words(text: str) -> list[str]:
-    """The lowercase words (3+ characters, starting with a letter) of a text, for fuzzy hints.
-
-    >>> words("DeepEP v2 MoE is not validated for 'X'")
-    ['deepep', 'moe', 'not', 'validated', 'for']
-    """
-    return [w.lower() for w in _LOWER_WORD.findall(text)]
 
 
 def _bounded_words(pieces: Sequence[str]) -> set[str]:
@@ -113,9 +98,26 @@ def _lead_words(pieces: Sequence[str]) -> set[str]:
 
 
 class Postings:
-    """A word -> ids table in flat arrays: ``ids[starts[k]:starts[k + 1]]`` for word ``k``."""
+    """A word -> ids table in flat arrays: ``ids[starts[k]:starts[k + 1]]`` for word ``k``.
 
-    __slots__ = ("ids", "keys", "starts", "words")
+    Built in memory it looks words up in a dict. Read from a stored index it
+    needs no per-word table: ``slots`` (written with the words) is an
+    open-addressing hash table of the words, a word's slot found from its
+    CRC-32 (stable across processes, unlike ``hash``), so that a lookup reads
+    one or two words whatever the table's size. A table stored without slots
+    is searched by bisection (its words are sorted).
+
+    >>> table = Postings.from_lists({"cache": [3, 4], "model": [1]})
+    >>> list(table.get("cache")), list(table.get("nothing"))
+    ([3, 4], [])
+    >>> stored = Postings(
+    ...     table.words, table.starts, table.ids, sorted_words=True, slots=table.slots
+    ... )
+    >>> list(stored.get("model")), list(stored.get("nothing"))
+    ([1], [])
+    """
+
+    __slots__ = ("_memo", "ids", "keys", "slots", "starts", "words")
 
     def __init__(
         self,
@@ -124,17 +126,22 @@ class Postings:
         ids: Sequence[int],
         *,
         sorted_words: bool = False,
+        slots: Sequence[int] | None = None,
     ) -> None:
         """Wrap the three tables; ``words[k]`` owns ``ids[starts[k]:starts[k + 1]]``.
 
         With ``sorted_words`` (``words`` in sorted order, as :meth:`from_lists`
-        writes them) a word is found by bisection instead of through a dict built
+        writes them) a word is found through ``slots`` when given (see
+        :func:`hash_slots`), else by bisection, instead of through a dict built
         here: opening a stored index then costs nothing per word.
         """
         self.words = words
         self.keys = None if sorted_words else {word: k for k, word in enumerate(words)}
         self.starts = starts
         self.ids = ids
+        self.slots = slots
+        #: The words looked up in a stored table, with what was found (see :meth:`get`).
+        self._memo: dict[str, Sequence[int]] = {}
 
     @classmethod
     def from_lists(cls, table: dict[str, list[int]]) -> Postings:
@@ -145,19 +152,60 @@ class Postings:
         for word in words:
             ids.extend(table[word])
             starts.append(len(ids))
-        return cls(words, starts, ids)
+        return cls(words, starts, ids, slots=hash_slots(words))
 
     def get(self, word: str) -> Sequence[int]:
-        """The ids filed under ``word`` (empty when none)."""
+        """The ids filed under ``word`` (empty when none).
+
+        A stored table remembers the words it was asked for (up to
+        :data:`MEMO_WORDS`, then it starts over): messages share most of their
+        words, and each lookup there decodes a word from the mapped file.
+        """
+        if self.keys is None:
+            found = self._memo.get(word)
+            if found is not None:
+                return found
+        k = self._find(word)
+        found = () if k < 0 else self.ids[self.starts[k] : self.starts[k + 1]]
+        if self.keys is None:
+            if len(self._memo) >= MEMO_WORDS:
+                self._memo.clear()
+            self._memo[word] = found
+        return found
+
+    def _find(self, word: str) -> int:
         if self.keys is not None:
-            k = self.keys.get(word)
-            if k is None:
-                return ()
-        else:
-            k = bisect.bisect_left(self.words, word)
-            if k == len(self.words) or self.words[k] != word:
-                return ()
-        return self.ids[self.starts[k] : self.starts[k + 1]]
+            return self.keys.get(word, -1)
+        words, slots = self.words, self.slots
+        if slots is not None and len(slots) > 1:
+            mask = len(slots) - 1
+            at = zlib.crc32(word.encode("utf-8", "surrogatepass")) & mask
+            while taken := slots[at]:
+                if words[taken - 1] == word:
+                    return taken - 1
+                at = (at + 1) & mask
+            return -1
+        k = bisect.bisect_left(words, word)
+        return k if k < len(words) and words[k] == word else -1
+
+
+def hash_slots(words: Sequence[str]) -> array[int]:
+    """An open-addressing table of ``words``: slot -> word number + 1 (0: empty).
+
+    Its size is the power of two at least twice the words' (so probes stay
+    short); a word goes in the first free slot from its CRC-32, going up.
+    """
+    size = 1
+    while size < 2 * len(words):
+        size *= 2
+    slots = array("I", bytes(4 * size))
+    mask = size - 1
+    for k, word in enumerate(words):
+        at = zlib.crc32(word.encode("utf-8", "surrogatepass")) & mask
+        while slots[at]:
+            at = (at + 1) & mask
+        slots[at] = k + 1
+    return slots
 
 
 @dataclass(frozen=True)
@@ -234,6 +282,7 @@ class PatternIndex:
     def __init__(self, patterns: Iterable[str]) -> None:
         """Index ``patterns``; the n-th pattern belongs to the record at position n."""
         self._entries: dict[int, Entry] = {}
+        self._keys_read: dict[int, str] = {}
         ids: dict[str, int] = {}
         record_pattern = array("I")
         for pattern in patterns:
@@ -261,6 +310,7 @@ class PatternIndex:
         """An index over tables built earlier (see :meth:`tables`), e.g. read from disk."""
         index = cls.__new__(cls)
         index._entries = {}
+        index._keys_read = {}
         index.patterns = tables.patterns
         index._starts = tables.starts
         index._records = tables.records
@@ -425,16 +475,18 @@ class PatternIndex:
                             pids.update(hit)
         return frozenset(pids)
 
+    def _key(self, pid: int) -> str:
+        """Pattern ``pid``'s longest fragment; a stored index's are decoded once, then kept."""
+        key = self._keys_read.get(pid)
+        if key is None:
+            key = self._keys_read[pid] = self.keys[pid]
+        return key
+
     def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
         """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
-        keys = self.keys
         pids = self._proposed(text) if proposed is None else proposed
-        occurs_in = getattr(keys, "occurs_in", None)
-        if occurs_in is None:
-            yield from (pid for pid in pids if keys[pid] in text)
-            return
-        haystack = text.encode("utf-8", "surrogatepass")
-        yield from (pid for pid in pids if occurs_in(pid, haystack))
+        key = self._key
+        return (pid for pid in pids if key(pid) in text)
 
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
@@ -453,10 +505,9 @@ class PatternIndex:
         that ends ``--mem-fraction-static.`` in prose; its longest fragment,
         period included, is not in the text.
         """
-        keys = self.keys
         found = []
         for pid in self._proposed(text):
-            key = keys[pid]
+            key = self._key(pid)
             if len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
                 continue
             entry = self.entry(pid)
@@ -475,10 +526,11 @@ class PatternIndex:
         # end (an issue title stops at the end of a sentence its template goes on
         # from), and those that start with the text's first word (the cut may have
         # removed everything else).
-        keys = self.keys
         proposed = self._proposed(text)
         pids = set(self._with_key(text, proposed))
-        pids.update(pid for pid in proposed if pid not in pids and ends_inside(text, keys[pid]))
+        pids.update(
+            pid for pid in proposed if pid not in pids and ends_inside(text, self._key(pid))
+        )
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())

@@ -37,6 +37,7 @@ from pydantic.alias_generators import to_camel
 from errcat.errors import InvalidRecordError
 from errcat.pattern_cost import pattern_problem
 from errcat.patterns import is_simple_pattern
+from errcat.tags import GENERATED_TAG
 
 __all__ = [
     "GENERATED_TAG",
@@ -79,10 +80,6 @@ RepoName = Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+
 GitSha = Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{40}$")]
 LineNo = Annotated[StrictInt, Field(ge=1)]
 Texts = tuple[StrictStr, ...]
-
-#: The tag of a record whose advice (documentation, solutions, ...) the miner
-#: wrote from the code at its raise site, not a curator (see errcat.mine.advice).
-GENERATED_TAG = "errcat:generated"
 
 
 class _Model(BaseModel):

@@ -45,15 +45,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if sys.version_info >= (3, 11):
-    from importlib.resources.abc import Traversable
-else:  # pragma: no cover - Python 3.10
-    from importlib.abc import Traversable
+from errcat._compat import Traversable
+from errcat.catalog import Catalog
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
-
-    from errcat.catalog import Catalog
 
 __all__ = ["GROUP", "PluginWarning", "catalogs_from", "installed_entry_points", "plugin_catalogs"]
 
@@ -125,8 +121,6 @@ def _as_path(value: object) -> Path | Traversable | None:
 
 def _catalog_of(value: object) -> Catalog:
     """The catalog an entry point's object stands for (see the module docstring)."""
-    from errcat.catalog import Catalog
-
     if isinstance(value, types.ModuleType):
         return Catalog.from_path(files(value))
     if isinstance(value, Catalog):

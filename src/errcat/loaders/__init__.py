@@ -16,7 +16,6 @@ import gzip
 import hashlib
 import json
 import os
-import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -25,11 +24,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
-if sys.version_info >= (3, 11):
-    from importlib.resources.abc import Traversable
-else:  # pragma: no cover - Python 3.10
-    from importlib.abc import Traversable
-
+from errcat._compat import Traversable
 from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.loaders.artifact import is_artifact, read_artifact
 from errcat.loaders.limits import (

@@ -38,8 +38,12 @@ from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from errcat.catalog_arg import CatalogArg, as_catalog
-from errcat.extract import ExceptionReport, _strip_prefixes, extract_reports
-from errcat.extract import _shown as _shown_line
+from errcat.extract import ExceptionReport, extract_reports
+
+# The extractor's own line cleaning, so that the scanner keys lines by the same
+# stream identities the extractor uses when it demultiplexes them.
+from errcat.extract.lines import shown as _shown_line
+from errcat.extract.lines import strip_prefixes as _strip_prefixes
 from errcat.scan.classes import KnownClasses, catalog_classes, is_odd
 from errcat.scan.events import LogSourceError, ScanEvent, ScanStats
 from errcat.scan.lines import (

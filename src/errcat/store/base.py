@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from errcat.errors import InvalidRecordError
+from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX, WAS_TAG_PREFIX
 
 if TYPE_CHECKING:
     from errcat.index import PatternIndex
@@ -34,27 +35,10 @@ __all__ = [
     "problem_of",
 ]
 
+# The tag names are errcat.tags', re-exported here: the miner reads them from the store.
+
 #: The separator of a summary's fields in the stored table.
 SEP = "\x1f"
-
-#: The tag prefix naming the builtin exception a project's own class derives from
-#: (``errcat:base:ValueError`` on ``vllm.exceptions.VLLMValidationError``, written by
-#: the miner): a paste of that builtin class is the same error from a version that
-#: raised it.
-BASE_TAG_PREFIX = "errcat:base:"
-#: The tag prefix naming a class an older revision raised the record's message as
-#: (``errcat:was:ValueError``, written by ``errcat history``): vllm moved messages
-#: from ``ValueError`` to ``VLLMValidationError``, which no longer derives from it.
-WAS_TAG_PREFIX = "errcat:was:"
-#: The tag prefix naming the function that raises the record's message, as a traceback
-#: prints it (``errcat:in:__init__``, written by the miner; none at module level): a
-#: raise frame in that function, at another line, is the same statement in another
-#: version.
-FUNCTION_TAG_PREFIX = "errcat:in:"
-#: The tag of a record whose class each caller chooses (``raise exception(msg)`` with
-#: ``exception`` a parameter, written by the miner; the record's class is the
-#: parameter's default): a traceback may show any class there.
-CALLER_CLASS_TAG = "errcat:class:caller"
 
 
 @dataclass(frozen=True, slots=True)

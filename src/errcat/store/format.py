@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from errcat.index import PatternIndex, Postings
+from errcat.index import PatternIndex, Postings, hash_slots
 from errcat.store.base import problem_dict
 from errcat.store.build import Built
 
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 MAGIC = b"ERRCATIX"
 
 
@@ -96,6 +96,7 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
         yield from strings(f"{name}_words", f"{name}_word_offsets", table.words)
         yield f"{name}_starts", arr("I", table.starts)
         yield f"{name}_ids", arr("I", table.ids)
+        yield f"{name}_slots", arr("I", table.slots or hash_slots(table.words))
 
     yield from strings("patterns", "pattern_offsets", tables.patterns)
     yield "starts", arr("I", tables.starts)
@@ -129,21 +130,26 @@ ARRAY_KINDS = {
     "anchor_word_offsets": "Q",
     "anchor_starts": "I",
     "anchor_ids": "I",
+    "anchor_slots": "I",
     "first_word_offsets": "Q",
     "first_starts": "I",
     "first_ids": "I",
+    "first_slots": "I",
     "always": "I",
     "rarity": "I",
     "key_offsets": "Q",
     "pair_word_offsets": "Q",
     "pair_starts": "I",
     "pair_ids": "I",
+    "pair_slots": "I",
     "common_word_offsets": "Q",
     "common_starts": "I",
     "common_ids": "I",
+    "common_slots": "I",
     "file_word_offsets": "Q",
     "file_starts": "I",
     "file_ids": "I",
+    "file_slots": "I",
     "row_offsets": "Q",
     "file_of": "I",
     "offsets": "Q",
@@ -189,7 +195,14 @@ def write_index(path: Path, identity: list[list[Any]], built: Built, index: Patt
 
 def postings_of(parts: dict[str, Any], name: str) -> Postings:
     """The Postings stored in the ``<name>_words``/``_starts``/``_ids`` sections."""
-    # Words were written sorted (Postings.from_lists): looked up by bisection, decoded
-    # one at a time, so that opening the index builds no per-word table.
+    # Words were written sorted with their hash slots (Postings.from_lists): looked up
+    # through the slots, decoded one at a time, so that opening the index builds no
+    # per-word table.
     words = StringTable(parts[f"{name}_words"], parts[f"{name}_word_offsets"])
-    return Postings(words, parts[f"{name}_starts"], parts[f"{name}_ids"], sorted_words=True)
+    return Postings(
+        words,
+        parts[f"{name}_starts"],
+        parts[f"{name}_ids"],
+        sorted_words=True,
+        slots=parts[f"{name}_slots"],
+    )

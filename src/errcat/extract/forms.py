@@ -1,0 +1,183 @@
+"""Every form of a report's message a catalog pattern may match: what extraction knows of pastes.
+
+A message reaches errcat decorated by whoever printed or copied it: HTML
+entities from a web page, a chat client's dash for a flag's ``--``, a terminal's
+fixed-width wrap, an issue title's tags and words, a writer's ``...`` where the
+text was cut, ``KeyError``'s quotes, ``OSError``'s ``[Errno 2]``, a JSON
+decoder's position, tips after a blank line. :func:`message_forms` lists the
+message as printed, then each form that such decoration hides, whitespace
+folded; the matcher tries every one.
+
+>>> from errcat.extract import extract_reports
+>>> message_forms(extract_reports("[Bug]: ValueError: bad value &quot;x&quot;...")[0])
+['bad value &quot;x&quot;...', 'bad value "x"...', 'bad value "x"']
+"""
+
+from __future__ import annotations
+
+import re
+
+from errcat.extract.literals import literal_eval
+from errcat.extract.reports import ExceptionReport
+from errcat.text import fold_whitespace, short_class
+
+__all__ = ["message_forms"]
+
+#: The narrowest fixed-width wrap read as one (terminals wrap at 80 or more), and the most
+#: lines such a message may span.
+_MIN_WRAP_WIDTH = 24
+_MAX_WRAPPED_LINES = 40
+#: An HTML character reference (``&#39;``, ``&#x27;``, ``&lt;``, ``&quot;``).
+_HTML_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
+#: An en or em dash glued to the word after it, where a flag's ``--`` was: typographic
+#: dashes never start a word in a message as printed.
+_CHAT_DASH = re.compile(r"(?<![\w-])[\u2013\u2014](?=[A-Za-z])")
+#: The mark a writer (or an issue tracker's title) leaves where it cut a message off:
+#: ``...``, ``…``, ``[...]``, ``(truncated)``.
+_CUT_MARK = re.compile(
+    r"\s*(?:\.{3,}|…|\[(?:\.{3}|…)\]|[(\[]truncated[)\]])(?:\s*[(\[]truncated[)\]])?\s*$",
+    re.IGNORECASE,
+)
+#: How many lines of a class-less paste are tried one by one.
+_MAX_TEXT_LINES = 2000
+_ERRNO = re.compile(r"^\[(?:Errno|WinError) -?\d+\] ")
+_JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
+#: Context a wrapper puts before a re-raised message: ``[address=0.0.0.0:1, pid=7] ``.
+#: Tags an issue title puts before the error it quotes: ``[Bug]: ``, ``[Usage][V1] ``.
+_TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
+#: A few words of a title's own before a colon, and how long the rest must be to be read
+#: as the message they introduce. The words may be a model's or a tool's name
+#: (``deepseek-v4-flash-0731: ``, ``Qwen/Qwen3-8B with TP=2: ``), but not a script's
+#: (``launch_server.py: error: ...`` is argparse naming the program it stops).
+_PROSE_LEAD = re.compile(r"^[A-Za-z][\w.+/=-]*(?: [\w][\w.+/=-]*){0,5}(?<!\.py): (?=\S)")
+_PROSE_LEAD_REST = 20
+#: A quoted stretch of prose long enough to be a message.
+_QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
+#: Blank lines between the paragraphs of a message's tail.
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+_CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
+
+
+def message_forms(report: ExceptionReport) -> list[str]:
+    """The message as printed plus the forms the exception's own decoration hides."""
+    message = report.message
+    if not message.strip():
+        # ``AssertionError`` alone under its frames (``assert x is not None``): the empty
+        # message, which only a record raised without one, at the raise frame, explains.
+        return [""] if report.frames and report.error_class else []
+    out = [message]
+    if "&" in message and _HTML_ENTITY.search(message):
+        # Copied from HTML (a CI page, a log viewer's export): &#39;x&#39;, &lt;class 'int'&gt;.
+        import html
+
+        out.append(html.unescape(message))
+        message = out[-1]
+    flags = _CHAT_DASH.sub("--", message)
+    if flags != message:
+        # A chat client or a Markdown renderer made a command-line flag's "--" a dash
+        # ("—max-model-len"): every form below is read with the flag put back.
+        out.append(flags)
+        message = flags
+    if _hard_wrapped(message):
+        joined = message.replace("\n", "")
+        if message.count("\n") >= 2:
+            # Three lines or more of one width are a wrap for sure: the joined text
+            # comes first (a value the wrap broke is captured whole) and every form
+            # below is read from it.
+            out.insert(0, joined)
+            message = joined
+        else:  # two lines may be two
+            out.append(joined)
+    short = short_class(report.error_class) if report.error_class else None
+    stripped = message.strip()
+    cut = _CUT_MARK.search(stripped)
+    if cut and cut.start() > 0:
+        # Cut off by its writer: the text before the mark, which may end partway
+        # through the pattern (a mark the template itself ends with matched as printed).
+        out.append(stripped[: cut.start()])
+    # KeyError and its subclasses (whatever their names) print their message quoted.
+    if short and len(stripped) >= 2 and stripped[0] in "'\"" and stripped[-1] == stripped[0]:
+        try:
+            value = literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = None
+        if isinstance(value, str):
+            out.append(value)
+    if stripped.startswith("(") and stripped.endswith(")") and "," in stripped:
+        # str(exc) of an exception raised with several arguments: its args tuple.
+        try:
+            args = literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            args = None
+        if isinstance(args, tuple) and args and isinstance(args[0], str):
+            out.append(args[0])
+    errno = _ERRNO.match(stripped)
+    if errno:
+        out.append(stripped[errno.end() :])
+    tags = _CONTEXT_TAGS.match(stripped) or _TITLE_TAGS.match(stripped)
+    untagged = stripped[tags.end() :] if tags else None
+    if untagged:
+        out.append(untagged)
+    for form in (stripped, untagged):
+        if not form:
+            continue
+        if form.endswith(".") and not form.endswith(".."):
+            out.append(form[:-1])  # a period the writer added after the message
+    position = _JSON_POSITION.search(stripped)
+    if position:
+        out.append(stripped[: position.start()])
+    if report.kind == "text":
+        # A message quoted in prose (an issue title): "...", `...`.
+        out.extend(q.group(1) or q.group(2) for q in _QUOTED.finditer(stripped))
+        # A title's own words before a colon: "Contradictory suggestions: <message>".
+        for form in dict.fromkeys(f for f in (stripped, untagged) if f):
+            lead = _PROSE_LEAD.match(form)
+            if lead and len(form) - lead.end() >= _PROSE_LEAD_REST:
+                out.append(form[lead.end() :])
+    if report.kind == "text" and "\n" in message:
+        lines = [line for line in message.splitlines() if line.strip()]
+        out.extend(lines[:_MAX_TEXT_LINES])
+    if report.tail:
+        # A message that goes on after a blank line (tips): each paragraph more is tried,
+        # as printed and without its tags. The message as it ended stays first, so text
+        # that merely follows it changes nothing.
+        paragraphs = _PARAGRAPH_BREAK.split(report.tail.strip())
+        for form in dict.fromkeys(f for f in (stripped, untagged) if f):
+            out.extend(
+                "\n\n".join([form, *paragraphs[:taken]]) for taken in range(1, len(paragraphs) + 1)
+            )
+    seen: set[str] = set()
+    folded = []
+    for variant in out:
+        f = fold_whitespace(variant)
+        if f and f not in seen:
+            seen.add(f)
+            folded.append(f)
+    return folded
+
+
+def _hard_wrapped(message: str) -> bool:
+    r"""Whether a message's line breaks look like a fixed-width wrap (a terminal's copy).
+
+    Such a wrap breaks wherever the width falls, mid-word too, so the message
+    reads whole only with the breaks taken out. Every line but the first and
+    the last is that width (the first is less: it followed the class, and
+    maybe a log prefix, on its line); of two lines, the first must be long.
+
+    >>> _hard_wrapped("DeepEP v2 MoE is not valid\nated as a speculative draft backend.")
+    True
+    >>> _hard_wrapped("Model not found.\nTry one of the models below.")
+    False
+    """
+    lines = message.split("\n")
+    if len(lines) == 2:
+        return len(lines[0]) >= _MIN_WRAP_WIDTH
+    if not 2 < len(lines) <= _MAX_WRAPPED_LINES:
+        return False
+    width = len(lines[1])
+    return (
+        width >= _MIN_WRAP_WIDTH
+        and all(len(line) == width for line in lines[1:-1])
+        and len(lines[0]) <= width
+        and len(lines[-1]) <= width
+    )

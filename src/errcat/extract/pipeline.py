@@ -1,0 +1,177 @@
+"""Extraction from end to end: :func:`extract_reports`, and reports found inside messages.
+
+>>> [r.error_class for r in extract_reports("RuntimeError: failed: ValueError: bad x")]
+['RuntimeError', 'ValueError']
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from errcat.extract.boxes import (
+    _IPYTHON_HINT,
+    _RICH_TOP,
+    _pytest_marks,
+    _unbox_ipython,
+    _unbox_pytest,
+    _unbox_rich,
+)
+from errcat.extract.grammar import _HINT_RE, _MAX_EMBED_DEPTH, _MAX_EMBEDDED, _TB_HEADER, _indent
+from errcat.extract.inline import _line_hits
+from errcat.extract.lines import _clean_lines, _Line
+from errcat.extract.reports import ExceptionReport, Frame, _Found
+from errcat.extract.tracebacks import (
+    _demux,
+    _exception_line,
+    _header_start,
+    _parse_traceback,
+    _plain_traceback,
+    _scan_top,
+    _take_hits,
+    _traceback_report,
+)
+
+__all__ = ["extract_reports"]
+
+
+def extract_reports(text: str) -> list[ExceptionReport]:
+    """Return the exceptions found in raw text, in the order they appear.
+
+    A chain comes root cause first, as Python prints it; identical reports
+    (same class, message and frames) are returned once. Text without any
+    exception line gives one report of kind ``"text"`` (carrying the frames of
+    a truncated traceback, if any); empty text gives ``[]``.
+
+    >>> for r in extract_reports("RuntimeError: Subprocess failed: ValueError: bad x"):
+    ...     print(r.kind, r.error_class, repr(r.message))
+    line RuntimeError 'Subprocess failed: ValueError: bad x'
+    embedded ValueError 'bad x'
+    >>> extract_reports("no error here")[0].kind
+    'text'
+    """
+    if not text or text.isspace():
+        return []
+    fast = _plain_traceback(text)
+    if fast is not None:
+        return fast
+    return _extract(text)
+
+
+def _extract(text: str) -> list[ExceptionReport]:
+    """The full parser behind :func:`extract_reports` (see the module docstring)."""
+    lines = _clean_lines(text)
+    if _RICH_TOP in text:
+        lines = _unbox_rich(lines)
+    if _IPYTHON_HINT in text:
+        lines = _unbox_ipython(lines)
+    if ".py:" in text and "\nE " in text:
+        lines = _unbox_pytest(lines, _pytest_marks(text))
+    found: list[_Found] = []
+    orphan_frames: tuple[Frame, ...] = ()
+    for stream in _demux(lines):
+        stream_found, frames = _scan_top(stream)
+        found.extend(stream_found)
+        if frames:
+            orphan_frames = frames
+    found.sort(key=lambda f: f.report.start)
+    reports: list[ExceptionReport] = []
+    seen: set[tuple[str | None, str, tuple[Frame, ...]]] = set()
+    for item in found:
+        for report in (item.report, *_embedded(item)):
+            key = (report.error_class, report.message, report.frames)
+            if key not in seen and not _repeats_cut(report, reports):
+                seen.add(key)
+                reports.append(report)
+    if reports:
+        return reports
+    message = "\n".join(line.text for line in lines if not line.boundary).strip()
+    if not message:
+        return []
+    return [ExceptionReport(None, message, orphan_frames, 0, len(text), "text")]
+
+
+def _repeats_cut(report: ExceptionReport, earlier: Sequence[ExceptionReport]) -> bool:
+    """Whether a frameless report repeats an earlier one cut off (``... is not valid ...``).
+
+    Summaries do that: pytest's ``FAILED test.py::t - ValueError: <message cut>...``
+    after the failure report itself. The repeat would stand as the text's last
+    exception without the frames the first one had.
+    """
+    if report.frames or not report.message.endswith(("...", "\u2026")):
+        return False
+    stem = " ".join(report.message.rstrip(".\u2026").split())
+    return len(stem) >= 12 and any(
+        r.error_class == report.error_class and " ".join(r.message.split()).startswith(stem)
+        for r in earlier
+    )
+
+
+def _may_hold_report(text: str) -> bool:
+    """Cheap test that a text may contain any report form at all."""
+    return (
+        _HINT_RE.search(text) is not None
+        or "{" in text
+        or _TB_HEADER in text
+        or "Value error, " in text
+        or "Assertion failed, " in text
+    )
+
+
+# --------------------------------------------------------------------------
+# Step 5: embedded reports.
+
+
+def _embedded(item: _Found) -> list[ExceptionReport]:
+    """Reports found inside a report's message (and inside decoded messages, recursively)."""
+    parent = item.report
+    if not _may_hold_report(parent.message):
+        return []
+    span = (parent.start, parent.end)
+    result: list[ExceptionReport] = []
+    work = deque([(parent.message, item.decoded, 0)])
+    while work and len(result) < _MAX_EMBEDDED:
+        message, decoded, depth = work.popleft()
+        if depth > _MAX_EMBED_DEPTH or not _may_hold_report(message):
+            continue
+        if decoded:
+            lines = _clean_lines(message, span)
+        else:
+            lines = [_Line(text, *span, None, (), None) for text in message.split("\n")]
+        for found in _scan_nested(lines):
+            result.append(found.report)
+            if found.decoded:
+                work.append((found.report.message, True, depth + 1))
+    return result[:_MAX_EMBEDDED]
+
+
+def _scan_nested(lines: Sequence[_Line]) -> list[_Found]:
+    """Every report inside a message: tracebacks first, then all inline hits of every line."""
+    keyed: list[tuple[int, int, _Found]] = []
+    claimed: dict[int, int] = {}
+    consumed: set[int] = set()
+    index = 0
+    while index < len(lines):
+        if _header_start(lines[index].text) is None:
+            index += 1
+            continue
+        frames, exc_index, next_index = _parse_traceback(
+            lines, index + 1, _indent(lines[index].text)
+        )
+        consumed.update(range(index + 1, exc_index if exc_index >= 0 else next_index))
+        if exc_index < 0:
+            index = max(next_index, index + 1)
+            continue
+        report, _ = _traceback_report(lines, index, exc_index, frames, "embedded")
+        parsed = _exception_line(lines[exc_index], any_name=True)
+        claimed[exc_index] = parsed[2] if parsed else -1
+        keyed.append((exc_index, -1, _Found(report, False)))
+        index = exc_index + 1
+    for index, line in enumerate(lines):
+        if index in consumed or line.boundary:
+            continue
+        hits = [hit for hit in _line_hits(line.text) if claimed.get(index) != hit.start]
+        for found in _take_hits(lines, index, hits, top=False, follow=True)[0]:
+            keyed.append((index, 0, found))
+    keyed.sort(key=lambda entry: (entry[0], entry[1]))
+    return [entry[2] for entry in keyed]

@@ -1,0 +1,144 @@
+"""From raw error text to ranked :class:`Match` results.
+
+The pipeline: :func:`~errcat.extract.extract_reports` finds the exceptions in
+the text; for each, the index proposes the patterns whose literal text occurs in
+the message; their regexes are verified (with a time limit) in four ways, from
+most to least exact; each hit is scored; the best per record are ranked.
+
+Verification modes, in order:
+
+``full``
+    the pattern matches the whole message;
+``prefix``
+    it matches the beginning and the message goes on (a clause was appended);
+``inner``
+    it matches the end part of a longer message (a wrapper such as
+    ``Worker failed: <message>``);
+``truncated``
+    the message stops partway through something the pattern would match (the
+    paste was cut); reported with ``exact=False``;
+``fuzzy``
+    no regex matched, but the message shares most of the pattern's words (the
+    message drifted between versions): a hint for :func:`match_all` only.
+
+Confidence (documented in the README) combines how much of the message the
+record's literal text explains with how much literal text there is, then
+exception-class and traceback-frame agreement. :func:`match_error` answers
+only when the best match is at least :data:`CONFIDENCE_THRESHOLD` and not fuzzy.
+
+>>> from errcat.catalog import Catalog
+>>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+>>> envelope = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)
+>>> record = envelope.record.model_copy(
+...     update={
+...         "error_message": "checkpoint shard {index} is missing from {path!r}",
+...         "message_pattern": "checkpoint shard (.+?) is missing from (.+?)",
+...     }
+... )
+>>> cat = Catalog([record])
+>>> m = match_error("ValueError: checkpoint shard 3 is missing from '/ckpt'", catalog=cat)
+>>> m.record.id, dict(m.params), m.exact
+('0123456789abcdef', {'index': '3', 'path': "'/ckpt'"}, True)
+>>> match_error("TypeError: something else entirely", catalog=cat) is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from errcat.extract import ExceptionReport, extract_reports
+from errcat.matcher.collect import _collect, _hints, _unwrap
+from errcat.matcher.rank import _chain_order
+from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
+from errcat.matcher.text_evidence import _mentions
+from errcat.tags import WRAPPER_TAG
+
+if TYPE_CHECKING:
+    from errcat.catalog import Catalog
+
+
+__all__ = [
+    "CONFIDENCE_THRESHOLD",
+    "REGEX_TIMEOUT",
+    "WRAPPER_TAG",
+    "Match",
+    "MatchMode",
+    "match_all",
+    "match_error",
+]
+
+
+def _resolve(catalog: Catalog | None) -> Catalog:
+    if catalog is None:
+        from errcat.catalog import Catalog
+
+        return Catalog.default()
+    return catalog
+
+
+def _reports(text: str) -> list[ExceptionReport]:
+    if not isinstance(text, str):
+        raise TypeError(f"error text must be str, got {type(text).__name__}")
+    return extract_reports(text)
+
+
+def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list[Match]:
+    """Every record the text may be an instance of, best first, at most ``limit``.
+
+    The first is :func:`match_error`'s answer when there is one. Exact matches
+    come with any confidence; when no pattern matches at all, fuzzy hints
+    (``exact=False``, confidence below the threshold) are listed. A match that
+    explains all the text a more confident one explains, and more, on evidence
+    as good, ranks above it (its own confidence is kept), unless it is not
+    confident and the other is.
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit!r}")
+    cat = _resolve(catalog)
+    reports = _reports(text)
+    collector = _collect(reports, cat, limit, mentions=_mentions(text))
+    answer = _unwrap(collector.answer(), cat)
+    matches = [answer] if answer is not None else []
+    seen = {m.summary.id for m in matches}
+    rest = sorted(
+        (m for order in collector.best for m in collector.ranked_matches(order)),
+        key=lambda m: m._rank,
+        reverse=True,
+    )
+    for m in rest:
+        if m.summary.id not in seen:
+            seen.add(m.summary.id)
+            matches.append(m)
+    if not matches:
+        for hint in _hints(collector, limit):
+            if hint.summary.id not in seen:
+                seen.add(hint.summary.id)
+                matches.append(hint)
+    return matches[:limit]
+
+
+def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
+    """The record that explains an error text, or None when no record is a confident answer.
+
+    ``text`` may be anything a user pastes: a traceback, a log excerpt, a bare
+    ``ValueError: ...`` line or just the message. The bundled catalog is used
+    unless ``catalog`` is given. In a chain, the answer is the exception that
+    ended the traceback when it has a confident record, else the nearest cause
+    that has one; the chain's other answers are in :attr:`Match.related`.
+    """
+    cat = _resolve(catalog)
+    reports = _reports(text)
+    collector = _collect(reports, cat, 1, confident_only=True, mentions=_mentions(text))
+    return _unwrap(collector.answer(), cat)
+
+
+def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
+    """Every scored candidate of every report, with its features (for calibration).
+
+    Unlike :func:`match_all`, nothing is merged across reports and
+    :attr:`Match.features` is filled in.
+    """
+    reports = _reports(text)
+    collector = _collect(reports, catalog, limit, keep_features=True, mentions=_mentions(text))
+    return [m for order in _chain_order(reports) for m in collector.ranked_matches(order)]

@@ -1,0 +1,129 @@
+"""What the exception class says: whether the report's class is the record's.
+
+>>> _module_qualified("pip._internal.exceptions.InstallationError")
+True
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+from collections.abc import Mapping
+
+from errcat.extract import ExceptionReport
+from errcat.store import RecordSummary
+from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, WAS_TAG_PREFIX
+
+#: The names HTTP APIs and their clients give a response's status (OpenAI-style bodies
+#: ``"type": "BadRequestError"``, ``openai.BadRequestError``): they say how the server
+#: answered, not which exception it reports, so they neither agree nor disagree.
+_HTTP_ERROR_NAMES = frozenset(
+    {
+        "BadRequestError",
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "ConflictError",
+        "UnprocessableEntityError",
+        "RateLimitError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIStatusError",
+    }
+)
+
+
+def _short_class(name: str | None) -> str | None:
+    return name.rsplit(".", 1)[-1] if name else None
+
+
+def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
+    """``agree``, ``disagree`` or ``unknown``: the report's exception class against the record's.
+
+    Qualified names agree when one is the other's dotted suffix; the same name
+    in another module (``aifc.Error`` and ``sunau.Error``) is another class,
+    though a mined name may be shortened, so it counts as unknown. A record whose
+    class its caller passes in (tagged ``errcat:class:caller``) never disagrees.
+    """
+    got = report.error_class
+    if got is None or report.kind == "text" or _short_class(got) in _HTTP_ERROR_NAMES:
+        return "unknown"
+    want = record.error_class
+    if _short_class(got) != _short_class(want):
+        # The builtin base of the record's class, or the class an older version
+        # raised it as (vllm's ValueError before VLLMValidationError), or a class
+        # each caller chooses (``raise exception(msg)``): no evidence.
+        if _raised_as(got, record) or CALLER_CLASS_TAG in record.tags:
+            return "unknown"
+        return "disagree"
+    if (
+        got == want
+        or "." not in got
+        or "." not in want
+        or got.endswith("." + want)
+        or want.endswith("." + got)
+    ):
+        return "agree" if _is_builtin_class(got) else "custom"
+    return "unknown"
+
+
+#: A project's class name this long is specific enough to name the project.
+_OWN_CLASS_NAME = 8
+
+
+def _names_own_class(record: RecordSummary, mentions: Mapping[str, int]) -> bool:
+    """Whether the text names the record's class, a project's own (not a builtin)."""
+    short = _short_class(record.error_class) or ""
+    return (
+        len(short) >= _OWN_CLASS_NAME
+        and short.lower() in mentions
+        and not _is_builtin_class(record.error_class)
+    )
+
+
+def _module_qualified(got: str | None, want: str | None = None) -> bool:
+    """Whether a report names a project's own class with its module (``pkg.mod.MyError``).
+
+    With ``want``, that the record's class is named with a module as well (the two
+    agree by :func:`_class_state`): the report names the record's module, so no other
+    project's text can be it, however common its words.
+
+    >>> _module_qualified("pip._internal.exceptions.InstallationError")
+    True
+    >>> _module_qualified("ValueError"), _module_qualified("builtins.KeyError")
+    (False, False)
+    """
+    if got is None or "." not in got or _is_builtin_class(got):
+        return False
+    return want is None or "." in want
+
+
+def _raised_as(name: str | None, record: RecordSummary) -> bool:
+    """Whether the record's message is raised as ``name`` too, by the tags the miner wrote.
+
+    That is the builtin base of the record's class, or the class an older
+    revision raised the message as.
+    """
+    if name is None:
+        return False
+    short = _short_class(name)
+    return f"{BASE_TAG_PREFIX}{short}" in record.tags or f"{WAS_TAG_PREFIX}{short}" in record.tags
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_builtin_class(name: str) -> bool:
+    """Whether a class name is a builtin exception (``ValueError``, ``builtins.OSError``).
+
+    >>> _is_builtin_class("ValueError"), _is_builtin_class("attr.exceptions.NotCallableError")
+    (True, False)
+    """
+    module, _, short = name.rpartition(".")
+    if module not in ("", "builtins", "exceptions"):
+        return False
+    found = getattr(builtins, short, None)
+    return isinstance(found, type) and issubclass(found, BaseException)
+
+
+def _raised_as_reported(report: ExceptionReport, record: RecordSummary) -> bool:
+    """Whether the report's class is the record's (a known class that agrees)."""
+    return _class_state(report, record) in ("agree", "custom")

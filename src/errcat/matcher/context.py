@@ -1,0 +1,131 @@
+r"""One report as the matcher reads it, worked out once per call: its forms, frames and words.
+
+Every stage of matching asks the same questions of a report (its message
+folded, the forms a pattern may match, its frames by file name, the raise
+frame's code, the lines the frames are on); :class:`ReportContext` answers them
+once. What depends on a catalog's store (the records in the frames' files, the
+records raised at the raise frame) is kept per store, the first time asked.
+
+>>> from errcat.extract import extract_reports
+>>> report = extract_reports("ValueError: bad  value\n   here")[0]
+>>> ctx = ReportContext.of(report, 0, {})
+>>> ctx.message, ctx.forms, ctx.message_words
+('bad value here', ['bad value here'], 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from errcat.evidence import NEAR_LINES, FrameView, path_parts, same_file_depth
+from errcat.extract import ExceptionReport
+from errcat.extract.forms import message_forms
+from errcat.matcher.site_evidence import _fits
+from errcat.matcher.summaries import raised_near
+from errcat.matcher.summaries import summary as _summary
+from errcat.store import Store, file_tail
+from errcat.text import fold_whitespace, words
+
+__all__ = ["ReportContext", "contexts_of"]
+
+
+@dataclass(eq=False)
+class ReportContext:
+    """A report, its place in the report list (``order``), and what every stage reads of it."""
+
+    report: ExceptionReport
+    order: int
+    #: The project names the whole text mentions (shared by its reports).
+    mentions: Mapping[str, int]
+    #: The message, whitespace folded.
+    message: str
+    #: Every form of the message a pattern may match (:func:`errcat.extract.forms.message_forms`).
+    forms: list[str]
+    #: The frames, indexed by file name.
+    frames: FrameView
+    #: The raise frame's line of code, whitespace folded ("" without one).
+    raise_code: str
+    _in_files: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
+    _at_frame: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, report: ExceptionReport, order: int, mentions: Mapping[str, int]) -> ReportContext:
+        """The context of ``report``, the ``order``-th of its text."""
+        return cls(
+            report=report,
+            order=order,
+            mentions=mentions,
+            message=fold_whitespace(report.message),
+            forms=message_forms(report),
+            frames=FrameView(report.frames),
+            raise_code=fold_whitespace(report.frames[-1].source) if report.frames else "",
+        )
+
+    @property
+    def prose(self) -> bool:
+        """Whether the message is quoted in prose (a title), not printed after its class."""
+        return self.report.kind == "text"
+
+    @property
+    def bare(self) -> bool:
+        """Whether the report has no frames."""
+        return not self.report.frames
+
+    @property
+    def class_known(self) -> bool:
+        """Whether the report's exception class is known (printed before its message)."""
+        return self.report.error_class is not None and self.report.kind != "text"
+
+    @cached_property
+    def message_words(self) -> int:
+        """How many distinct words (:func:`errcat.text.words`) the folded message has."""
+        return len(set(words(self.message)))
+
+    @cached_property
+    def frame_lines(self) -> dict[str, list[int]]:
+        """The lines the frames are on, by file name."""
+        lines: dict[str, list[int]] = {}
+        for frame in self.report.frames:
+            lines.setdefault(file_tail(frame.path), []).append(frame.line)
+        return lines
+
+    def in_frame_files(self, part: int, store: Store) -> frozenset[int]:
+        """Positions (in ``store``, the catalog's ``part``) of records in a frame's file name."""
+        found = self._in_files.get(part)
+        if found is None:
+            names = self.frames.by_name
+            found = frozenset().union(*(store.records_in_file(name) for name in names))
+            self._in_files[part] = found
+        return found
+
+    def raised_at_frame(self, part: int, store: Store) -> frozenset[int]:
+        """Records (in ``store``) raised within a few lines of the raise frame that fit the text.
+
+        A raise frame that sits on another record's raise statement is that
+        record's statement: no other record's code or function can claim it.
+        """
+        found = self._at_frame.get(part)
+        if found is None:
+            found = frozenset()
+            report = self.report
+            if report.frames and report.message:
+                frame = report.frames[-1]
+                parts = path_parts(frame.path)
+                # From the index alone (a shipped index may have no source beside it).
+                found = frozenset(
+                    p
+                    for p in raised_near(store, file_tail(frame.path), frame.line, NEAR_LINES)
+                    if same_file_depth(parts, path_parts((summary := _summary(store, p)).file_path))
+                    and _fits(summary.error_message, self.message)
+                )
+            self._at_frame[part] = found
+        return found
+
+
+def contexts_of(
+    reports: Sequence[ExceptionReport], mentions: Mapping[str, int]
+) -> list[ReportContext]:
+    """The context of each report, in order."""
+    return [ReportContext.of(report, order, mentions) for order, report in enumerate(reports)]

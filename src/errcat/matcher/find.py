@@ -1,0 +1,209 @@
+"""Finding the patterns a message's forms hold: exactly, without a lost period, or cut off."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from errcat import background
+from errcat.index import Entry, PatternIndex
+from errcat.matcher.context import ReportContext
+from errcat.matcher.result import REGEX_TIMEOUT
+from errcat.matcher.text_evidence import _is_wordless
+from errcat.matcher.verify import (
+    _Hit,
+    _lookup_text,
+    _verify,
+    _verify_quoted_truncated,
+    _verify_truncated,
+)
+from errcat.patterns import compile_pattern, pieces_prefix
+
+#: A cut-off paste must hold this much of the pattern's literal text (characters, or
+#: share of it, whichever is less) before it is checked as a truncated match.
+_TRUNCATED_MIN_CHARS = 40
+_TRUNCATED_MIN_SHARE = 0.5
+#: How many of a message's variants (the message first) may be a cut-off paste.
+_TRUNCATED_VARIANTS = 4
+#: Or this many, when the paste holds the pattern's whole first fragment.
+_TRUNCATED_MIN_LEAD = 20
+
+#: Where a message quoted without its final period goes on as a sentence: a space, then
+#: a lower-case word.
+_PROSE_GOES_ON = re.compile(r" [a-z]+\b")
+
+
+def _literal_prefix(entry: Entry, text: str) -> int:
+    """How many of the entry's literal characters a truncated text contains."""
+    return _cut_at(entry, text)[0]
+
+
+def _cut_at(entry: Entry, text: str) -> tuple[int, str, str]:
+    """How a cut-off text holds a pattern, read fragment by fragment.
+
+    Returns how many of its literal characters the text holds, the last fragment it
+    holds whole, and the capture it ends in: what follows that fragment (a text cut
+    inside the next fragment ends in that fragment's start, which is not captured).
+
+    >>> entry = Entry.build("Tensor parallel size (.+?) > num_experts (.+?) now", (0,))
+    >>> _cut_at(entry, "Tensor parallel size (16) cannot be larger than the GPUs")
+    (21, 'Tensor parallel size ', '(16) cannot be larger than the GPUs')
+    >>> _cut_at(entry, "Tensor parallel size 16 > num_ex")
+    (30, 'Tensor parallel size ', '16')
+    """
+    total = 0
+    position = 0
+    before = ""
+    for fragment in entry.fragments:
+        found = text.find(fragment, position)
+        if found >= 0:
+            total += len(fragment)
+            position = found + len(fragment)
+            before = fragment
+            continue
+        tail = text[position:]
+        for size in range(min(len(fragment), len(tail)), 0, -1):
+            if tail.endswith(fragment[:size]):
+                return total + size, before, tail[: len(tail) - size]
+        return total, before, tail
+    return total, before, text[position:]
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A pattern's hit on one variant of a report's message, before it is scored."""
+
+    entry: Entry
+    hit: _Hit
+    text: str
+    #: How many of the pattern's literal characters the message holds.
+    literal: int
+
+
+def _unpunctuated_hits(index: PatternIndex, text: str) -> Iterator[_Found]:
+    """Patterns the message starts with but for their final period, a sentence going on.
+
+    ``...increase --mem-fraction-static error occurs.``: the message's final
+    period was lost where the writer's sentence goes on (Python never prints
+    that), so the pattern without it matches the start (mode ``prefix``).
+    """
+    for entry in index.unpunctuated_candidates(text):
+        if _is_wordless(entry):
+            continue  # it matches any text whole; only a frame tells (see _Collector.add)
+        hit = None
+        if index.uses_pieces and entry.pieces is not None:
+            prefix = pieces_prefix((*entry.pieces[:-1], entry.pieces[-1][:-1]), text)
+            if prefix is not None:
+                hit = _Hit("prefix", prefix[0], 0, prefix[1], restored=True)
+        else:
+            try:
+                m = compile_pattern(entry.pattern[:-2]).full.match(text, timeout=REGEX_TIMEOUT)
+            except TimeoutError:
+                m = None
+            if m is not None:
+                hit = _Hit("prefix", m.groups(), 0, m.end(), restored=True)
+        if hit is not None and _PROSE_GOES_ON.match(text, hit.end):
+            yield _Found(entry, hit, text, entry.literal_length - 1)
+
+
+def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_Found]:
+    """The patterns each variant is a cut-off rendering of (mode ``truncated``)."""
+    for text in variants:
+        for entry in index.prefix_candidates(text):
+            if _is_wordless(entry):
+                continue  # nothing of it to see cut off
+            present = _literal_prefix(entry, text)
+            if present < min(
+                _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
+            ) and not (
+                # a long capture (another error's text) took the room of the rest, or the
+                # cut fell inside a long first fragment
+                present >= _TRUNCATED_MIN_LEAD
+                and (present >= len(entry.fragments[0]) or entry.fragments[0].startswith(text))
+            ):
+                continue  # too little of the pattern is there to call it a cut-off paste
+            partial = _verify_truncated(entry, text)
+            if partial is None:
+                partial = _verify_quoted_truncated(entry, text)
+            if partial is None:
+                continue
+            _, before, last = _cut_at(entry, text[partial.start : partial.end])
+            if (
+                present < _TRUNCATED_MIN_CHARS
+                and _PROSE.search(last)
+                and not before.rstrip().endswith(":")
+                and last.lstrip()[:1] not in ("'", '"')
+                and not _error_like(last)
+            ):
+                # A short head, then a capture holding prose: a value never does, unless
+                # quoted (a string: "when parsing 'This date has too many ..."), only
+                # another error's text ("Capture cuda graph failed: <error>"); "Tensor
+                # parallel size (16) cannot be larger than the number of GPUs" is not
+                # "Tensor parallel size {n} > num_experts ..." cut off. (A long head is
+                # the message whatever the rest: a paste re-wrapped, a bracket lost.)
+                continue
+            yield _Found(entry, partial, text, present)
+
+
+#: Five lowercase words in a row: prose, not a value.
+_PROSE = re.compile(r"\b[a-z]+(?:[ ,]+[a-z]+){4}\b")
+_ERROR_WORDS = re.compile(
+    r"(?:Error|Exception|Exit|Interrupt|Warning)\b|\b(?:error|failed|failure|exception)\b|"
+    r"\bTraceback\b|^\W*[A-Za-z_][\w.]*: "
+)
+
+
+def _error_like(value: str) -> bool:
+    """Whether a captured value reads as another error's text (an inner message or a class).
+
+    >>> _error_like("RuntimeError: CUDA error: out of memory"), _error_like("(16) cannot be larger")
+    (True, False)
+    >>> _error_like("object of type 'int' has no len()")
+    True
+    """
+    return bool(_ERROR_WORDS.search(value)) or background.is_c_message(value.strip())
+
+
+def _explains_most(found: _Found) -> bool:
+    """Whether a pattern matches the whole message with literal text for half of it or more."""
+    return found.hit.mode == "full" and 2 * found.literal >= len(found.text)
+
+
+def _find_hits(
+    index: PatternIndex, ctx: ReportContext, exact: set[tuple[int, str]]
+) -> list[_Found]:
+    """Every pattern hit on a report's message forms: exact, then the looser kinds when none fits.
+
+    The patterns that matched a form exactly are added to ``exact`` (as
+    ``(order, pattern)``): no drift is looked for there.
+    """
+    hits: list[_Found] = []
+    forms = ctx.forms
+    # A message quoted in prose may have lost its final period; one Python
+    # printed after its class is as raised.
+    prose = ctx.prose
+    for text in forms:
+        lookup = _lookup_text(text) if prose else text
+        for entry in index.candidates(lookup):
+            if ctx.bare and _is_wordless(entry):
+                continue  # only a frame at a record's raise line can tell it
+            hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
+            if hit is None:
+                continue
+            hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
+            exact.add((ctx.order, entry.pattern))
+    if not hits and forms:
+        hits.extend(_unpunctuated_hits(index, forms[0]))
+    if not any(_explains_most(found) for found in hits):
+        # No pattern's literal text explains most of the message: it may be a
+        # longer pattern cut off (``Worker failed with error 'x`` is not the
+        # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
+        # value, when ``Worker failed with error '{e}', ...`` exists).
+        matched = {found.entry.pattern for found in hits}
+        hits.extend(
+            found
+            for found in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS])
+            if found.entry.pattern not in matched  # it matched as it is
+        )
+    return hits

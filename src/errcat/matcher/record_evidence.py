@@ -1,0 +1,229 @@
+"""What one record's own facts say for a hit, beside the text: its class, its raise site, its name.
+
+:func:`record_evidence` works the facts out once per record and hit, into one
+:class:`RecordEvidence`; :func:`errcat.matcher.score._score` only weighs it
+against the text's evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from errcat.confidence import TextEvidence
+from errcat.evidence import FrameEvidence, package_of
+from errcat.extract import ExceptionReport
+from errcat.imports.site import hides_frames
+from errcat.matcher.classes import (
+    _HTTP_ERROR_NAMES,
+    _class_state,
+    _module_qualified,
+    _names_own_class,
+    _raised_as,
+    _short_class,
+)
+from errcat.matcher.context import ReportContext
+from errcat.matcher.site_evidence import (
+    _CUT_TRACEBACK,
+    _HISTORY_KINDS,
+    _in_other_function,
+    _same_function,
+    _same_raise_code,
+    _shows_other_code,
+    _site_in_history,
+    _statement_evidence,
+)
+from errcat.matcher.text_evidence import _named_outside
+from errcat.store import RecordSummary
+from errcat.tags import CALLER_CLASS_TAG
+
+if TYPE_CHECKING:
+    from errcat.history import Lineage
+
+__all__ = ["RecordEvidence", "record_evidence"]
+
+#: How much each kind of frame evidence ranks a record above another of equal confidence.
+_GAIN = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}
+
+
+@dataclass(frozen=True, slots=True)
+class RecordEvidence:
+    """The evidence one record has beside the text: how its class, raise site and name fare.
+
+    ``state`` is the report's class against the record's (``agree``,
+    ``custom``, ``unknown`` or ``disagree``); ``site`` what the frames say of
+    the raise site, every refinement applied (its code or function at another
+    line, an older revision's line, a traceback cut short); ``near`` that the
+    site is a frame a line or two off the raise line, not the line itself;
+    ``named`` that the text names the record's project (or its own class);
+    ``qualified`` that the report names the record's own class with its module;
+    ``shared_statement`` that the raise frame prints the record's statement,
+    which several places write (a hint's tie-break). The reasons are what an
+    answer shows for each, if anything.
+    """
+
+    state: str
+    site: FrameEvidence
+    near: bool
+    named: bool
+    qualified: bool = False
+    shared_statement: bool = False
+    class_reason: str | None = None
+    named_reason: str | None = None
+
+    @property
+    def gain(self) -> float:
+        """How strongly the frames tie the record to the report: a tie-break, higher first.
+
+        Of two files a frame meets, the one it meets over more path components is
+        its file (``.../sglang/srt/x/y.py`` is sglang's ``srt/x/y.py``, not another
+        project's ``x/y.py``). One of several places writing the statement the frame
+        prints is a hint before the file's other raises without a message.
+        """
+        gain = _GAIN.get(self.site.kind, 0.0) + min(self.site.depth, 49) / 100
+        return gain + 0.25 if self.shared_statement else gain
+
+
+def _class_reason(report: ExceptionReport, record: RecordSummary, state: str) -> str | None:
+    """What an answer says of the report's class against the record's, if anything."""
+    if state in ("agree", "custom"):
+        return f"exception class {_short_class(report.error_class)} agrees"
+    if _raised_as(report.error_class, record):
+        return (
+            f"exception class {report.error_class} is how another version raised "
+            f"the record's {record.error_class}"
+        )
+    if state == "unknown" and report.error_class and CALLER_CLASS_TAG in record.tags:
+        return (
+            f"exception class {_short_class(report.error_class)}: the record raises "
+            "whichever class its caller passes"
+        )
+    if state == "disagree" or (
+        report.error_class not in (None, record.error_class)
+        and _short_class(report.error_class) not in _HTTP_ERROR_NAMES
+    ):
+        return (
+            f"exception class {report.error_class} differs from the record's {record.error_class}"
+        )
+    return None
+
+
+def _site(
+    *,
+    record: RecordSummary,
+    ctx: ReportContext,
+    text: TextEvidence,
+    lineage_of: Callable[[str], Lineage | None] | None,
+    source_of: Callable[[], str] | None,
+    rival_at_frame: bool,
+    wordless: bool,
+    statement_owner: bool,
+) -> tuple[FrameEvidence, bool]:
+    """The frames' evidence for the record's raise site, and whether it is only near it."""
+    report = ctx.report
+    evidence = ctx.frames.evidence(record.file_path, record.line_number, record.repo)
+    # A frame a line or two off the raise line counts as the site, but for a pattern
+    # without words only the line itself (or its code, or its line in an older
+    # revision) does: a neighbouring statement may raise anything.
+    near = evidence.kind == "site" and evidence.distance != 0
+    if wordless and not record.error_message and source_of is not None:
+        # A raise without a message: the statement the innermost frame prints tells.
+        if evidence.kind == "site" and (
+            _shows_other_code(ctx.raise_code, source_of) or _in_other_function(report, record)
+        ):
+            evidence, near = (
+                FrameEvidence(
+                    "raise_file",
+                    evidence.distance,
+                    evidence.depth,
+                    f"the raise frame is at or near line {record.line_number} of "
+                    f"{record.file_path} but in another statement or function (another version?)",
+                ),
+                False,
+            )
+        elif (near or evidence.kind == "raise_file") and statement_owner:
+            frame = report.frames[-1]
+            evidence, near = _statement_evidence(evidence, record, frame, ctx.raise_code), False
+    if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
+        evidence = _same_raise_code(evidence, record, report.frames[-1], ctx.raise_code, source_of)
+    if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
+        evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
+    if evidence.kind == "raise_file" and not rival_at_frame:
+        evidence = _same_function(evidence, record, report, text)
+    if evidence.kind == "elsewhere" and (report.kind == "text" or hides_frames(record.tags)):
+        # The frames of a traceback cut before its exception line (the message came
+        # before it, or was lost): the raise site may be in the frames cut off. The
+        # import system's frames are never shown (errcat.imports.site).
+        evidence = _CUT_TRACEBACK
+    return evidence, near
+
+
+def record_evidence(
+    *,
+    record: RecordSummary,
+    ctx: ReportContext,
+    text: TextEvidence,
+    lineage_of: Callable[[str], Lineage | None] | None = None,
+    source_of: Callable[[], str] | None = None,
+    rival_at_frame: bool = False,
+    wordless: bool = False,
+    statement_owner: bool = False,
+    statement_shared: bool = False,
+    captures: Sequence[str | None] = (),
+    c_printed: bool = False,
+) -> RecordEvidence:
+    """The evidence a record has for a hit of its pattern on a report (``ctx``), beside the text.
+
+    ``lineage_of`` gives a record's history, if the catalog has one: an error
+    raised in the record's file at another line was raised at the record's
+    line of an older revision when the history says so, which is the raise
+    site as surely as the current line is. ``source_of()`` gives the record's
+    raising line of code: the innermost frame in the record's file showing that
+    very code is the raise site whatever its line number. ``rival_at_frame``:
+    the raise frame sits on another record's raise line, whose message the text
+    fits too; that statement is the other record's, whatever this one's code or
+    function. ``wordless``: the record's pattern has no word (``{msg}``), so only
+    a frame at its very raise line counts as the site. ``statement_owner``: the
+    record is raised without a message and the raise frame prints its statement,
+    which no other record of the file shares; ``statement_shared``: the frame
+    prints the record's statement, named or not. ``captures``: the values the
+    pattern captured; ``c_printed``: the message is one C prints, in C's very
+    form (see :func:`errcat.background.c_origin`), and a project named only in
+    its values is a value C was given, not the text naming who raised it.
+    """
+    report, mentions = ctx.report, ctx.mentions
+    state = _class_state(report, record)
+    site, near = _site(
+        record=record,
+        ctx=ctx,
+        text=text,
+        lineage_of=lineage_of,
+        source_of=source_of,
+        rival_at_frame=rival_at_frame,
+        wordless=wordless,
+        statement_owner=statement_owner,
+    )
+    package = package_of(record.repo)
+    # A message C itself prints names whatever module it was given (``No module named
+    # 'vllm._C'``): the project named only in its values is no sign the project raised it.
+    named = package in mentions and (not c_printed or _named_outside(package, mentions, captures))
+    named_reason = None
+    if named and site.kind not in ("site", "raise_file", "file", "package"):
+        named_reason = f"the text names {package}"
+    elif not named and state == "unknown" and _names_own_class(record, mentions):
+        # A log line that quotes the exception without its class line
+        # ("... with exception KVTransferError(bootstrap_room=3): ..."): the
+        # project's own class name is as specific as the project's name.
+        named = True
+        named_reason = f"the text names the record's class {_short_class(record.error_class)}"
+    return RecordEvidence(
+        state=state,
+        site=site,
+        near=near,
+        named=named,
+        qualified=state == "custom" and _module_qualified(report.error_class, record.error_class),
+        shared_statement=statement_shared and not statement_owner and site.kind != "site",
+        class_reason=_class_reason(report, record, state),
+        named_reason=named_reason,
+    )

@@ -1,0 +1,152 @@
+"""The confidence of one record for one hit: the text's evidence weighed with the record's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from errcat._calibration import WORDLESS, WORDLESS_SITE
+from errcat.confidence import TextEvidence, probability, record_features, record_logit
+from errcat.matcher.record_evidence import RecordEvidence
+from errcat.matcher.result import CONFIDENCE_THRESHOLD
+from errcat.matcher.text_evidence import _FEW_BITS, _MIN_BITS
+
+#: Below this many bits a pattern's literal words are a predicate any subject may fill
+#: (``{name} must be non-negative``, ``File {path} does not exist.``): a generic shape.
+_GENERIC_BITS = 25.0
+#: ... and at most this many literal characters.
+_GENERIC_CHARS = 32
+#: A generic shape the model is this sure of stands without evidence: its words and the
+#: value they frame say more than the shape (in the catalogs measured, such answers on
+#: other projects' errors sit near 0.74; those on the catalog's own, above 0.89).
+_GENERIC_SURE = 0.85
+#: Frame evidence that ties a record to the report whatever its words.
+_HOLDING_SITES = frozenset({"site", "raise_file", "file", "package"})
+
+#: Fuzzy hints, and wordless patterns without a frame at their raise line, are hints:
+#: their confidence stays just below the threshold (those at the cap are right about
+#: half the time, so the cap is where calibration puts them too).
+_FUZZY_CAP = round(CONFIDENCE_THRESHOLD - 0.01, 2)
+#: ... and such an answer is right about this often (fitted: ``_calibration.WORDLESS``).
+_GENERIC_CAP = min(_FUZZY_CAP, WORDLESS)
+
+
+def _generic_shape(text: TextEvidence, subject_first: bool) -> bool:
+    """Whether a hit's words are a generic shape: many projects raise it, any subject fits it.
+
+    ``subject_first``: the pattern opens with a placeholder (what the message is
+    about), so its literal text is a predicate; one of few bits and characters
+    (``{name} must be non-negative``) is true of anything.
+
+    >>> from errcat.confidence import TextEvidence
+    >>> def evidence(bits: float, projects: int) -> TextEvidence:
+    ...     return TextEvidence("full", 20, 0.5, 0.0, 1, bits, projects, 0.0, 1)
+    >>> _generic_shape(evidence(15.9, 1), True), _generic_shape(evidence(15.9, 1), False)
+    (True, False)
+    >>> _generic_shape(evidence(46.4, 1), True), _generic_shape(evidence(40.0, 6), False)
+    (False, True)
+    """
+    if text.background > 1:
+        return True
+    return subject_first and text.information < _GENERIC_BITS and text.literal <= _GENERIC_CHARS
+
+
+def _score(
+    *,
+    text: TextEvidence,
+    text_logit: float,
+    evidence: RecordEvidence,
+    reasons: Sequence[str],
+    keep_features: bool = False,
+    wordless: bool = False,
+    own_class: bool = False,
+    error_class: str | None = None,
+    has_message: bool = True,
+    subject_first: bool = False,
+) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
+    """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
+
+    The text's evidence (shared by the pattern's records, with its logit and
+    reasons) is weighed with the record's own (:class:`RecordEvidence`) by the
+    fitted model, then capped: ``wordless``, the record's pattern has no word
+    (``{msg}``): only a frame at its raise line, with a class that agrees, makes
+    it an answer, as often as such answers are right (``_calibration.WORDLESS_SITE``);
+    ``own_class``, the report names the record's class with its module (its
+    ``error_class``) and no other record of that class fits the text (see
+    :func:`errcat.matcher.hits._lone_own_class`): no other project's text can be
+    it, so few words are enough for the model to weigh. ``has_message``: the
+    record's template is not empty (a raise without a message); ``subject_first``:
+    its pattern opens with a placeholder (see :func:`_generic_shape`).
+    """
+    reasons = list(reasons)
+    site = evidence.site
+    if evidence.class_reason:
+        reasons.append(evidence.class_reason)
+    if site.reason:
+        reasons.append(site.reason)
+    if text.records > 1:
+        reasons.append(
+            f"{text.records} records share this message"
+            if has_message
+            else f"the file raises {text.records} errors without a message"
+        )
+    if evidence.named_reason:
+        reasons.append(evidence.named_reason)
+    logit = text_logit + record_logit(evidence.state, site.kind, named=evidence.named)
+    features = (
+        {**text.features(), **record_features(evidence.state, site.kind, named=evidence.named)}
+        if keep_features
+        else None
+    )
+    if evidence.shared_statement:
+        reasons.append("the raise frame prints this record's statement, written at several places")
+    # How little generic text ("invalid {what}") proves is the model's to weigh: its
+    # information and background features were fitted against a large unrelated
+    # catalog whose generic patterns meet every message (benchmarks/calibrate.py).
+    confidence = probability(logit, bare=text.bare)
+    if wordless and site.kind == "site" and not evidence.near and evidence.state != "disagree":
+        confidence = WORDLESS_SITE
+        reasons.append(
+            "the message has no words of the record's own: the raise frame is the evidence"
+        )
+        if features is not None:
+            features["wordless"] = 1.0
+    elif (
+        site.kind != "site"
+        and text.information < _MIN_BITS
+        and confidence > _GENERIC_CAP
+        and not own_class
+    ):
+        confidence = _GENERIC_CAP
+        reasons.append(
+            f"its literal words carry {text.information:.0f} bits of evidence "
+            f"(an answer without a frame at the raise line needs {_MIN_BITS:.0f})"
+        )
+    elif (
+        _GENERIC_CAP < confidence < _GENERIC_SURE
+        and _generic_shape(text, subject_first)
+        and site.kind not in _HOLDING_SITES
+        and not (evidence.named or evidence.qualified or own_class)
+    ):
+        # A shape many projects raise, or a short predicate any phrase completes
+        # ("The order of integration must be non-negative"): the words do not say
+        # that the catalog holds this error; a frame in its file or package, the
+        # project named, or the class named with its module would. Just under the cap,
+        # in the model's order: of such hints the likelier still ranks first.
+        confidence = _GENERIC_CAP * (0.9 + 0.1 * confidence)
+        reasons.append(
+            "its words are a shape many projects raise"
+            + (f" ({text.background} in Python at large)" if text.background > 1 else "")
+            + ": an answer needs a frame in the record's file or package, the text naming "
+            "its project, or its class named with its module"
+        )
+    elif own_class and site.kind != "site" and text.information < _MIN_BITS:
+        reasons.append(
+            f"its literal words carry {text.information:.0f} bits of evidence, but the "
+            f"class {error_class} is this record's own and no other record of it fits"
+        )
+    elif site.kind != "site" and text.information < _FEW_BITS:
+        reasons.append(
+            f"its literal words are common in Python's error messages "
+            f"({text.information:.0f} bits of evidence)"
+        )
+    return confidence, reasons, (evidence.gain, -site.distance), features

@@ -1,0 +1,46 @@
+"""The tag vocabulary errcat writes into records' ``tags`` and reads back when matching.
+
+A leaf module (no pydantic): the store, the matcher and the miner read these
+names, and none of them should import the record models to do so.
+
+>>> f"{FUNCTION_TAG_PREFIX}__init__"
+'errcat:in:__init__'
+>>> GENERATED_TAG
+'errcat:generated'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BASE_TAG_PREFIX",
+    "CALLER_CLASS_TAG",
+    "FUNCTION_TAG_PREFIX",
+    "GENERATED_TAG",
+    "WAS_TAG_PREFIX",
+    "WRAPPER_TAG",
+]
+
+#: The tag of a record whose advice (documentation, solutions, ...) the miner
+#: wrote from the code at its raise site, not a curator (see errcat.mine.advice).
+GENERATED_TAG = "errcat:generated"
+#: The tag prefix naming the builtin exception a project's own class derives from
+#: (``errcat:base:ValueError`` on ``vllm.exceptions.VLLMValidationError``, written by
+#: the miner): a paste of that builtin class is the same error from a version that
+#: raised it.
+BASE_TAG_PREFIX = "errcat:base:"
+#: The tag prefix naming a class an older revision raised the record's message as
+#: (``errcat:was:ValueError``, written by ``errcat history``): vllm moved messages
+#: from ``ValueError`` to ``VLLMValidationError``, which no longer derives from it.
+WAS_TAG_PREFIX = "errcat:was:"
+#: The tag prefix naming the function that raises the record's message, as a traceback
+#: prints it (``errcat:in:__init__``, written by the miner; none at module level): a
+#: raise frame in that function, at another line, is the same statement in another
+#: version.
+FUNCTION_TAG_PREFIX = "errcat:in:"
+#: The tag of a record whose class each caller chooses (``raise exception(msg)`` with
+#: ``exception`` a parameter, written by the miner; the record's class is the
+#: parameter's default): a traceback may show any class there.
+CALLER_CLASS_TAG = "errcat:class:caller"
+#: The tag of a record that only wraps another error (``Engine core initialization
+#: failed. See root cause above.``): a cause with a record in the same paste answers first.
+WRAPPER_TAG = "errcat:wrapper"

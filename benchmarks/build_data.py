@@ -56,6 +56,7 @@ from typing import Any
 from errcat.history import sidecar_path
 from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, iter_path, read_manifest
 from errcat.mine import reanchor
+from errcat.mine.curated import old_wordings
 from errcat.mine.dists import dist_snapshot
 from errcat.mine.git import GitRepo, git_snapshots
 from errcat.mine.history import HistoryResult, build_history, with_curated
@@ -250,6 +251,8 @@ def overlay(mined: list[Mined], curated: list[RecordEnvelope]) -> tuple[list[Rec
             continue
         result = reanchor(ours, part.envelopes)
         out.extend(result.envelopes)  # the curated records, moved to their raise sites now
+        # A curated record that took a new wording keeps answering its old one.
+        out.extend(old_wordings({e.record.id: e for e in ours}, result.envelopes))
         out.extend(result.new_envelopes)  # mined records no curated record stands for
         out.extend(result.removed)  # curated checks not in this source: kept as they were
         notes.append(f"{part.source.repo}: {result.summary()}")

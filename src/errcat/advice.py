@@ -311,6 +311,59 @@ def _history_notes(match: Match) -> list[str]:
     return notes
 
 
+_VERSION_LABEL = re.compile(r"^v?\d+(?:\.\d+)+")
+#: A captured value shown beside its name in a solution is cut to this length.
+_VALUE_IN_TEXT = 40
+
+
+def _upgrade(match: Match) -> list[str]:
+    """The first solution for a message the newest release no longer raises: upgrade.
+
+    From the match's history: a lineage whose message is gone from the newest
+    revision (removed, not reworded) names the release to upgrade to.
+    """
+    lineage = match.history
+    if lineage is None or lineage.status != "removed" or lineage.newest is None:
+        return []
+    project = match.summary.repo.rsplit("/", 1)[-1]
+    last, newest = lineage.last, lineage.newest
+    target = (
+        f"{newest.label} or newer"
+        if _VERSION_LABEL.match(newest.label)
+        else f"a release after {last.date:%Y-%m}"
+    )
+    return [
+        f"Upgrade {project} to {target}: this check was removed after {last.date:%Y-%m} "
+        f"({last.short}), so newer releases do not raise this error"
+    ]
+
+
+def _shown_value(value: str) -> str:
+    """A captured value as a solution shows it: digits grouped, long values cut.
+
+    >>> _shown_value("85050"), _shown_value("7.05"), _shown_value("x" * 50)[-1]
+    ('85,050', '7.05', '…')
+    """
+    if value.isdigit() and len(value) > 4:
+        return f"{int(value):,}"
+    return _clip(_fold(value), _VALUE_IN_TEXT)
+
+
+def _with_values(text: str, params: Mapping[str, str]) -> str:
+    """``text`` with each captured value after the first mention of its name in backticks.
+
+    >>> _with_values("Raise --max-len (it decides `self.limit`)", {"self.limit": "32768"})
+    'Raise --max-len (it decides `self.limit` = 32,768 here)'
+    """
+    for name, value in params.items():
+        mark = f"`{name}`"
+        at = text.find(mark)
+        if at >= 0 and value:
+            end = at + len(mark)
+            text = f"{text[:end]} = {_shown_value(value)} here{text[end:]}"
+    return text
+
+
 @dataclass(frozen=True)
 class Advice:
     """The actionable part of a record, optionally tied to the values of one occurrence."""
@@ -322,6 +375,8 @@ class Advice:
     #: What this occurrence adds: how an inexact message differs, the chain's other
     #: exceptions and their records.
     notes: tuple[str, ...] = ()
+    #: Solutions this occurrence puts first (an upgrade, when the user's release is old).
+    first: tuple[str, ...] = ()
 
     @classmethod
     def from_record(cls, record: RecordFields) -> Advice:
@@ -350,7 +405,14 @@ class Advice:
                 f"({other.summary.file_path}:{other.summary.line_number}), "
                 f"confidence {other.confidence:.2f}"
             )
-        return cls(match.view, match.params, match.confidence, match.exact, tuple(notes))
+        return cls(
+            match.view,
+            match.params,
+            match.confidence,
+            match.exact,
+            tuple(notes),
+            tuple(_upgrade(match)),
+        )
 
     @property
     def summary(self) -> str:
@@ -359,8 +421,11 @@ class Advice:
 
     @property
     def solutions(self) -> tuple[str, ...]:
-        """The ways to fix the error, best first."""
-        return self.record.solutions
+        """The ways to fix the error, best first, with this occurrence's captured values."""
+        found = [*self.first, *self.record.solutions]
+        if self.params:
+            found = [_with_values(s, self.params) for s in found]
+        return tuple(dict.fromkeys(found))
 
     @property
     def example_fix(self) -> str:

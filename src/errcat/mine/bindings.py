@@ -123,8 +123,11 @@ class CallIndex:
     def _read(self, function: str) -> dict[str, tuple[Ref, ...]]:
         params = self._signatures.get(function, ())
         out: dict[str, dict[str, Ref]] = {}
-        for binding in self._calls.get(function, ()):
-            name = self._param(binding.key, binding.method, params)
+        calls = [(b, b.method) for b in self._calls.get(function, ())]
+        if function.endswith(".__init__"):  # Engine(args.x) calls Engine.__init__(self, x)
+            calls += [(b, True) for b in self._calls.get(function.removesuffix(".__init__"), ())]
+        for binding, method in calls:
+            name = self._param(binding.key, method, params)
             if name is None:
                 continue
             ref = self._ref(binding)

@@ -17,6 +17,7 @@ from errcat.mine.bindings import CallIndex
 from errcat.mine.facts import _FileScan, _Guard
 from errcat.mine.files import _discover, _join_prefix
 from errcat.mine.options import OptionIndex
+from errcat.mine.project import ProjectIndex
 from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
 from errcat.mine.resolve import _Resolver, _site_texts
 from errcat.mine.scan import _scan_file, scan_source
@@ -212,6 +213,7 @@ def records_from_scans(
     resolver = _Resolver(scans)
     options = OptionIndex.of(scans, resolver.canonical) if advice else None
     calls = CallIndex(scans, options, resolver.canonical) if options is not None else None
+    project = ProjectIndex(scans, resolver.canonical) if options is not None else None
     written_for: dict[tuple[_Guard, str, str, int], _Advice] = {}
     skipped: Counter[str] = Counter()
     parse_errors: list[tuple[str, str]] = []
@@ -243,6 +245,8 @@ def records_from_scans(
                             file_path=scan.file_path,
                             line=site.line,
                             calls=calls,
+                            project=project,
+                            repo=repo,
                         )
                     written = with_message(written_for[key], text)
                 entries.append(

@@ -41,6 +41,7 @@ from typing import Any
 
 from errcat.history import History, Lineage, Revision, Site
 from errcat.mine.core import records_from_scans
+from errcat.mine.curated import curated_history, old_wordings
 from errcat.mine.facts import _FileScan
 from errcat.mine.pairing import Msg, _similar, pair_messages
 from errcat.mine.scan import scan_source
@@ -621,11 +622,15 @@ def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> Hi
     lineage records: it keeps its id and curated text, takes its lineage's
     anchor, and the history follows it under its id. A curated record that
     matches no lineage is kept as it was (never dropped), without history;
-    :attr:`HistoryResult.unmatched_curated` counts them.
+    :attr:`HistoryResult.unmatched_curated` counts them. One that took a new
+    wording also keeps answering its old wording and place: a copy as it was
+    joins the records, a lineage reworded into it (:mod:`errcat.mine.curated`).
     """
     from errcat.mine.reanchor import reanchor
 
     anchored = reanchor(curated, result.envelopes)
+    before = {e.record.id: e for e in curated}
+    copies = old_wordings(before, anchored.envelopes)
     by_anchor = {
         (r.file_path, r.line_number, r.analyzed_sha, r.error_message): r.id
         for r in (e.record for e in result.envelopes)
@@ -636,7 +641,7 @@ def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> Hi
         lineage_id = by_anchor.get((r.file_path, r.line_number, r.analyzed_sha, r.error_message))
         if lineage_id is not None:
             renamed[lineage_id] = r.id
-    out = [*anchored.envelopes, *anchored.new_envelopes, *anchored.removed]
+    out = [*anchored.envelopes, *anchored.new_envelopes, *anchored.removed, *copies]
     out.sort(key=lambda e: (e.record.file_path, e.record.line_number, e.record.id))
 
     def rename(rid: str | None) -> str | None:
@@ -652,6 +657,7 @@ def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> Hi
         for lin in result.history
     ]
     history = History(result.history.repo, result.history.revisions, lineages)
+    history = curated_history(history, before, copies)
     return dataclasses.replace(
         result, envelopes=tuple(out), history=history, unmatched_curated=len(anchored.removed)
     )

@@ -159,7 +159,7 @@ def test_request_fields_model_config_and_packages_are_levers(tmp_path: Path) -> 
                     max_tokens: Optional[int] = 16
                     def _verify_args(self):
                         if self.max_tokens is not None and self.max_tokens < 1:
-                            raise ValueError(f"max_tokens must be at least 1, got {self.max_tokens}")
+                            raise ValueError(f"max_tokens must be at least 1: {self.max_tokens}")
             """,
             "config.py": """
                 import flashinfer

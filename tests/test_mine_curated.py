@@ -107,3 +107,33 @@ def test_a_reworded_curated_record_keeps_its_old_wording_and_place(tmp_path: Pat
     assert match is not None and match.record.id == copy.id
     assert match.record.documentation.startswith("Curated:")
     assert match.history is not None and match.history.successor == curated.record.id
+
+
+def test_a_flag_newer_than_the_message_says_since_when(tmp_path: Path) -> None:
+    v1 = _snapshot(
+        "v1",
+        1,
+        {
+            "pkg/__init__.py": "",
+            "pkg/args.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--mode')\n",
+            "pkg/run.py": "def run(args):\n    if args.mode == 'x':\n"
+            "        raise ValueError('mode x cannot run here')\n",
+        },
+    )
+    v2 = _snapshot(
+        "v2",
+        9,
+        {
+            "pkg/__init__.py": "",
+            "pkg/args.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--mode')\np.add_argument('--fallback', action='store_true')\n",
+            "pkg/run.py": "def run(args):\n    if args.mode == 'x' and not args.fallback:\n"
+            "        raise ValueError('mode x cannot run here')\n",
+        },
+    )
+    result = build_history([v1, v2], repo="o/r")
+    [record] = [r for r in result.records if r.error_message.startswith("mode x")]
+    assert "Pass --fallback (--fallback exists since v2)" in record.solutions
+    assert any(s.startswith("Set --mode to a value other than x") for s in record.solutions)
+    assert not any("--mode exists since" in s for s in record.solutions)

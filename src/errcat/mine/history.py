@@ -43,8 +43,10 @@ from errcat.history import History, Lineage, Revision, Site
 from errcat.mine.core import records_from_scans
 from errcat.mine.curated import curated_history, old_wordings
 from errcat.mine.facts import _FileScan
+from errcat.mine.options import OptionIndex
 from errcat.mine.pairing import Msg, _similar, pair_messages
 from errcat.mine.scan import scan_source
+from errcat.mine.since import FlagAges
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import parse_template
 from errcat.store import WAS_TAG_PREFIX
@@ -506,6 +508,7 @@ def _build(
     revisions: list[Revision] = []
     stats: list[RevisionStats] = []
     bare: list[RecordEnvelope] = []
+    ages = FlagAges()
     for index, snapshot in enumerate(snapshots):
         revision = snapshot.revision
         revisions.append(revision)
@@ -513,6 +516,7 @@ def _build(
             progress(index, revision)
         scans, parsed, cache = _scan_revision(snapshot, cache, pool)
         built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when)
+        ages.add(revision, OptionIndex.of(scans).flags)
         # A raise without a message has no text to follow from revision to revision:
         # only the newest revision's are kept (below), outside every lineage.
         bare = [e for e in built.envelopes if not e.record.error_message]
@@ -606,7 +610,8 @@ def _build(
         if update:
             record = envelope.record.model_copy(update=update)
             envelope = envelope.model_copy(update={"record": record})
-        out.append(envelope)
+        # A flag newer than the message: a user of the message's first release lacks it.
+        out.append(ages.annotate(envelope, line.sites[0].revision))
         lineages.append(Lineage(line.id, tuple(line.sites), line.predecessor, line.successor))
     out.sort(key=lambda e: (e.record.file_path, e.record.line_number, e.record.id))
     order = {e.record.id: n for n, e in enumerate(out)}

@@ -149,9 +149,9 @@ def bad_solutions(solutions: Sequence[str], message: str) -> list[str]:
     out = []
     speaks = bool(_HARDWARE.search(message))
     for solution in solutions:
-        if _INTERNAL.search(solution) and "internal check" not in solution:
-            out.append(solution)
-        elif not speaks and _HARDWARE.search(solution) and solution.startswith("Run on"):
+        internal = _INTERNAL.search(solution) and "internal check" not in solution
+        hardware = not speaks and _HARDWARE.search(solution) and solution.startswith("Run on")
+        if internal or hardware:
             out.append(solution)
     return out
 

@@ -54,12 +54,13 @@ class FlagAges:
         """Each text with "(--x exists since R)" after the first flag newer than ``since``."""
         out = []
         for text in texts:
+            said = text
             for flag in dict.fromkeys(_FLAG.findall(text)):
                 first = self._newer(flag, since)
                 if first is not None:
-                    text = f"{text} ({flag} exists since {first.label})"
+                    said = f"{text} ({flag} exists since {first.label})"
                     break
-            out.append(text)
+            out.append(said)
         return out
 
     def annotate(self, envelope: RecordEnvelope, since: Revision) -> RecordEnvelope:

@@ -112,7 +112,7 @@ def test_an_attribute_of_another_class_is_traced_to_the_flag_its_callers_pass(
         },
     )
     r = _only(records, "Not enough host memory")
-    assert r.solutions[0].startswith("Lower --hicache-ratio if you can (it decides `self.size`)")
+    assert r.solutions[0].startswith("Lower --hicache-ratio if you can (it decides `size`)")
 
 
 def test_a_lookup_in_a_class_table_gives_its_keys_as_the_flag_values(tmp_path: Path) -> None:

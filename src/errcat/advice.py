@@ -352,15 +352,18 @@ def _shown_value(value: str) -> str:
 def _with_values(text: str, params: Mapping[str, str]) -> str:
     """``text`` with each captured value after the first mention of its name in backticks.
 
-    >>> _with_values("Raise --max-len (it decides `self.limit`)", {"self.limit": "32768"})
-    'Raise --max-len (it decides `self.limit` = 32,768 here)'
+    >>> _with_values("Raise --max-len (it decides `limit`)", {"self.limit": "32768"})
+    'Raise --max-len (it decides `limit` = 32,768 here)'
     """
     for name, value in params.items():
-        mark = f"`{name}`"
-        at = text.find(mark)
-        if at >= 0 and value:
-            end = at + len(mark)
-            text = f"{text[:end]} = {_shown_value(value)} here{text[end:]}"
+        if not value:
+            continue
+        for mark in dict.fromkeys((f"`{name}`", f"`{name.removeprefix('self.')}`")):
+            at = text.find(mark)
+            if at >= 0:
+                end = at + len(mark)
+                text = f"{text[:end]} = {_shown_value(value)} here{text[end:]}"
+                break
     return text
 
 

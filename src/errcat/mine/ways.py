@@ -44,6 +44,8 @@ __all__ = ["Way", "ways_out"]
 
 _MAX_CHOICES_SHOWN = 12
 _MAX_SOURCES = 3
+#: Whether a lever must come down (it grows the side that is too big) -> the verb.
+_VERBS = {True: "Lower", False: "Raise"}
 
 
 @dataclass(frozen=True)
@@ -146,16 +148,61 @@ def _compare_way_out(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.e
 
 
 def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> list[Way]:
-    """A comparison of two computed sizes: change a lever that decides either side."""
+    """A comparison of two computed sizes: change a lever that decides either side.
+
+    The direction comes from where the lever sits: a lever that grows the side
+    that is too big is lowered; one under a division or a subtraction is raised;
+    one whose direction the code does not show is "changed".
+    """
     grows_left = isinstance(op, (ast.Gt, ast.GtE))  # raised when the left side is too big
     out: list[Way] = []
     for side, too_big in ((left, grows_left), (right, not grows_left)):
+        signs = _signs(reader, side)
         for ref in reader.sources(side)[:_MAX_SOURCES]:
-            verb = "Lower" if too_big else "Raise"
-            what = _named(ref)
-            term = ast.unparse(side)
-            out.append(Way(f"{verb} {what} if you can (it decides `{term}`)", ref.kind, ref))
+            sign = signs.get(ref.key, {1})
+            verb = _VERBS[(too_big == (1 in sign))] if len(sign) == 1 else "Change"
+            term = shown_term(side)
+            out.append(Way(f"{verb} {_named(ref)} if you can (it decides `{term}`)", ref.kind, ref))
     return out
+
+
+def shown_term(node: ast.expr) -> str:
+    """A term as a solution names it: without ``self.`` (a name the message may show).
+
+    >>> shown_term(ast.parse("self.size * self.per_token", mode="eval").body)
+    'size * per_token'
+    """
+    return ast.unparse(node).replace("self.", "")
+
+
+def _signs(reader: Reader, node: ast.expr, sign: int = 1) -> dict[str, set[int]]:
+    """How each lever a term reads directly moves it: +1 grows it, -1 shrinks it."""
+    out: dict[str, set[int]] = {}
+
+    def walk(item: ast.expr, s: int) -> None:
+        ref = reader.ref(item)
+        if ref is not None:
+            out.setdefault(ref.key, set()).add(s)
+            return
+        if isinstance(item, ast.BinOp):
+            walk(item.left, s)
+            flips = isinstance(item.op, (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod))
+            walk(item.right, -s if flips else s)
+        elif isinstance(item, ast.UnaryOp) and isinstance(item.op, ast.USub):
+            walk(item.operand, -s)
+        elif isinstance(item, ast.Call) and _callee_name(item) in ("int", "float", "round", "len"):
+            for arg in item.args[:1]:
+                walk(arg, s)
+
+    walk(node, sign)
+    return out
+
+
+def _callee_name(node: ast.Call) -> str:
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
 
 
 def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> list[Way]:
@@ -180,7 +227,7 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
     names = or_list([_named(r) for r in refs])
     verb = "decides" if len(refs) == 1 else "decide"
     best = min(refs, key=lambda r: RANK.get(r.kind, len(RANK)))
-    text = f"Change {names}: {'it' if len(refs) == 1 else 'they'} {verb} `{ast.unparse(left)}`"
+    text = f"Change {names}: {'it' if len(refs) == 1 else 'they'} {verb} `{shown_term(left)}`"
     return [Way(f"{text}, which must {must}", best.kind, best)]
 
 
@@ -321,7 +368,7 @@ def _predicate_way_out(reader: Reader, node: ast.expr, *, positive: bool) -> lis
             return [_give(ref, f"a multiple of {reader.value(divisor)}")]
         divisor_ref = reader.ref(divisor)
         if divisor_ref is not None and divisor_ref.kind != "hardware":
-            term = ast.unparse(node.left)
+            term = shown_term(node.left)
             return [_give(divisor_ref, f"a value that divides `{term}`")]
         return []
     if (

@@ -141,11 +141,16 @@ def hardware_ref(node: ast.expr) -> Ref | None:
         return Ref("hardware", _platform_word(found.group("what")))
     if _CAPABILITY.search(name):
         return Ref("hardware", "the GPU compute capability")
-    text = ast.unparse(node)
-    if text.startswith(("torch.version.hip", "torch.version.cuda")):
-        return Ref("hardware", _platform_word(text.split(".")[2]))
-    if text.startswith("torch.cuda.is_available"):
-        return Ref("hardware", "a CUDA GPU")
+    if (
+        isinstance(node, ast.Attribute)
+        and node.attr in ("hip", "cuda")
+        and _identifier(node.value) == "version"
+    ):  # torch.version.hip
+        return Ref("hardware", _platform_word(node.attr))
+    if name == "is_available" and isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and _identifier(func.value) == "cuda":
+            return Ref("hardware", "a CUDA GPU")
     base = node.func if isinstance(node, ast.Call) else node
     while isinstance(base, (ast.Attribute, ast.Call)):
         base = base.value if isinstance(base, ast.Attribute) else base.func

@@ -327,3 +327,32 @@ def test_classifiers() -> None:
     assert model_key(node("model_config.hf_config.quantization_config.get('quant_method')")) == (
         "quantization_config.quant_method"
     )
+
+
+def test_a_property_reads_as_the_config_key_it_returns(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "model_config.py": """
+                class ModelConfig:
+                    def __init__(self, hf_config):
+                        self.hf_config = hf_config
+                    @property
+                    def architectures(self):
+                        return getattr(self.hf_config, "architectures", [])
+            """,
+            "registry.py": """
+                from sglang.model_config import ModelConfig
+                SUPPORTED = ("LlamaForCausalLM", "Qwen2ForCausalLM")
+                def resolve(model_config: ModelConfig):
+                    if not any(arch in SUPPORTED for arch in model_config.architectures):
+                        raise ValueError("Model architectures are not supported for now.")
+            """,
+        },
+    )
+    r = _only(records, "Model architectures are not supported")
+    assert r.solutions[0] == (
+        "Use a model whose config.json `architectures` is one of LlamaForCausalLM, Qwen2ForCausalLM"
+    )
+    assert "no item of the model's `architectures` (config.json) is one of" in r.documentation

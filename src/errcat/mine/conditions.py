@@ -52,7 +52,7 @@ from errcat.mine.options import OptionIndex, env_read
 from errcat.mine.project import ProjectIndex
 from errcat.mine.values import literal_texts
 
-__all__ = ["Reader", "Ref", "conjuncts", "negate", "parse_test"]
+__all__ = ["Reader", "Ref", "conjuncts", "each_item", "negate", "parse_test"]
 
 _BARE = re.compile(r"^[\w.\-/:+]+$")
 _MAX_TERM = 60
@@ -679,6 +679,12 @@ class Reader:
                 return f"{self.term(node.args[0])} {has} an attribute {attr}"
             if name == "callable" and len(node.args) == 1:
                 return f"{self.term(node.args[0])} is {neg}callable"
+        each = each_item(node)
+        if each is not None:  # any(a in S for a in L)
+            quantifier, items, op, right = each
+            some = {"any": ("some", "no"), "all": ("every", "not every")}[quantifier]
+            said = self._comparison(ast.Name("item"), op, right).removeprefix("`item` ")
+            return f"{some[0 if positive else 1]} item of {self.term(items)} {said}"
         ref = self.ref(node)
         if ref is not None and ref.kind == "hardware":
             return f"{ref.shown()} is {neg}used"
@@ -734,6 +740,31 @@ def _bound_ref(name: str, refs: Sequence[Ref]) -> Ref:
         one.default if one else None,
         flag=text,
     )
+
+
+def each_item(node: ast.expr) -> tuple[str, ast.expr, ast.cmpop, ast.expr] | None:
+    """``any(v in S for v in L)`` as (``any``, L, ``in``, S); ``None`` for anything else."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("any", "all")
+        and len(node.args) == 1
+        and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp))
+        and len(node.args[0].generators) == 1
+    ):
+        return None
+    generator = node.args[0]
+    loop = generator.generators[0]
+    test = generator.elt
+    if (
+        isinstance(loop.target, ast.Name)
+        and isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and test.left.id == loop.target.id
+    ):
+        return node.func.id, loop.iter, test.ops[0], test.comparators[0]
+    return None
 
 
 def _callee(node: ast.Call) -> str:

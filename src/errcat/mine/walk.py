@@ -59,6 +59,17 @@ _FUNCTION_STATE = (
 )
 
 
+def _is_property(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a method is decorated as a property (``property``, ``cached_property``)."""
+    for decorator in node.decorator_list:
+        name = (
+            decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", "")
+        )
+        if name in ("property", "cached_property"):
+            return True
+    return False
+
+
 class _Walker(_ModuleNames):
     """Walk a module's statements in order, keeping the state a raise site needs."""
 
@@ -401,6 +412,12 @@ class _Walker(_ModuleNames):
         try:
             self._block(node.body, inner)
             self._calls(node)
+            if method_of is not None and _is_property(node):
+                returned = [
+                    stmt.value for stmt in node.body if isinstance(stmt, ast.Return) and stmt.value
+                ]
+                if returned:  # a property reads as the attribute it computes
+                    self._self_assign(node.name, returned[-1])
         finally:
             for name, value in saved.items():
                 setattr(self, name, value)

@@ -27,7 +27,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from errcat.mine.conditions import Reader
+from errcat.mine.conditions import Reader, each_item
 from errcat.mine.levers import RANK, Ref
 from errcat.mine.logic import (
     INVERSE,
@@ -280,6 +280,9 @@ def _set_action(reader: Reader, ref: Ref, op: ast.cmpop, right: ast.expr) -> lis
         return [_give(ref, value, ("<yours>", value))]
     if isinstance(op, ast.NotIn) and items is not None:
         return [_give(ref, f"one of {', '.join(_cut(items))}", ("<yours>", items[0]))]
+    if isinstance(op, (ast.In, ast.NotIn)):  # a collection built at run time: name it
+        where = f"`{shown_term(right)}`"
+        return [_give(ref, f"a value {'not ' if isinstance(op, ast.In) else ''}in {where}")]
     if type(op) in ORDER_WORDS:
         inverse = INVERSE[type(op)]
         value = _version_or_value(reader, right)
@@ -361,6 +364,13 @@ def _is_zero(node: ast.expr) -> bool:
 
 
 def _predicate_way_out(reader: Reader, node: ast.expr, *, positive: bool) -> list[Way]:
+    each = each_item(node)
+    if each is not None:  # any(a in S for a in L): L's items, each tested
+        _, items, op, right = each
+        ref = reader.ref(items)
+        if ref is None or ref.kind == "hardware":
+            return []
+        return _set_action(reader, ref, op if positive else INVERSE[type(op)](), right)
     if positive and isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         ref = reader.ref(node.left)
         divisor = node.right
@@ -380,8 +390,8 @@ def _predicate_way_out(reader: Reader, node: ast.expr, *, positive: bool) -> lis
         ref = reader.ref(node.args[0])
         if ref is None or ref.kind in ("hardware", "package"):
             return []
-        items = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
-        kinds = or_list([article(ast.unparse(t)) for t in items])
+        types = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        kinds = or_list([article(ast.unparse(t)) for t in types])
         if positive:
             return [_give(ref, f"a value that is not {kinds}")]
         return [_give(ref, kinds)]

@@ -149,7 +149,7 @@ def bad_solutions(solutions: Sequence[str], message: str) -> list[str]:
     out = []
     speaks = bool(_HARDWARE.search(message))
     for solution in solutions:
-        internal = _INTERNAL.search(solution) and "internal check" not in solution
+        internal = _INTERNAL.search(solution) and "internal" not in solution
         hardware = not speaks and _HARDWARE.search(solution) and solution.startswith("Run on")
         if internal or hardware:
             out.append(solution)

@@ -220,7 +220,9 @@ def test_else_branch_and_handler(tmp_path: Path) -> None:
     )
     handler = _only(records, "could not read")
     assert handler.documentation.endswith("while handling OSError: the cause is shown above it.")
-    assert handler.solutions[0].startswith("Fix the OSError that `load` caught")
+    assert handler.solutions[0] == (
+        "Fix the OSError shown above this error in the traceback: load caught it and raised this one"
+    )
     loose = _only(records, "loose mode")
     assert "when `strict` is not set" in loose.documentation
     assert loose.solutions == ("Pass a non-empty value for `strict`",)
@@ -265,7 +267,7 @@ def test_nothing_is_invented_where_the_code_says_nothing(tmp_path: Path) -> None
     assert r.documentation == "An internal check of r in `f`: no setting you pass decides it."
     assert r.trigger_scenarios == "" and r.example_fix == "" and r.validation_code is None
     [solution] = r.solutions
-    assert solution.startswith("r does not implement this case (`f`); it is an internal limit")
+    assert solution.startswith("r does not implement this case (in f); it is an internal limit")
     assert solution.endswith("report it at https://github.com/o/r/issues with the traceback")
     assert not re.search(r"--[a-z]", json.dumps(r.model_dump(mode="json")))
 

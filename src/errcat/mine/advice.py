@@ -71,6 +71,8 @@ _HELP_CHARS = 110
 #: A condition of at most this many words is shown with an internal check.
 _SHORT_CONDITION = 14
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+#: A list marker before a sentence (not the dashes of a flag).
+_BULLET = re.compile(r"^(?:[-*•]+\s+|\d+[.)]\s+)")
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:use|set|pass|install|try|select|remove|enable|disable|specify|make sure|"
     r"consider|run|upgrade|downgrade|increase|decrease|reduce|lower|raise|check|add|provide|"
@@ -115,7 +117,7 @@ def message_advice(template: str) -> list[str]:
     """
     out = []
     for sentence in _SENTENCES.split(template):
-        text = sentence.strip().strip("-*•").strip()
+        text = _BULLET.sub("", sentence.strip()).strip()
         if text and "{" not in text and _IMPERATIVE.match(text):
             out.append(text[0].upper() + text[1:])
     return out
@@ -347,17 +349,17 @@ def _triggers(reader: Reader, condition: ast.expr | None) -> str:
 def _internal(guard: _Guard, error_class: str, repo: str) -> str:
     """What to do about a check that reads no lever: say so, and what to report."""
     project = _project(repo)
-    where = f"`{short_function(guard.function)}`"
+    where = short_function(guard.function)
     report = (
         f"report it at https://github.com/{repo}/issues" if repo else "report it to the project"
     )
     if error_class.rsplit(".", 1)[-1] == "NotImplementedError":
         return (
-            f"{project} does not implement this case ({where}); it is an internal limit, not a "
+            f"{project} does not implement this case (in {where}); it is an internal limit, not a "
             f"setting you pass: choose another option or model, or {report} with the traceback"
         )
     return (
-        f"This is an internal check of {project} ({where}), not a setting you pass: upgrade "
+        f"This is an internal check of {project} (in {where}), not a setting you pass: upgrade "
         f"to the newest {project} release, and if it persists, {report} with the whole "
         "traceback, the launch command and the version"
     )
@@ -372,8 +374,8 @@ def _fallback_solutions(guard: _Guard, error_class: str) -> list[str]:
             ]
         what = guard.handler or "exception"
         return [
-            f"Fix the {what} that `{short_function(guard.function)}` caught: it is shown above "
-            "this error in the traceback"
+            f"Fix the {what} shown above this error in the traceback: "
+            f"{short_function(guard.function)} caught it and raised this one"
         ]
     return []
 

@@ -44,6 +44,8 @@ __all__ = ["Way", "ways_out"]
 
 _MAX_CHOICES_SHOWN = 12
 _MAX_SOURCES = 3
+#: An "or" of more parts than this gives no joined action (it would not read as one).
+_MAX_JOINED = 3
 #: Whether a lever must come down (it grows the side that is too big) -> the verb.
 _VERBS = {True: "Lower", False: "Raise"}
 
@@ -91,7 +93,7 @@ def _way_out(reader: Reader, node: ast.expr) -> list[Way]:
         return _predicate_way_out(reader, inner, positive=False)
     if isinstance(node, ast.BoolOp):  # an "or": every part must be made false
         found = [w for v in node.values for w in _way_out(reader, v)[:1]]
-        if len(found) == len(node.values) and found:
+        if len(found) == len(node.values) and 0 < len(found) <= _MAX_JOINED:
             rest = [w.text[:1].lower() + w.text[1:] for w in found[1:]]
             best = min(found, key=lambda w: w.rank)
             return [Way("; and ".join([found[0].text, *rest]), best.kind, best.ref)]
@@ -218,6 +220,8 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
         must = (
             f"{'not ' if isinstance(inverse, ast.NotIn) else ''}be one of {', '.join(_cut(items))}"
         )
+    elif isinstance(inverse, (ast.Is, ast.IsNot)) and _is_sentinel(right):
+        must = "be set" if isinstance(inverse, ast.IsNot) else "be left unset"
     elif isinstance(inverse, (ast.Eq, ast.Is)):
         must = f"be {reader.value(right)}"
     elif isinstance(inverse, (ast.NotEq, ast.IsNot)):
@@ -255,10 +259,18 @@ def _give(ref: Ref, value: str, example: tuple[str | None, str | None] | None = 
     return Way(text, ref.kind, ref, example)
 
 
+def _is_sentinel(node: ast.expr) -> bool:
+    """``None``, or a named marker compared with ``is`` (``_MISSING``, ``MISSING``)."""
+    if is_none(node):
+        return True
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return bool(name) and (name.startswith("_") or name.isupper()) and "MISSING" in name.upper()
+
+
 def _set_action(reader: Reader, ref: Ref, op: ast.cmpop, right: ast.expr) -> list[Way]:
     if ref.kind == "hardware":
         return [Way(_hardware_way(ref, op, right, reader), "hardware", ref)]
-    if isinstance(op, (ast.Is, ast.IsNot)) and is_none(right):
+    if isinstance(op, (ast.Is, ast.IsNot)) and _is_sentinel(right):
         if isinstance(op, ast.Is):
             return [_present(ref, True)]
         return [_present(ref, False)]

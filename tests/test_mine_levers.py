@@ -356,3 +356,21 @@ def test_a_property_reads_as_the_config_key_it_returns(tmp_path: Path) -> None:
         "Use a model whose config.json `architectures` is one of LlamaForCausalLM, Qwen2ForCausalLM"
     )
     assert "no item of the model's `architectures` (config.json) is one of" in r.documentation
+
+
+def test_a_flag_no_parser_defines_is_never_named(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "loader.py": '''
+                def load(path, server_args):
+                    """Read --vae-config.load-encoder style keys."""
+                    if not path.endswith(".yaml"):
+                        raise ValueError("Config file must be a yaml file.")
+            ''',
+        },
+    )
+    r = _only(records, "Config file must be")
+    generated = " ".join([r.documentation, *r.solutions, r.example_fix, *r.prevention_tips])
+    assert "--vae-config" not in generated

@@ -85,6 +85,7 @@ _HARDWARE_WORDS = re.compile(
     r"(?i)\b(?:gpus?|cuda|rocm|hip|npus?|xpus?|tpus?|devices?|compute capability|sm_?\d+\w*|"
     r"blackwell|hopper|ampere|volta|turing|mi\d{3}\w*|gfx\d+\w*|hardware|platform)\b"
 )
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 
 
@@ -206,6 +207,7 @@ def write_advice(
     levers = [w for w in ways if w.kind != "hardware"]
     solutions = _with_help([w.text for w in levers], levers)
     solutions += _fallback_solutions(guard, error_class)
+    solutions = [text for text in solutions if _real_flags(text, options)]
     launcher = project.launcher(_project(repo)) if project is not None else None
     advice = _Advice(
         documentation=_documentation(guard, reader, condition, repo, entry),
@@ -254,6 +256,17 @@ def _with_help(texts: list[str], ways: Sequence[Way]) -> list[str]:
     return out
 
 
+def _real_flags(text: str, options: OptionIndex) -> bool:
+    """Whether every flag a generated text names is one the project's parsers define.
+
+    >>> from errcat.mine.facts import _Option
+    >>> index = OptionIndex([_Option("mode", "--mode")], [])
+    >>> _real_flags("Set --mode to a", index), _real_flags("Pass --vae-config.x", index)
+    (True, False)
+    """
+    return all(flag in options.flags for flag in _FLAG.findall(text))
+
+
 def _levers_of(reader: Reader, node: ast.expr) -> list[Ref]:
     """The levers a test reads, the hardware and the function's own arguments included."""
     found = {r.key: r for r in reader.sources(node)}
@@ -294,6 +307,8 @@ def _documentation(
     whole = reader.describe(condition) if condition is not None else ""
     short = f" (when {whole})" if whole and _words(whole) <= _SHORT_CONDITION else ""
     head = guard.doc if guard.doc and _words(guard.doc) <= 25 else ""
+    if head and not _real_flags(head, reader.options):
+        head = ""  # a docstring naming a flag no parser defines (an example, another tool)
     if user:
         why = f"Raised when {' and '.join(user)}"
         if scope:

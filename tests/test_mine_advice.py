@@ -221,7 +221,8 @@ def test_else_branch_and_handler(tmp_path: Path) -> None:
     handler = _only(records, "could not read")
     assert handler.documentation.endswith("while handling OSError: the cause is shown above it.")
     assert handler.solutions[0] == (
-        "Fix the OSError shown above this error in the traceback: load caught it and raised this one"
+        "Fix the OSError shown above this error in the traceback: "
+        "load caught it and raised this one"
     )
     loose = _only(records, "loose mode")
     assert "when `strict` is not set" in loose.documentation

@@ -70,7 +70,8 @@ def serve(size: int, port: int, workers: int) -> None:
     import uvicorn
 
     from errcat import Catalog
-    from errcat.server import _serve_forked, create_app
+    from errcat.server import create_app
+    from errcat.server.command import serve_forked
 
     started = time.perf_counter()
     if size:
@@ -91,7 +92,7 @@ def serve(size: int, port: int, workers: int) -> None:
         app, host="127.0.0.1", port=port, log_level="error", access_log=False, backlog=4096
     )
     if workers > 1:
-        _serve_forked(config, workers)
+        serve_forked(config, workers)
     else:
         uvicorn.Server(config).run()
 

@@ -266,18 +266,18 @@ def test_released_data_is_indexed_without_validating_again_and_alike(
 ) -> None:
     """A checksum-verified release is read without pydantic; the index is the same as when
     every line is validated, and a line that is not a record is still reported."""
-    from errcat import store as store_module
+    from errcat.store import build as store_module
 
     lines = [*_records(12), '{"record": {"id": "broken"}}', "not json"]
     root = _bundle(tmp_path, lines)
     validated: list[int] = []
-    real = store_module._validated_fields
+    real = store_module.validated_fields
 
     def counting(raw: bytes, source: str, line: int) -> Any:
         validated.append(line)
         return real(raw, source, line)
 
-    monkeypatch.setattr(store_module, "_validated_fields", counting)
+    monkeypatch.setattr(store_module, "validated_fields", counting)
     monkeypatch.setattr(bundled_module, "bundled_data_dir", lambda: root)
     catalog = load_bundled(lazy=True)
     assert validated == [13, 14]  # only the lines a release could not hold
@@ -297,7 +297,7 @@ def test_a_wheels_prebuilt_index_is_used_instead_of_indexing(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The index a wheel carries serves the first load; one for other data is not used."""
-    from errcat import store as store_module
+    from errcat.store import build as store_module
 
     root = _bundle(tmp_path, _records(25))
     shipped = tmp_path / "prebuilt"
@@ -309,13 +309,13 @@ def test_a_wheels_prebuilt_index_is_used_instead_of_indexing(
     monkeypatch.setattr(bundled_module, "bundled_data_dir", lambda: root)
     monkeypatch.setattr(bundled_module, "prebuilt_dir", lambda: shipped)
     scans: list[int] = []
-    real = store_module._scan
+    real = store_module.scan_files
 
     def scan(*args: Any, **kwargs: Any) -> Any:
         scans.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(store_module, "_scan", scan)
+    monkeypatch.setattr(store_module, "scan_files", scan)
     catalog = load_bundled(lazy=True)
     assert len(catalog) == 25 and scans == []
     text = "ValueError: widget gear broke in stage 7 of the pipeline"

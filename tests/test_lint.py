@@ -211,7 +211,7 @@ def test_shadowing_asks_for_few_matches_but_sees_every_rival(
     """``_at_least_own`` gives the record and everything at or above it, as asking for all."""
     from conftest import make_envelope
     from errcat.catalog import Catalog
-    from errcat.lint import _at_least_own, _flat
+    from errcat.lint.shadowing import _at_least_own, _flat
     from errcat.matcher import match_all
     from errcat.patterns import template_to_pattern
 
@@ -253,7 +253,8 @@ def test_shadowing_asks_for_few_matches_but_sees_every_rival(
 def test_risks_of_simple_patterns_read_off_the_pieces_equal_the_parsers(
     literals: list[str],
 ) -> None:
-    from errcat.lint import _parsed_risks, _risks
+    from errcat.lint.regex_risks import _parsed_risks
+    from errcat.lint.regex_risks import cached_risks as _risks
     from errcat.patterns import pattern_pieces
 
     pattern = GROUP.join(escape_literal(text) for text in literals)

@@ -416,6 +416,6 @@ def test_progress_shows_on_a_terminal_only(tmp_path: Path) -> None:
     log.write_text(SEED_LOG)
     shown = _Terminal()
     assert main(["scan", str(log)], stdout=io.StringIO(), stderr=shown) == 0
-    assert "\rscanning file 1/1" in shown.getvalue()
+    assert "\r\x1b[Kscanning file 1/1" in shown.getvalue()  # one StatusLine for every command
     code, _, err = run("scan", str(log))
     assert code == 0 and "scanning file" not in err

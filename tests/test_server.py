@@ -233,13 +233,15 @@ def test_slow_body_is_408() -> None:
 
 
 def test_match_taking_too_long_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = server._answer
+    from errcat.server import app as server_app
+
+    real = server_app._answer
 
     def slow(catalog: Catalog, request: server.MatchRequest) -> server.MatchResponse:
         time.sleep(0.6)
         return real(catalog, request)
 
-    monkeypatch.setattr(server, "_answer", slow)
+    monkeypatch.setattr(server_app, "_answer", slow)
     app = create_app(Catalog.from_path(SEEDS_FILE), match_timeout=0.1, threads=1)
     call = caller(app)
     start = time.perf_counter()

@@ -118,14 +118,14 @@ def test_damaged_or_foreign_index_is_not_trusted(
         write_jsonl(other, envelopes(5))
         open_file_store(other)
         index_file.write_bytes(index_path_for(other).read_bytes())
-    from errcat.store import _data_files, _identity
+    from errcat.store.build import data_files, identity_of
 
-    files = _data_files(catalog_file)
+    files = data_files(catalog_file)
     assert files is not None
     with pytest.raises(
         ValueError, match=r"checksum|format|other data|not an errcat|Expecting|codec"
     ):
-        FileStore(index_file, files, _identity(files))
+        FileStore(index_file, files, identity_of(files))
     store = open_file_store(catalog_file)
     assert store is not None and len(store) == 40
     assert store.record(39).id == f"{39:016x}"
@@ -187,15 +187,15 @@ def test_non_jsonl_sources_stay_in_memory(tmp_path: Path) -> None:
 def test_parallel_scan_gives_the_same_index(
     catalog_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import errcat.store as store_module
+    import errcat.store.build as store_module
 
     with catalog_file.open("a", encoding="utf-8") as fh:
         fh.write("{broken\n")
-    serial = store_module._scan([catalog_file], progress=False)
-    monkeypatch.setattr(store_module, "_PARALLEL_BYTES", 1)
-    monkeypatch.setattr(store_module, "_CHUNK_BYTES", 3000)  # a few lines per chunk
-    parallel = store_module._scan([catalog_file], progress=False)
-    assert len(store_module._chunks([catalog_file], 3000)) > 3
+    serial = store_module.scan_files([catalog_file], progress=False)
+    monkeypatch.setattr(store_module, "PARALLEL_BYTES", 1)
+    monkeypatch.setattr(store_module, "CHUNK_BYTES", 3000)  # a few lines per chunk
+    parallel = store_module.scan_files([catalog_file], progress=False)
+    assert len(store_module.chunks_of([catalog_file], 3000)) > 3
     assert parallel.ids == serial.ids and parallel.rows == serial.rows
     assert list(parallel.lines) == list(serial.lines) and parallel.patterns == serial.patterns
     assert [str(p) for p in parallel.problems] == [str(p) for p in serial.problems]

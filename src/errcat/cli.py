@@ -18,19 +18,21 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any, TextIO
 
 from errcat.advice import Advice
 from errcat.catalog import Catalog, bundled_data_version
+from errcat.cli_common import PROG, Command, UsageError, catalog_from_args, catalog_options
 from errcat.errors import ErrcatError, InvalidRecordError
 from errcat.loaders import iter_path
 from errcat.matcher import CONFIDENCE_THRESHOLD, Match, match_all, match_error
 
 __all__ = ["build_parser", "catalog_from_args", "main"]
 
-_PROG = "errcat"
+_PROG = PROG
+_UsageError = UsageError  # the name this module used before errcat.cli_common
 
 
 def _version_text() -> str:
@@ -56,36 +58,14 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def _common(dest_prefix: str = "") -> argparse.ArgumentParser:
-    # The options are accepted before and after the command; the two get separate
-    # dests because argparse lets a subparser's defaults overwrite the main parser's.
-    common = argparse.ArgumentParser(add_help=False)
-    group = common.add_argument_group("catalog")
-    group.add_argument(
-        "--catalog",
-        action="append",
-        dest=f"{dest_prefix}catalog",
-        default=[],
-        metavar="PATH",
-        help="also load records from PATH (file or directory); repeatable, later wins",
-    )
-    group.add_argument(
-        "--no-bundled",
-        action="store_true",
-        dest=f"{dest_prefix}no_bundled",
-        help="do not load the bundled catalog (use only --catalog sources)",
-    )
-    return common
-
-
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``errcat`` command (fully built for ``argv``'s command)."""
     wanted = _command_in(sys.argv[1:] if argv is None else argv)
-    common = _common()
+    common = catalog_options()
     parser = argparse.ArgumentParser(
         prog=_PROG,
         description="Find the catalog record that explains a Python error, with its fixes.",
-        parents=[_common("global_")],
+        parents=[catalog_options("global_")],
     )
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -182,35 +162,14 @@ def _command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
-def catalog_from_args(args: argparse.Namespace, stderr: TextIO, *, prog: str = _PROG) -> Catalog:
-    """The catalog that ``--catalog`` / ``--no-bundled`` (before or after the command) name.
-
-    Load problems are printed to ``stderr`` as warnings; ``--no-bundled``
-    without a ``--catalog`` is a usage error (a ``ValueError``).
-    """
-    # The options may come before the command (global_*) or after it.
-    sources = [*getattr(args, "global_catalog", []), *getattr(args, "catalog", [])]
-    no_bundled = getattr(args, "global_no_bundled", False) or getattr(args, "no_bundled", False)
-    if no_bundled and not sources:
-        raise _UsageError("--no-bundled needs at least one --catalog PATH")
-    catalog = Catalog.from_sources(sources, bundled=not no_bundled)
-    for problem in catalog.problems:
-        print(f"{prog}: warning: skipped {problem}", file=stderr)
-    return catalog
-
-
-class _UsageError(ValueError):
-    """Bad usage of the command line (exit status 2)."""
-
-
-def _read_text(args: argparse.Namespace, stdin: TextIO, stderr: TextIO) -> str:
+def _read_text(args: argparse.Namespace, stdin: IO[Any], stderr: TextIO) -> str:
     if args.text != "-":
         return str(args.text)
     if stdin is None:
-        raise _UsageError("no error text given and no standard input to read")
+        raise UsageError("no error text given and no standard input to read")
     if stdin.isatty():
         print("Paste the error, then press Ctrl-D:", file=stderr)
-    return stdin.read()
+    return str(stdin.read())
 
 
 def _print_match(match: Match, out: TextIO, *, heading: str = "") -> None:
@@ -220,22 +179,22 @@ def _print_match(match: Match, out: TextIO, *, heading: str = "") -> None:
 
 
 def _cmd_match_lines(
-    args: argparse.Namespace, catalog: Catalog, stdin: TextIO, out: TextIO, err: TextIO
+    args: argparse.Namespace, catalog: Catalog, stdin: IO[Any], out: TextIO, err: TextIO
 ) -> int:
     from errcat.batch import match_many
 
     if args.text != "-":
-        raise _UsageError("give either TEXT or --lines FILE, not both")
+        raise UsageError("give either TEXT or --lines FILE, not both")
     if args.workers is not None and args.workers < 1:
-        raise _UsageError(f"--workers must be at least 1, got {args.workers}")
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.lines == "-":
-        source: TextIO = stdin
+        source: IO[Any] = stdin
         total = 0
     else:
         try:
             source = Path(args.lines).open(encoding="utf-8", errors="replace")  # noqa: SIM115
         except OSError as exc:
-            raise _UsageError(f"cannot read {args.lines}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot read {args.lines}: {exc.strerror or exc}") from None
         total = os.fstat(source.fileno()).st_size
     show = err.isatty()
     done_bytes = 0
@@ -265,10 +224,11 @@ def _cmd_match_lines(
     return 0 if found else 1
 
 
-def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+def _cmd_match(args: argparse.Namespace, *, stdin: IO[Any], stdout: TextIO, stderr: TextIO) -> int:
+    out, err = stdout, stderr
     catalog = catalog_from_args(args, err)
     if args.limit < 1:
-        raise _UsageError(f"--limit must be at least 1, got {args.limit}")
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
     if args.lines is not None:
         return _cmd_match_lines(args, catalog, stdin, out, err)
     text = _read_text(args, stdin, err)
@@ -303,7 +263,9 @@ def _cmd_match(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO
     return 0
 
 
-def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _cmd_show(args: argparse.Namespace, *, stdin: IO[Any], stdout: TextIO, stderr: TextIO) -> int:
+    del stdin
+    out, err = stdout, stderr
     record = catalog_from_args(args, err)[args.key]
     advice = Advice.from_record(record)
     if args.json:
@@ -317,7 +279,9 @@ def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _cmd_list(args: argparse.Namespace, *, stdin: IO[Any], stdout: TextIO, stderr: TextIO) -> int:
+    del stdin
+    out, err = stdout, stderr
     catalog = catalog_from_args(args, err).filter(
         repo=args.repo, error_class=args.error_class, tag=args.tag
     )
@@ -331,7 +295,11 @@ def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_validate(
+    args: argparse.Namespace, *, stdin: IO[Any], stdout: TextIO, stderr: TextIO
+) -> int:
+    del stdin, stderr
+    out = stdout
     problems: list[InvalidRecordError] = []
     valid = 0
     for path in args.paths:
@@ -356,10 +324,21 @@ def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if problems else 0
 
 
-def _cmd_heavy(args: argparse.Namespace) -> int:
-    module = importlib.import_module(_HEAVY[args.command][0])
-    status: int = module.run(args)
-    return status
+#: The commands this module runs itself (the others are in :data:`_HEAVY`'s modules).
+_COMMANDS: dict[str, Command] = {
+    "match": _cmd_match,
+    "show": _cmd_show,
+    "list": _cmd_list,
+    "validate": _cmd_validate,
+}
+
+
+def _command(name: str) -> Command:
+    """The ``run`` of a command: one of this module's, or its module's (imported now)."""
+    if name in _COMMANDS:
+        return _COMMANDS[name]
+    run: Command = importlib.import_module(_HEAVY[name][0]).run
+    return run
 
 
 def main(
@@ -378,22 +357,9 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or bad usage (argparse printed why)
         return exc.code if isinstance(exc.code, int) else 2
-    commands: dict[str, Callable[[], int]] = {
-        "match": lambda: _cmd_match(args, inp, out, err),
-        "show": lambda: _cmd_show(args, out, err),
-        "list": lambda: _cmd_list(args, out, err),
-        "validate": lambda: _cmd_validate(args, out),
-        "mine": lambda: _cmd_heavy(args),
-        "history": lambda: _cmd_heavy(args),
-        "release": lambda: _cmd_heavy(args),
-        "scan": lambda: importlib.import_module("errcat.scan").run(
-            args, stdin=inp, out=out, err=err
-        ),
-        "serve": lambda: _cmd_heavy(args),
-    }
     try:
-        return commands[args.command]()
-    except _UsageError as exc:
+        return _command(args.command)(args, stdin=inp, stdout=out, stderr=err)
+    except UsageError as exc:
         print(f"{_PROG} {args.command}: error: {exc}", file=err)
         return 2
     except ErrcatError as exc:

@@ -51,6 +51,7 @@ __all__ = [
     "is_compressed",
     "iter_data_files",
     "iter_path",
+    "load_envelopes",
     "open_data",
     "read_artifact",
     "read_manifest",
@@ -600,6 +601,21 @@ def iter_path(
         yield from _iter_artifact(p, strict=strict)
         return
     yield from _iter_file(p, str(p), strict=strict)
+
+
+def load_envelopes(path: str | os.PathLike[str]) -> list[RecordEnvelope]:
+    """Every envelope of a file, directory or artifact; the first bad line raises its problem.
+
+    For commands that take a catalog to update (``errcat mine --update``):
+    such a catalog must load whole, or the command would silently drop records.
+    """
+    envelopes = []
+    for loaded in iter_path(path):
+        if loaded.problem is not None:
+            raise loaded.problem
+        assert loaded.envelope is not None
+        envelopes.append(loaded.envelope)
+    return envelopes
 
 
 def dump_envelope(envelope: RecordEnvelope) -> str:

@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from errcat.scan import _final, iter_log_bytes, scan_chunks
+from errcat.cli_common import catalog_from_args, catalog_options
+from errcat.scan import final_report, iter_log_bytes, scan_chunks
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -304,7 +305,7 @@ def _match_text(text: str | None, catalog: Catalog) -> tuple[Any, ...]:
     if match is not None:
         report = match.report
         return (report.error_class, report.message, match.summary.id, match.confidence, match.exact)
-    final = _final(extract_reports(text), group=False)
+    final = final_report(extract_reports(text), group=False)
     if final is None:
         return (None, None, None, 0.0, False)
     return (final.error_class, final.message, None, 0.0, False)
@@ -333,14 +334,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m errcat.spark", description="Scan logs for errors on Spark."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("summary", help="write the per-record summary of LOGS to Parquet")
+    p = sub.add_parser(
+        "summary",
+        help="write the per-record summary of LOGS to Parquet",
+        parents=[catalog_options()],
+    )
     p.add_argument("logs", nargs="+", metavar="LOG", help="files, directories or globs")
     p.add_argument("-o", "--output", required=True, help="the Parquet directory to write")
     p.add_argument("--master", help="Spark master (default: the session's, local[*] alone)")
     p.add_argument("--recursive", action="store_true", help="read directories to the bottom")
     p.add_argument("--overwrite", action="store_true", help="replace OUTPUT if it exists")
-    p.add_argument("--catalog", action="append", default=[], metavar="PATH")
-    p.add_argument("--no-bundled", action="store_true")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -353,7 +356,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from errcat.cli import catalog_from_args
     from errcat.errors import ErrcatError
 
     if not args.overwrite and "://" not in args.output and Path(args.output).exists():

@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from collections.abc import Sequence
-from datetime import datetime, timezone
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any, TextIO
 
-from errcat.loaders import dump_envelope, iter_path, write_jsonl
+from errcat.cli_common import StatusLine, parse_date
+from errcat.loaders import dump_envelope, load_envelopes, write_jsonl
 from errcat.mine.core import mine_paths
 from errcat.mine.reanchor import reanchor
 from errcat.mine.records import _REPO, _SHA
@@ -69,54 +68,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parse_when(text: str | None) -> datetime | None:
-    if text is None:
-        return None
-    when = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+def _progress(line: StatusLine) -> Callable[[int, int, str], None]:
+    """The miner's progress callback, shown on ``line``: files done, of all, and the current one."""
 
-
-class _Progress:
-    """One self-overwriting progress line on a terminal."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int, path: str) -> None:
-        now = time.monotonic()
-        if done != total and now - self.last < 0.1:
-            return
-        self.last = now
+    def show(done: int, total: int, path: str) -> None:
         name = path if len(path) <= 50 else "..." + path[-47:]
-        self.stream.write(f"\r\x1b[Kmining {done}/{total} {name}")
+        line.show(f"mining {done}/{total} {name}", force=done == total)
         if done == total:
-            self.stream.write("\r\x1b[K")
-        self.stream.flush()
+            line.clear()
+
+    return show
 
 
-def _load_catalog(path: str) -> list[RecordEnvelope]:
-    envelopes = []
-    for loaded in iter_path(path):
-        if loaded.problem is not None:
-            raise loaded.problem
-        assert loaded.envelope is not None
-        envelopes.append(loaded.envelope)
-    return envelopes
-
-
-def _write(envelopes: Sequence[RecordEnvelope], output: str | None) -> None:
+def _write(envelopes: Sequence[RecordEnvelope], output: str | None, out: TextIO) -> None:
     if output:
         write_jsonl(output, envelopes)
         return
     for envelope in envelopes:
-        sys.stdout.write(dump_envelope(envelope) + "\n")
-    sys.stdout.flush()
+        out.write(dump_envelope(envelope) + "\n")
+    out.flush()
 
 
-def run(args: argparse.Namespace) -> int:
+def run(
+    args: argparse.Namespace,
+    *,
+    stdin: IO[Any] | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Run ``errcat mine`` with parsed arguments; return the exit status (0 ok, 2 bad usage)."""
-    err = sys.stderr
+    del stdin
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
     if args.report and not args.update:
         err.write("errcat mine: --report needs --update\n")
         return 2
@@ -133,12 +116,13 @@ def run(args: argparse.Namespace) -> int:
         err.write("errcat mine: --jobs must be at least 1\n")
         return 2
     try:
-        when = _parse_when(args.analyzed_at)
+        when = parse_date(args.analyzed_at) if args.analyzed_at is not None else None
     except ValueError:
         err.write(f"errcat mine: invalid --analyzed-at {args.analyzed_at!r}\n")
         return 2
-    old = _load_catalog(args.update) if args.update else None
-    progress = _Progress(err) if err.isatty() else None
+    old = load_envelopes(args.update) if args.update else None
+    line = StatusLine(err, interval=0.1)
+    progress = _progress(line) if line.enabled else None
     result = mine_paths(
         args.src,
         repo=args.repo,
@@ -152,13 +136,13 @@ def run(args: argparse.Namespace) -> int:
     )
     err.write(result.stats.summary() + "\n")
     if old is None:
-        _write(result.envelopes, args.output)
+        _write(result.envelopes, args.output, out)
         return 0
     anchored = reanchor(old, result)
-    out = list(anchored.envelopes)
+    kept = list(anchored.envelopes)
     if args.add_new:
-        out.extend(anchored.new_envelopes)
-    _write(out, args.output)
+        kept.extend(anchored.new_envelopes)
+    _write(kept, args.output, out)
     if args.report:
         text = json.dumps(anchored.report, indent=2, ensure_ascii=False) + "\n"
         Path(args.report).write_text(text, encoding="utf-8")

@@ -17,14 +17,13 @@ import json
 import re
 import sys
 import time
-from collections.abc import Iterator
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any, TextIO
 
+from errcat.cli_common import StatusLine, UsageError, parse_date
 from errcat.history import Revision, sidecar_path
-from errcat.loaders import write_jsonl
-from errcat.mine.cli import _load_catalog
+from errcat.loaders import load_envelopes, write_jsonl
 from errcat.mine.dists import dist_snapshot
 from errcat.mine.git import Commit, GitRepo, git_snapshots, parse_every
 from errcat.mine.history import HistoryResult, Snapshot, build_history, with_curated
@@ -100,39 +99,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class _Progress:
-    """One self-overwriting progress line on a terminal."""
+def _progress(line: StatusLine, total: int) -> Callable[[int, Revision], None]:
+    """The history miner's progress callback: which revision of how many is being mined."""
 
-    def __init__(self, stream: TextIO, total: int) -> None:
-        self.stream = stream
-        self.total = total
-
-    def __call__(self, index: int, revision: Revision) -> None:
-        self.stream.write(
-            f"\r\x1b[Kmining revision {index + 1}/{self.total} {revision.label} "
-            f"({revision.short}, {revision.date:%Y-%m-%d})"
+    def show(index: int, revision: Revision) -> None:
+        line.show(
+            f"mining revision {index + 1}/{total} {revision.label} "
+            f"({revision.short}, {revision.date:%Y-%m-%d})",
+            force=True,
         )
-        if index + 1 == self.total:
-            self.stream.write("\n")
-        self.stream.flush()
+        if index + 1 == total:
+            line.clear()
 
-
-def _usage(message: str) -> int:
-    sys.stderr.write(f"errcat history: error: {message}\n")
-    return 2
-
-
-def _parse_date(text: str) -> datetime:
-    when = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return show
 
 
 def _commits(args: argparse.Namespace, repo: GitRepo, err: TextIO) -> list[tuple[str, Commit]]:
     picked: list[tuple[str, Commit]] = [(rev, repo.commit(rev)) for rev in args.rev]
     if args.since:
-        line = repo.first_parent_since(
-            _parse_date(args.since), parse_every(args.every), args.branch
-        )
+        line = repo.first_parent_since(parse_date(args.since), parse_every(args.every), args.branch)
         picked += [(f"{c.date:%Y-%m-%d}", c) for c in line]
     out: list[tuple[str, Commit]] = []
     seen: set[str] = set()
@@ -152,34 +137,49 @@ def _commits(args: argparse.Namespace, repo: GitRepo, err: TextIO) -> list[tuple
     return out
 
 
-def run(args: argparse.Namespace) -> int:
+def run(
+    args: argparse.Namespace,
+    *,
+    stdin: IO[Any] | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Run ``errcat history`` with parsed arguments; return the exit status (0 ok, 2 bad usage)."""
-    err = sys.stderr
-    if args.jobs < 1:
-        return _usage("--jobs must be at least 1")
-    if not _REPO.match(args.repo):
-        return _usage(f"invalid --repo {args.repo!r} (expected OWNER/NAME)")
-    if args.dist and (args.git_dir or args.rev or args.since):
-        return _usage("--dist mines distributions: give no GIT_DIR, --rev or --since with it")
-    if not args.dist and not args.git_dir:
-        return _usage("give a GIT_DIR with --rev or --since, or distributions with --dist")
-    if args.git_dir and not (args.rev or args.since):
-        return _usage("give the revisions to mine: --rev REV (repeatable) or --since DATE")
+    del stdin, stdout  # the records go to --output
+    err = stderr if stderr is not None else sys.stderr
     try:
-        when = _parse_date(args.analyzed_at) if args.analyzed_at else None
+        return _run(args, err)
+    except UsageError as exc:
+        err.write(f"errcat history: error: {exc}\n")
+        return 2
+
+
+def _run(args: argparse.Namespace, err: TextIO) -> int:
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if not _REPO.match(args.repo):
+        raise UsageError(f"invalid --repo {args.repo!r} (expected OWNER/NAME)")
+    if args.dist and (args.git_dir or args.rev or args.since):
+        raise UsageError("--dist mines distributions: give no GIT_DIR, --rev or --since with it")
+    if not args.dist and not args.git_dir:
+        raise UsageError("give a GIT_DIR with --rev or --since, or distributions with --dist")
+    if args.git_dir and not (args.rev or args.since):
+        raise UsageError("give the revisions to mine: --rev REV (repeatable) or --since DATE")
+    try:
+        when = parse_date(args.analyzed_at) if args.analyzed_at else None
         if args.since:
-            _parse_date(args.since)
+            parse_date(args.since)
             parse_every(args.every)
     except ValueError as exc:
-        return _usage(str(exc))
+        raise UsageError(str(exc)) from None
     dists: list[tuple[str, str]] = []
     for spec in args.dist:
         label, sep, path = spec.partition("=")
         if not sep or not label or not path:
-            return _usage(f"invalid --dist {spec!r} (expected VERSION=PATH)")
+            raise UsageError(f"invalid --dist {spec!r} (expected VERSION=PATH)")
         dists.append((label, path))
 
-    curated = _load_catalog(args.update) if args.update else None
+    curated = load_envelopes(args.update) if args.update else None
     snapshots: list[Snapshot] | Iterator[Snapshot]
     if dists:
         snapshots = [
@@ -194,7 +194,8 @@ def run(args: argparse.Namespace) -> int:
         commits = _commits(args, repo, err)
         total = len(commits)
         snapshots = git_snapshots(repo, commits, under=args.under, include_tests=args.include_tests)
-    progress = _Progress(err, total) if err.isatty() else None
+    line = StatusLine(err)
+    progress = _progress(line, total) if line.enabled else None
     started = time.perf_counter()
     result = build_history(
         snapshots, repo=args.repo, analyzed_at=when, progress=progress, workers=args.jobs

@@ -1,4 +1,4 @@
-r"""Find every exception event in whole log files, at close to read speed.
+r"""The scanner: every exception event of a log given as text chunks, at close to read speed.
 
 A fleet's logs are mostly noise. :func:`scan_chunks` reads a log as an
 iterator of text chunks (lines as ``for line in f`` gives them, or blocks of
@@ -23,167 +23,94 @@ Speed: a block of lines is searched for the few words that every event holds
 the lines between are never looked at one by one. Only while an event is open
 are lines read one at a time.
 
-The function is plain Python over an iterator, so any engine can call it on
-its own batches (``errcat.spark`` does; so can Dask or Ray):
-
->>> from errcat.scan import scan_chunks
->>> log = [
-...     "[2026-01-02 03:04:05 TP0] Decode batch. #running-req: 1\n",
-...     "[2026-01-02 03:04:05 TP3] Scheduler hit an exception: "
-...     "Traceback (most recent call last):\n",
-...     '  File "/srv/sglang/srt/managers/scheduler.py", line 12, in run\n',
-...     "    raise ValueError('bad x')\n",
-...     "ValueError: bad x\n",
-...     "[2026-01-02 03:04:06 TP0] Decode batch. #running-req: 1\n",
-... ]
->>> [(e.start_line, e.end_line, e.error_class, e.message) for e in scan_chunks(log, "x.log")]
-[(2, 5, 'ValueError', 'bad x')]
+>>> [e.error_class for e in scan_text("noise\nKeyError: 'k'\n")]
+['KeyError']
 """
 
 from __future__ import annotations
 
-import argparse
-import codecs
-import gzip
 import heapq
-import io
-import json
 import os
 import re
-import sys
-import time
-import zlib
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, TextIO
+from typing import IO, TYPE_CHECKING, Any, Final
 
-from errcat.errors import ErrcatError
 from errcat.extract import ExceptionReport, _strip_prefixes, extract_reports
-
-# The extractor's own line cleaning, so that the scanner keys lines by the same
-# stream identities the extractor uses when it demultiplexes them.
 from errcat.extract import _shown as _shown_line
+from errcat.scan.events import LogSourceError, ScanEvent, ScanStats
+from errcat.scan.logs import read_log
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
 
-__all__ = [
-    "EVENT_FIELDS",
-    "LogSourceError",
-    "ScanEvent",
-    "ScanStats",
-    "add_arguments",
-    "iter_log_bytes",
-    "read_log",
-    "run",
-    "scan_chunks",
-    "scan_paths",
-    "scan_text",
-    "summarize",
-]
+__all__ = ["scan_chunks", "scan_paths", "scan_text"]
 
-#: The fields of an event, in order (the JSON keys and the Spark columns).
-EVENT_FIELDS: Final = (
-    "path",
-    "start_line",
-    "end_line",
-    "error_class",
-    "message",
-    "record_id",
-    "confidence",
-    "exact",
-)
 
 #: Words at least one of which is on the first line of every event.
 _TRIGGERS: Final = ("Traceback", "Error", "Exception", "Warning")
+
+
 _TB_HEADER: Final = "Traceback (most recent call last):"
+
+
 _CHAIN_RE: Final = re.compile(
     r"The above exception was the direct cause of the following exception:"
     r"|During handling of the above exception, another exception occurred:"
 )
+
+
 # A trigger word used as (the end of) an exception class: followed by ": ", "(",
 # a quote, a comma, a bracket or the end of the line. "ErrorRate=0" is not one.
 _CLASS_HINT_RE: Final = re.compile(
     r"(?:Error|Exception|Warning)\w*(?:\([\w.]*\))?(?::(?:[ \t]|$)|[(\"',)\]}]|[ \t]*$)"
 )
+
+
 # The same, at a trigger word's position in a block of lines.
 _CLASS_HINT_AT_RE: Final = re.compile(
     r"(?:Error|Exception|Warning)\w*(?:\([\w.]*\))?(?::(?:[ \t\r]|$)|[(\"',)\]}]|[ \t\r]*$)",
     re.MULTILINE,
 )
+
+
 # A line that starts a new exception (ends a bare line's message).
 _NEW_EXC_RE: Final = re.compile(
     r"[A-Za-z_][\w.]*(?:Error|Exception|Warning)\w*(?::[ \t]|:?[ \t]*$)"
 )
 
+
 _BLOCK: Final = 1 << 20  # characters handed to the fast search at once
+
+
 _LOOKBACK_LINES: Final = 16  # lines searched back for the stream of an unprefixed line
+
+
 _LOOKBACK_CHARS: Final = 8192
+
+
 _MAX_BLANKS: Final = 2  # blank lines inside a traceback or between chained ones
+
+
 _MAX_MESSAGE_LINES: Final = 100  # continuation lines of an exception's message
+
+
 _MAX_EVENT_LINES: Final = 5000  # lines of one event (a longer one is closed there)
+
+
 _QUIET_MSG: Final = 32  # lines of other streams after which a finished event closes
+
+
 _QUIET_TB: Final = 1000  # ... after which a traceback cut before its exception line closes
+
+
 _MATCH_CACHE: Final = 4096  # distinct events whose match is remembered
+
 
 # Phases of an open event.
 _TB, _MSG, _CHAIN = 0, 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class ScanEvent:
-    """One exception event found in a log.
-
-    ``start_line`` and ``end_line`` are 1-based and inclusive (lines of other
-    streams may lie between them); ``error_class`` and ``message`` are those of
-    the exception that ended the event; ``record_id`` is the catalog record of
-    :func:`errcat.match_error` for the event's text (``None`` when no record is
-    a confident answer, and then ``confidence`` is 0 and ``exact`` false).
-    """
-
-    path: str
-    start_line: int
-    end_line: int
-    error_class: str
-    message: str
-    record_id: str | None
-    confidence: float
-    exact: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """The event as a JSON-ready dict with the keys of :data:`EVENT_FIELDS`."""
-        return asdict(self)
-
-
-@dataclass(slots=True)
-class ScanStats:
-    """What a scan read and what it left out (nothing is dropped silently)."""
-
-    files: int = 0
-    lines: int = 0
-    chars: int = 0
-    events: int = 0
-    #: Tracebacks cut before their exception line (the log stopped, or the stream went quiet).
-    incomplete: int = 0
-    #: ``(path, reason)`` of every input that could not be read (fully).
-    unreadable: list[tuple[str, str]] = field(default_factory=list)
-
-
-class LogSourceError(ErrcatError, OSError):
-    """A log file that cannot be read (missing, unreadable, corrupt or of an unsupported kind)."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
-        self.path = path
-        self.reason = reason
-
-
-# --------------------------------------------------------------------------
-# The scanner.
 
 
 @dataclass(slots=True)
@@ -355,7 +282,7 @@ class _Scanner:
         lines = event.lines
         text = "\n".join(raw for _, raw in lines)
         reports = extract_reports(text)
-        final = _final(reports, group=event.group)
+        final = final_report(reports, group=event.group)
         if final is None:
             if event.from_traceback:
                 self.stats.incomplete += 1
@@ -478,7 +405,7 @@ def _add(event: _Open, number: int, raw: str) -> None:
     event.lines.append((number, raw))
 
 
-def _final(reports: Sequence[ExceptionReport], *, group: bool) -> ExceptionReport | None:
+def final_report(reports: Sequence[ExceptionReport], *, group: bool) -> ExceptionReport | None:
     """The exception that ended an event: the last one printed (a group's own exception)."""
     top = [r for r in reports if r.kind in ("traceback", "line", "repr")]
     if group:
@@ -489,10 +416,6 @@ def _final(reports: Sequence[ExceptionReport], *, group: bool) -> ExceptionRepor
         return max(top, key=lambda r: r.start)
     inner = [r for r in reports if r.kind == "embedded"]
     return inner[-1] if inner else None
-
-
-# --------------------------------------------------------------------------
-# Public functions.
 
 
 def scan_chunks(
@@ -564,95 +487,6 @@ def scan_text(
     return list(scan_chunks([text], path, catalog=catalog))
 
 
-# --------------------------------------------------------------------------
-# Reading log files: plain, gzip, zstd, stdin.
-
-_GZIP_MAGIC: Final = b"\x1f\x8b"
-_ZSTD_MAGIC: Final = b"\x28\xb5\x2f\xfd"
-_READ: Final = 1 << 20
-_ZSTD_HINT: Final = (
-    "is zstd-compressed; install the 'zstd' extra to read it (pip install 'errcat[zstd]')"
-)
-
-
-def _zstd_reader(raw: IO[bytes], path: str) -> IO[bytes]:
-    try:  # Python 3.14+
-        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        pass
-    else:
-        reader: IO[bytes] = zstd.ZstdFile(raw)
-        return reader
-    try:
-        import zstandard  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        raise LogSourceError(path, _ZSTD_HINT) from None
-    stream: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
-    return stream
-
-
-def iter_log_bytes(raw: IO[bytes], path: str) -> Iterator[str]:
-    r"""Decode a binary log stream into text blocks, decompressing gzip and zstd by their magic.
-
-    Bytes that are not UTF-8 become U+FFFD; line ends are kept as they are
-    (``\r\n`` stays, a lone ``\r`` is not a line end). Read errors raise
-    :class:`LogSourceError` naming ``path``.
-
-    >>> import gzip, io
-    >>> list(iter_log_bytes(io.BytesIO(gzip.compress(b"a\nb\xff\n")), "x.gz"))
-    ['a\nb\ufffd\n']
-    """
-    buffered: Any = raw if hasattr(raw, "peek") else io.BufferedReader(raw)
-    try:
-        head = buffered.peek(4)[:4]
-        stream: IO[bytes] = buffered
-        if head.startswith(_GZIP_MAGIC):
-            stream = gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[assignment]
-        elif head.startswith(_ZSTD_MAGIC):
-            stream = _zstd_reader(buffered, path)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        while data := stream.read(_READ):
-            text = decoder.decode(data)
-            if text:
-                yield text
-        text = decoder.decode(b"", final=True)
-        if text:
-            yield text
-    except LogSourceError:
-        raise
-    except (OSError, EOFError, zlib.error, ValueError) as exc:
-        raise LogSourceError(path, f"cannot read: {exc}") from None
-    except Exception as exc:  # zstandard.ZstdError and other decompressor errors
-        if type(exc).__name__ != "ZstdError":
-            raise
-        raise LogSourceError(path, f"cannot read: {exc}") from None
-
-
-def read_log(path: str | os.PathLike[str], *, stdin: IO[bytes] | None = None) -> Iterator[str]:
-    r"""Yield the text of a log file in blocks (``"-"`` reads ``stdin``, default standard input).
-
-    gzip and zstd files are decompressed (zstd needs the ``zstd`` extra or
-    Python 3.14). Raises :class:`LogSourceError` when the file cannot be read.
-
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     log = pathlib.Path(tmp) / "a.log"
-    ...     _ = log.write_text("x\nValueError: y\n")
-    ...     "".join(read_log(log))
-    'x\nValueError: y\n'
-    """
-    name = os.fspath(path)
-    if name == "-":
-        yield from iter_log_bytes(stdin if stdin is not None else sys.stdin.buffer, "<stdin>")
-        return
-    try:
-        raw = Path(name).open("rb")  # noqa: SIM115 - closed below, once read
-    except OSError as exc:
-        raise LogSourceError(name, f"cannot open: {exc.strerror or exc}") from None
-    with raw:
-        yield from iter_log_bytes(raw, name)
-
-
 def scan_paths(
     paths: Iterable[str | os.PathLike[str]],
     *,
@@ -691,187 +525,3 @@ def _counted(chunks: Iterator[str], progress: Callable[[int], None]) -> Iterator
     for chunk in chunks:
         progress(len(chunk))
         yield chunk
-
-
-def summarize(events: Iterable[ScanEvent]) -> list[dict[str, Any]]:
-    r"""Counts of events by record and class, most frequent first.
-
-    >>> events = scan_text("KeyError: 'a'\nKeyError: 'b'\nValueError: c\n")
-    >>> [(row["record_id"], row["error_class"], row["events"]) for row in summarize(events)]
-    [(None, 'KeyError', 2), (None, 'ValueError', 1)]
-    """
-    counts: Counter[tuple[str | None, str]] = Counter()
-    files: dict[tuple[str | None, str], set[str]] = {}
-    for event in events:
-        key = (event.record_id, event.error_class)
-        counts[key] += 1
-        files.setdefault(key, set()).add(event.path)
-    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0] or "\uffff", kv[0][1]))
-    return [
-        {"record_id": rid, "error_class": cls, "events": n, "files": len(files[(rid, cls)])}
-        for (rid, cls), n in rows
-    ]
-
-
-# --------------------------------------------------------------------------
-# The ``errcat scan`` command.
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of ``errcat scan`` (the catalog options come from the main CLI).
-
-    >>> p = argparse.ArgumentParser(prog="errcat scan")
-    >>> add_arguments(p)
-    >>> args = p.parse_args(["a.log", "b.log.gz", "--summary"])
-    >>> args.logs, args.summary, args.json
-    (['a.log', 'b.log.gz'], True, False)
-    """
-    parser.add_argument(
-        "logs",
-        nargs="+",
-        metavar="LOG",
-        help="log files (gzip and zstd are read as they are); '-' reads stdin",
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object per event")
-    parser.add_argument(
-        "--summary", action="store_true", help="print counts by record, most frequent first"
-    )
-
-
-class _Progress:
-    """A one-line progress report on a terminal's stderr, at most five times a second."""
-
-    def __init__(self, files: int, err: TextIO, stats: ScanStats) -> None:
-        self.err = err
-        self.stats = stats
-        self.files = files
-        self.done = 0
-        self.started = time.monotonic()
-        self.shown = 0.0
-
-    def __call__(self, chars: int) -> None:
-        self.done += chars
-        now = time.monotonic()
-        if now - self.shown < 0.2:
-            return
-        self.shown = now
-        rate = self.done / 1e6 / max(now - self.started, 1e-3)
-        self.err.write(
-            f"\rscanning file {self.stats.files}/{self.files}: {self.done / 1e6:.1f} MB of text"
-            f" ({rate:.0f} MB/s), {self.stats.events} events "
-        )
-        self.err.flush()
-
-    def clear(self) -> None:
-        if self.shown:
-            self.err.write("\r\x1b[K")
-            self.err.flush()
-
-
-def _event_line(event: ScanEvent) -> str:
-    first = event.message.split("\n", 1)[0]
-    if len(first) > 160:
-        first = first[:157] + "..."
-    where = f"{event.path}:{event.start_line}"
-    if event.end_line != event.start_line:
-        where += f"-{event.end_line}"
-    found = (
-        f"record {event.record_id} ({'exact' if event.exact else 'inexact'},"
-        f" confidence {event.confidence:.2f})"
-        if event.record_id
-        else "no record"
-    )
-    shown = f"{event.error_class}: {first}" if first else f"{event.error_class} (no message)"
-    return f"{where}: {shown}\n  {found}"
-
-
-def run(
-    args: argparse.Namespace,
-    *,
-    stdin: IO[Any] | None = None,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-) -> int:
-    """Run ``errcat scan``: 0 when events were found, 1 when none, 2 when an input was unreadable.
-
-    Every readable file is scanned even when another one is not. ``stdin`` (for
-    ``-``) may be a binary or a text stream.
-    """
-    from errcat.cli import catalog_from_args
-
-    raw_in: IO[bytes] | None = None
-    if stdin is not None:
-        buffer = getattr(stdin, "buffer", None)
-        if buffer is not None:
-            raw_in = buffer
-        else:
-            data = stdin.read()
-            raw_in = io.BytesIO(
-                data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
-            )
-    out = out if out is not None else sys.stdout
-    err = err if err is not None else sys.stderr
-    catalog = catalog_from_args(args, err)
-    stats = ScanStats()
-    progress = _Progress(len(args.logs), err, stats) if err.isatty() else None
-
-    def report(exc: LogSourceError) -> None:
-        if progress is not None:
-            progress.clear()
-        print(f"errcat scan: error: {exc}", file=err)
-
-    events = scan_paths(
-        args.logs,
-        catalog=catalog,
-        stats=stats,
-        on_error=report,
-        stdin=raw_in,
-        progress=progress,
-    )
-    if args.summary:
-        rows = summarize(events)
-        if progress is not None:
-            progress.clear()
-        _print_summary(rows, catalog, out, as_json=args.json)
-    else:
-        for event in events:
-            if progress is not None:
-                progress.clear()
-            if args.json:
-                print(json.dumps(event.to_dict(), ensure_ascii=False), file=out)
-            else:
-                print(_event_line(event), file=out)
-    if progress is not None:
-        progress.clear()
-    print(
-        f"errcat scan: {stats.files} file(s), {stats.lines} lines, {stats.events} event(s)"
-        + (
-            f", {stats.incomplete} traceback(s) cut before the exception"
-            if stats.incomplete
-            else ""
-        )
-        + (f", {len(stats.unreadable)} unreadable" if stats.unreadable else ""),
-        file=err,
-    )
-    if stats.unreadable:
-        return 2
-    return 0 if stats.events else 1
-
-
-def _print_summary(
-    rows: list[dict[str, Any]], catalog: Catalog, out: TextIO, *, as_json: bool
-) -> None:
-    for row in rows:
-        record = catalog.get(row["record_id"]) if row["record_id"] else None
-        row["slug"] = record.slug if record is not None else None
-    if as_json:
-        for row in rows:
-            print(json.dumps(row, ensure_ascii=False), file=out)
-        return
-    print(f"{'events':>7}  {'files':>5}  {'record':<16}  {'class':<24}  slug", file=out)
-    for row in rows:
-        print(
-            f"{row['events']:>7}  {row['files']:>5}  {row['record_id'] or '-':<16}  "
-            f"{row['error_class']:<24}  {row['slug'] or '(no record)'}",
-            file=out,
-        )

@@ -1,0 +1,195 @@
+"""The stored index's file format: sections of strings and arrays, checksummed, no pickle.
+
+The file is the magic, the sections (8-byte aligned), then the header as a
+trailer (format, byte order, the data files it was built from, problems, and
+each section's offset, length and CRC-32), its length and the magic again.
+
+>>> blob, offsets = StringTable.encode(["ab", "", "cd"])
+>>> table = StringTable(blob, offsets)
+>>> list(table), table.occurs_in(2, b"xcdx")
+(['ab', '', 'cd'], True)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import zlib
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from errcat.index import PatternIndex, Postings
+from errcat.store.base import problem_dict
+from errcat.store.build import Built
+
+__all__ = [
+    "ARRAY_KINDS",
+    "FORMAT_VERSION",
+    "MAGIC",
+    "StringTable",
+    "postings_of",
+    "write_index",
+]
+
+#: Bumped whenever the stored index layout changes; other versions are rebuilt.
+FORMAT_VERSION = 8
+MAGIC = b"ERRCATIX"
+
+
+class StringTable(Sequence[str]):
+    """Strings stored back to back in one buffer, decoded one at a time on access."""
+
+    __slots__ = ("_blob", "_offsets")
+
+    def __init__(self, blob: memoryview | bytes, offsets: Sequence[int]) -> None:
+        """``offsets`` has one more item than there are strings."""
+        self._blob = blob
+        self._offsets = offsets
+
+    @staticmethod
+    def encode(strings: Iterable[str]) -> tuple[bytes, array[int]]:
+        """The buffer and offsets of ``strings``."""
+        parts = []
+        offsets = array("Q", [0])
+        total = 0
+        for text in strings:
+            data = text.encode("utf-8", "surrogatepass")
+            parts.append(data)
+            total += len(data)
+            offsets.append(total)
+        return b"".join(parts), offsets
+
+    def __len__(self) -> int:
+        """Number of strings."""
+        return len(self._offsets) - 1
+
+    def occurs_in(self, index: int, haystack: bytes) -> bool:
+        """Whether string ``index`` occurs in ``haystack`` (UTF-8), without decoding it."""
+        return haystack.find(self._blob[self._offsets[index] : self._offsets[index + 1]]) >= 0
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]
+        """The string at ``index`` (slices are not supported)."""
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        start, end = self._offsets[index], self._offsets[index + 1]
+        return bytes(self._blob[start:end]).decode("utf-8", "surrogatepass")
+
+
+def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | memoryview]]:
+    """The stored index's sections, built one at a time so each can be written and dropped."""
+    tables = index.tables()
+
+    def arr(kind: str, values: Iterable[int]) -> bytes:
+        return array(kind, values).tobytes()
+
+    def strings(name: str, offsets_name: str, values: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+        blob, offsets = StringTable.encode(values)
+        yield name, blob
+        del blob
+        yield offsets_name, offsets.tobytes()
+
+    def postings(name: str, table: Postings) -> Iterator[tuple[str, bytes]]:
+        yield from strings(f"{name}_words", f"{name}_word_offsets", table.words)
+        yield f"{name}_starts", arr("I", table.starts)
+        yield f"{name}_ids", arr("I", table.ids)
+
+    yield from strings("patterns", "pattern_offsets", tables.patterns)
+    yield "starts", arr("I", tables.starts)
+    yield "records", arr("I", tables.records)
+    yield from postings("anchor", tables.anchors)
+    yield from postings("first", tables.first_words)
+    yield "always", arr("I", tables.always)
+    yield "rarity", arr("I", tables.rarity)
+    yield from strings("keys", "key_offsets", tables.keys)
+    yield from postings("pair", tables.pairs)
+    yield from postings("common", tables.common)
+    by_file: dict[str, list[int]] = {}
+    for position, tail in enumerate(built.tails):
+        by_file.setdefault(tail, []).append(position)
+    yield from postings("file", Postings.from_lists(by_file))
+    del by_file
+    yield "rows", memoryview(built.rows)
+    yield "row_offsets", built.row_offsets.tobytes()
+    yield "file_of", built.file_of.tobytes()
+    yield "offsets", built.offsets.tobytes()
+    yield "lengths", built.lengths.tobytes()
+    yield "lines", built.lines.tobytes()
+    yield "by_id", arr("I", sorted(range(len(built.ids)), key=built.ids.__getitem__))
+    yield "by_slug", arr("I", sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n)))
+
+
+ARRAY_KINDS = {
+    "pattern_offsets": "Q",
+    "starts": "I",
+    "records": "I",
+    "anchor_word_offsets": "Q",
+    "anchor_starts": "I",
+    "anchor_ids": "I",
+    "first_word_offsets": "Q",
+    "first_starts": "I",
+    "first_ids": "I",
+    "always": "I",
+    "rarity": "I",
+    "key_offsets": "Q",
+    "pair_word_offsets": "Q",
+    "pair_starts": "I",
+    "pair_ids": "I",
+    "common_word_offsets": "Q",
+    "common_starts": "I",
+    "common_ids": "I",
+    "file_word_offsets": "Q",
+    "file_starts": "I",
+    "file_ids": "I",
+    "row_offsets": "Q",
+    "file_of": "I",
+    "offsets": "Q",
+    "lengths": "I",
+    "lines": "I",
+    "by_id": "I",
+    "by_slug": "I",
+}
+
+
+def write_index(path: Path, identity: list[list[Any]], built: Built, index: PatternIndex) -> None:
+    """Write the stored index: magic, sections (8-byte aligned), then the header as a trailer.
+
+    The header (format, byte order, the data files it was built from, problems
+    and each section's offset, length and CRC-32) comes last so that sections can
+    be written as they are built; its length and the magic close the file.
+    """
+    layout: dict[str, list[int]] = {}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with tmp.open("wb") as fh:
+        fh.write(MAGIC)
+        for name, data in _sections(built, index):
+            layout[name] = [fh.tell(), len(data), zlib.crc32(data)]
+            fh.write(data)
+            fh.write(b"\0" * (-len(data) % 8))
+            del data
+        header = json.dumps(
+            {
+                "format": FORMAT_VERSION,
+                "byteorder": sys.byteorder,
+                "sources": identity,
+                "records": len(built.ids),
+                "problems": [problem_dict(p) for p in built.problems],
+                "sections": layout,
+            }
+        ).encode()
+        fh.write(header)
+        fh.write(len(header).to_bytes(8, "little"))
+        fh.write(MAGIC)
+    tmp.replace(path)
+
+
+def postings_of(parts: dict[str, Any], name: str) -> Postings:
+    """The Postings stored in the ``<name>_words``/``_starts``/``_ids`` sections."""
+    # Words were written sorted (Postings.from_lists): looked up by bisection, decoded
+    # one at a time, so that opening the index builds no per-word table.
+    words = StringTable(parts[f"{name}_words"], parts[f"{name}_word_offsets"])
+    return Postings(words, parts[f"{name}_starts"], parts[f"{name}_ids"], sorted_words=True)

@@ -354,10 +354,15 @@ def _with_values(text: str, params: Mapping[str, str]) -> str:
 
     >>> _with_values("Raise --max-len (it decides `limit`)", {"self.limit": "32768"})
     'Raise --max-len (it decides `limit` = 32,768 here)'
+    >>> _with_values("Lower it to at most {blocks}.", {"blocks": "524"})
+    'Lower it to at most 524.'
     """
     for name, value in params.items():
         if not value:
             continue
+        # A placeholder of the message the solution quotes: the value itself.
+        placeholder = re.compile(r"\{" + re.escape(name) + r"(?:![rsa])?(?::[^{}]*)?\}")
+        text = placeholder.sub(lambda _: _shown_value(value), text)
         for mark in dict.fromkeys((f"`{name}`", f"`{name.removeprefix('self.')}`")):
             at = text.find(mark)
             if at >= 0:

@@ -113,13 +113,16 @@ class _Advice:
 def message_advice(template: str) -> list[str]:
     """The sentences of a message template that tell the reader what to do.
 
+    A sentence may hold placeholders (``Lower --x to at most {n}.``): a match
+    renders them with its captured values (:class:`errcat.Advice`).
+
     >>> message_advice("Bad backend {b!r}. Use --backend deepep. It is faster.")
     ['Use --backend deepep.']
     """
     out = []
     for sentence in _SENTENCES.split(template):
         text = _BULLET.sub("", sentence.strip()).strip()
-        if text and "{" not in text and _IMPERATIVE.match(text):
+        if text and _IMPERATIVE.match(text):
             out.append(text[0].upper() + text[1:])
     return out
 

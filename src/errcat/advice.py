@@ -362,8 +362,7 @@ def _with_values(text: str, params: Mapping[str, str]) -> str:
             continue
         # A placeholder of the message the solution quotes: the value itself.
         placeholder = re.compile(r"\{" + re.escape(name) + r"(?:![rsa])?(?::[^{}]*)?\}")
-        shown = _shown_value(value)
-        text = placeholder.sub(lambda _, shown=shown: shown, text)
+        text = placeholder.sub(_shown_value(value).replace("\\", "\\\\"), text)
         for mark in dict.fromkeys((f"`{name}`", f"`{name.removeprefix('self.')}`")):
             at = text.find(mark)
             if at >= 0:

@@ -213,7 +213,13 @@ def write_advice(
     solutions = [text for text in solutions if _real_flags(text, options)]
     launcher = project.launcher(_project(repo)) if project is not None else None
     advice = _Advice(
-        documentation=_documentation(guard, reader, condition, repo, entry),
+        documentation=_documentation(
+            guard,
+            reader,
+            reader.normalize(_conjoin(open_tests)) if open_tests else None,
+            repo,
+            entry,
+        ),
         trigger_scenarios=_triggers(reader, condition),
         solutions=tuple(solutions),
         example_fix=example_fix(levers, launcher),

@@ -25,7 +25,7 @@ as membership tests. :mod:`errcat.mine.ways` turns tests into actions.
 >>> reader.describe(negate(parse_test("x > 3 or os.getenv('APP_DEBUG')")))
 '`x` is at most 3 and environment variable APP_DEBUG is not set'
 >>> reader.describe(parse_test("_is_hip and cfg.mode"))
-'ROCm (AMD GPUs) is used and --mode is set'
+'on ROCm (AMD GPUs) and --mode is set'
 """
 
 from __future__ import annotations
@@ -218,6 +218,9 @@ class Reader:
             return self._note(_bound_ref(node.id, self.bound[node.id]))
         if node.id in self.params:
             option = self.options.option(node.id)
+            if option is not None and option.kind == "flag" and "_" in node.id:
+                # A parameter named as a multi-word flag (tool_call_parser): that flag.
+                return self._note(_option_ref(option))
             if option is not None and option.kind == "flag":
                 return self._note(
                     Ref("arg", node.id, option.choices, option.is_bool, flag=option.flag)
@@ -278,12 +281,19 @@ class Reader:
             return self.classes_of(single, depth + 1) if single is not None else ()
         if isinstance(node, ast.Call):
             func = node.func
+            if isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) == 3:
+                return self.classes_of(node.args[2], depth + 1)  # getattr(self, "cls", Default)
             target = self._dotted(func)
-            if target is None and isinstance(func, ast.Attribute):
-                target = self._dotted(func.value)  # Config.from_server_args(...)
             if target is not None and target in self.project.classes:
                 return (target,)
+            if isinstance(func, ast.Attribute):  # Config.from_server_args(...): a Config
+                return tuple(
+                    c for c in self.classes_of(func.value, depth + 1) if c in self.project.classes
+                )
             return ()
+        dotted = self._dotted(node)
+        if dotted is not None and dotted in self.project.classes:
+            return (dotted,)  # the class itself (a factory classmethod is called on it)
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -441,9 +451,8 @@ class Reader:
                 for child in ast.iter_child_nodes(node):
                     self._sources(child, depth, out, seen)
             return
-        if isinstance(node, ast.Name) and node.id in self.params:
-            # Only what callers pass: a parameter merely named like a flag may be something else.
-            for bound in self.bound.get(node.id, ()):
+        if isinstance(node, ast.Name) and node.id in self.params and self.bound.get(node.id):
+            for bound in self.bound[node.id]:  # what callers pass
                 out.setdefault(bound.key, bound)
             return
         ref = self.ref(node, depth)
@@ -464,6 +473,8 @@ class Reader:
             for cls in self.classes_of(node.value, depth):
                 for r in self._traced(cls, node.attr, depth)[1]:
                     out.setdefault(r.key, r)
+            if isinstance(node.value, ast.Name) and node.value.id in self.params:
+                return  # an attribute of a parameter object is not the parameter's value
         for attribute in self._named_attributes(node):
             self._sources(attribute, depth + 1, out, seen)
         for ref in self._helper_reads(node, depth):
@@ -687,7 +698,7 @@ class Reader:
             return f"{some[0 if positive else 1]} item of {self.term(items)} {said}"
         ref = self.ref(node)
         if ref is not None and ref.kind == "hardware":
-            return f"{ref.shown()} is {neg}used"
+            return f"{'' if positive else 'not '}on {ref.shown()}"
         if ref is not None and ref.kind == "package":
             return f"{ref.shown()} is {neg}installed"
         if (

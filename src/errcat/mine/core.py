@@ -214,6 +214,8 @@ def records_from_scans(
     options = OptionIndex.of(scans, resolver.canonical) if advice else None
     calls = CallIndex(scans, options, resolver.canonical) if options is not None else None
     project = ProjectIndex(scans, resolver.canonical) if options is not None else None
+    if calls is not None:
+        calls.project = project
     written_for: dict[tuple[_Guard, str, str, int], _Advice] = {}
     skipped: Counter[str] = Counter()
     parse_errors: list[tuple[str, str]] = []

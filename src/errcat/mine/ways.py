@@ -77,11 +77,18 @@ def ways_out(reader: Reader, node: ast.expr, *, innermost_first: bool = False) -
     for part in reversed(parts) if innermost_first else parts:
         out.extend(_way_out(reader, part))
     seen: set[str] = set()
+    examples: dict[str, tuple[str | None, str | None]] = {}
     unique = []
     for way in out:
-        if way.text not in seen:
-            seen.add(way.text)
-            unique.append(way)
+        if way.text in seen:
+            continue
+        if way.ref is not None and way.example is not None:
+            earlier = examples.get(way.ref.key)
+            if earlier is not None and earlier == way.example[::-1]:
+                continue  # the opposite of an earlier way ("Pass --x", "Do not pass --x")
+            examples.setdefault(way.ref.key, way.example)
+        seen.add(way.text)
+        unique.append(way)
     return unique
 
 
@@ -158,9 +165,12 @@ def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> li
     """
     grows_left = isinstance(op, (ast.Gt, ast.GtE))  # raised when the left side is too big
     out: list[Way] = []
+    on_left = {r.key for r in reader.sources(left)}
     for side, too_big in ((left, grows_left), (right, not grows_left)):
         signs = _signs(reader, side)
         for ref in reader.sources(side)[:_MAX_SOURCES]:
+            if side is right and ref.key in on_left:
+                continue  # a lever on both sides: its way is the left side's
             sign = signs.get(ref.key, {1})
             verb = _VERBS[(too_big == (1 in sign))] if len(sign) == 1 else "Change"
             term = shown_term(side)

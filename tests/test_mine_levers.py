@@ -374,3 +374,52 @@ def test_a_flag_no_parser_defines_is_never_named(tmp_path: Path) -> None:
     r = _only(records, "Config file must be")
     generated = " ".join([r.documentation, *r.solutions, r.example_fix, *r.prevention_tips])
     assert "--vae-config" not in generated
+
+
+def test_a_limit_set_from_a_flag_or_the_model_names_both(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "model_config.py": """
+                class ModelConfig:
+                    def __init__(self, hf_text_config, context_length=None):
+                        self.hf_text_config = hf_text_config
+                        self._set_limit(context_length)
+                    @classmethod
+                    def from_server_args(cls, server_args):
+                        return cls(None, context_length=server_args.context_length)
+                    def _set_limit(self, context_length):
+                        derived = read_limit(self.hf_text_config)
+                        if context_length is not None:
+                            self.context_len = context_length
+                        else:
+                            self.context_len = derived
+            """,
+            "manager.py": """
+                from sglang.model_config import ModelConfig
+                class Manager:
+                    def __init__(self, server_args):
+                        self.server_args = server_args
+                        self.allow_auto_truncate = server_args.allow_auto_truncate
+                        cls = getattr(self, "model_config_class", ModelConfig)
+                        self.model_config = cls.from_server_args(server_args)
+                        self.context_len = self.model_config.context_len
+                    def _validate(self, tokens):
+                        n = len(tokens)
+                        if n >= self.context_len:
+                            if self.allow_auto_truncate:
+                                del tokens[self.context_len:]
+                            else:
+                                raise ValueError(
+                                    f"The input ({n} tokens) is longer than the model's "
+                                    f"context length ({self.context_len} tokens)."
+                                )
+            """,
+        },
+    )
+    r = _only(records, "The input")
+    assert r.solutions[0].startswith("Pass --allow-auto-truncate.")
+    assert "Raise --context-length if you can (it decides `context_len`)." in " ".join(r.solutions)
+    assert "Use a model whose config.json gives a larger `context_len`" in r.solutions
+    assert "self." not in " ".join(r.solutions)

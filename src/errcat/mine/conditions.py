@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from errcat.mine.facts import _AttrDef, _Def, _Option
-from errcat.mine.levers import Ref, hardware_ref, model_key, package_ref
+from errcat.mine.levers import Ref, hardware_ref, is_model_config, model_key, package_ref
 from errcat.mine.logic import (
     ORDER_WORDS,
     article,
@@ -67,6 +67,8 @@ _CONVERSIONS = frozenset(
 #: Calls that copy a collection (``list(X)``, ``sorted(X.keys())``): the same values.
 _COPIES = frozenset({"list", "tuple", "set", "frozenset", "sorted", "keys"})
 _MAX_DEPTH = 4
+#: How many ``self.x`` assignments deep a term is followed (each one's answer is remembered).
+_MAX_NESTING = 6
 _MAX_SOURCES_SHOWN = 4
 #: Lever kinds that a term computed from them names ("(from --tp-size)").
 _SOURCE_KINDS = frozenset({"flag", "env", "request", "model", "package"})
@@ -208,7 +210,7 @@ class Reader:
         ):
             return self._note(_option_ref(option))
         for cls in classes:
-            found, _sources = self._traced(cls, node.attr, depth)
+            found, _sources = self._traced(cls, node.attr)
             if found is not None:
                 return self._note(found)
         return None
@@ -278,7 +280,8 @@ class Reader:
             if node.id in self.annotations:
                 return self.annotations[node.id]
             single = self._single_def(node.id)
-            return self.classes_of(single, depth + 1) if single is not None else ()
+            if single is not None:
+                return self.classes_of(single, depth + 1)
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) == 3:
@@ -300,16 +303,22 @@ class Reader:
             and node.value.id == "self"
             and self.owner
         ):
-            memo = self.project.memo
+            project = self.project
             key = ("classes", self.owner, node.attr)
-            if key not in memo:
-                memo[key] = ()
+            if key not in project.memo:
+                if project.active >= _MAX_NESTING:
+                    return ()  # too deep to tell here: not remembered
+                project.memo[key] = ()  # a cycle reads nothing more
+                project.active += 1
                 found: dict[str, None] = {}
-                for d in self.project.attr_defs(self.owner, node.attr):
-                    sub = self.for_attr(d)
-                    found.update(dict.fromkeys(sub.classes_of(parse_test(d.expr), depth + 1)))
-                memo[key] = tuple(found)
-            return memo[key]  # type: ignore[return-value]
+                try:
+                    for d in project.attr_defs(self.owner, node.attr):
+                        sub = self.for_attr(d)
+                        found.update(dict.fromkeys(sub.classes_of(parse_test(d.expr))))
+                finally:
+                    project.active -= 1
+                project.memo[key] = tuple(found)
+            return project.memo[key]  # type: ignore[return-value]
         return ()
 
     def _dotted(self, node: ast.expr) -> str | None:
@@ -341,30 +350,37 @@ class Reader:
             binder=self.binder,
         )
 
-    def _traced(self, owner: str, attr: str, depth: int) -> tuple[Ref | None, tuple[Ref, ...]]:
+    def _traced(self, owner: str, attr: str) -> tuple[Ref | None, tuple[Ref, ...]]:
         """The lever ``self.attr`` of a class reads, and the levers it is computed from.
 
         The lever is named only when every assignment of the attribute reads it.
         """
-        if self.project is None or depth > _MAX_DEPTH:
+        project = self.project
+        if project is None:
             return None, ()
-        memo = self.project.memo
+        memo = project.memo
         key = ("attr", owner, attr)
         if key in memo:
             return memo[key]  # type: ignore[return-value]
+        if project.active >= _MAX_NESTING:
+            return None, ()  # too deep to tell here: not remembered
         memo[key] = (None, ())  # a cycle reads nothing more
         refs: list[Ref | None] = []
         sources: dict[str, Ref] = {}
-        for d in self.project.attr_defs(owner, attr):
-            sub = self.for_attr(d)
-            value = parse_test(d.expr)
-            found = sub.ref(value, depth + 1)
-            refs.append(found)
-            if found is not None and found.kind in _SOURCE_KINDS:
-                sources.setdefault(found.key, found)
-            elif found is None:
-                for r in sub.sources(value, depth + 1):
-                    sources.setdefault(r.key, r)
+        project.active += 1
+        try:
+            for d in project.attr_defs(owner, attr):
+                sub = self.for_attr(d)
+                value = parse_test(d.expr)
+                found = sub.ref(value)
+                refs.append(found)
+                if found is not None and found.kind in _SOURCE_KINDS:
+                    sources.setdefault(found.key, found)
+                elif found is None:
+                    for r in sub.sources(value):
+                        sources.setdefault(r.key, r)
+        finally:
+            project.active -= 1
         keys = {r.key for r in refs if r is not None}
         one = next((r for r in refs if r is not None), None)
         agreed = one if refs and len(keys) == 1 and all(r is not None for r in refs) else None
@@ -460,6 +476,10 @@ class Reader:
             if ref.kind in _SOURCE_KINDS:
                 out.setdefault(ref.key, ref)
             return
+        if is_model_config(node):  # get_context_length(self.hf_text_config): the model
+            whole = Ref("model", "")
+            out.setdefault(whole.key, whole)
+            return
         if isinstance(node, ast.Name):
             if node.id not in seen and node.id not in self.params:
                 seen.add(node.id)
@@ -471,7 +491,7 @@ class Reader:
             return
         if isinstance(node, ast.Attribute):
             for cls in self.classes_of(node.value, depth):
-                for r in self._traced(cls, node.attr, depth)[1]:
+                for r in self._traced(cls, node.attr)[1]:
                     out.setdefault(r.key, r)
             if isinstance(node.value, ast.Name) and node.value.id in self.params:
                 return  # an attribute of a parameter object is not the parameter's value

@@ -41,6 +41,7 @@ __all__ = [
     "RANK",
     "Ref",
     "hardware_ref",
+    "is_model_config",
     "model_key",
     "package_ref",
 ]
@@ -72,7 +73,7 @@ class Ref:
         if self.kind == "request":
             return f"the request's `{self.name}`"
         if self.kind == "model":
-            return f"the model's `{self.name}` (config.json)"
+            return f"the model's `{self.name}` (config.json)" if self.name else "the model"
         if self.kind == "package":
             return f"the {self.name} {'version' if self.version else 'package'}"
         return self.name
@@ -228,6 +229,15 @@ _MODEL_CONFIGS = frozenset(
         "pretrained_config",
     }
 )
+
+
+def is_model_config(node: ast.expr) -> bool:
+    """Whether an expression is the model's config object itself (``self.hf_text_config``).
+
+    >>> is_model_config(ast.parse("self.model_config.hf_config", mode="eval").body)
+    True
+    """
+    return _identifier(node) in _MODEL_CONFIGS and not isinstance(node, ast.Call)
 
 
 def model_key(node: ast.expr, model_objects: Collection[str] = ()) -> str | None:

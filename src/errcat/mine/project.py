@@ -84,6 +84,8 @@ class ProjectIndex:
         self._mro: dict[str, tuple[str, ...]] = {}
         #: What readers worked out about ``self.x`` of a class, shared by every guard.
         self.memo: dict[tuple[str, str, str], object] = {}
+        #: How many such answers are being worked out, one inside another.
+        self.active = 0
 
     def mro(self, name: str) -> tuple[str, ...]:
         """A class and its bases of the mined code, nearest first."""

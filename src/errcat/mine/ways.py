@@ -174,7 +174,13 @@ def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> li
             sign = signs.get(ref.key, {1})
             verb = _VERBS[(too_big == (1 in sign))] if len(sign) == 1 else "Change"
             term = shown_term(side)
-            out.append(Way(f"{verb} {_named(ref)} if you can (it decides `{term}`)", ref.kind, ref))
+            if ref.kind == "model":
+                size = {"Lower": "smaller", "Raise": "larger"}.get(verb, "different")
+                what = f"`{ref.name}` in its config.json" if ref.name else "config.json"
+                text = f"Use a model whose {what} gives a {size} `{term}`"
+            else:
+                text = f"{verb} {_named(ref)} if you can (it decides `{term}`)"
+            out.append(Way(text, ref.kind, ref))
     return out
 
 
@@ -249,7 +255,7 @@ def _named(ref: Ref) -> str:
     if ref.kind == "request":
         return f"`{ref.name}` in the request"
     if ref.kind == "model":
-        return f"the model's `{ref.name}`"
+        return f"the model's `{ref.name}`" if ref.name else "the model"
     return ref.shown()
 
 

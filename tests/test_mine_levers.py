@@ -423,3 +423,74 @@ def test_a_limit_set_from_a_flag_or_the_model_names_both(tmp_path: Path) -> None
     assert "Raise --context-length if you can (it decides `context_len`)." in " ".join(r.solutions)
     assert "Use a model whose config.json gives a larger `context_len`" in r.solutions
     assert "self." not in " ".join(r.solutions)
+
+
+def test_a_scripts_flags_are_not_the_servers(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "search.py": """
+                import argparse
+                def main():
+                    p = argparse.ArgumentParser()
+                    p.add_argument("--mode", choices=["fwd", "bwd"])
+                    return p.parse_args()
+                if __name__ == "__main__":
+                    main()
+            """,
+            "compilation.py": """
+                from typing import Literal, get_args
+                Methods = Literal["fp8", "awq", "gptq"]
+                METHODS = list(get_args(Methods))
+                class CompilationConfig:
+                    def check(self):
+                        if self.mode == "eager":
+                            raise ValueError("eager mode cannot capture graphs")
+                        if self.quantization not in METHODS:
+                            raise ValueError(f"Unknown quantization method: {self.quantization}")
+            """,
+        },
+    )
+    eager = _only(records, "eager mode cannot")
+    assert "--mode" not in " ".join([eager.documentation, *eager.solutions])
+    unknown = _only(records, "Unknown quantization method")
+    assert "one of fp8, awq, gptq" in unknown.documentation
+
+
+def test_capability_config_keys_and_the_messages_you_can(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "platform.py": """
+                class Platform:
+                    @classmethod
+                    def check_dtype(cls, dtype):
+                        if dtype == "bfloat16" and not cls.has_device_capability(80):
+                            raise ValueError(
+                                "Bfloat16 is only supported on GPUs with compute capability 8.0. "
+                                "You can use float16 instead: --dtype=half."
+                            )
+                def load(config):
+                    return Platform.check_dtype(config.dtype)
+            """,
+            "registry.py": """
+                SUPPORTED = ("LlamaForCausalLM",)
+                def _raise_for_unsupported(architectures):
+                    if not any(a in SUPPORTED for a in architectures):
+                        raise ValueError(f"Model architectures {architectures} are not supported")
+                def inspect(config):
+                    return _raise_for_unsupported(config.names)
+            """,
+        },
+    )
+    bf16 = _only(records, "Bfloat16 is only supported")
+    assert bf16.solutions[0] == "Use float16 instead: --dtype=half."
+    assert "Run on a GPU whose compute capability is at least 80" in bf16.solutions
+    assert "the GPU compute capability is below 80" in bf16.trigger_scenarios
+    arch = _only(records, "Model architectures")
+    assert (
+        arch.solutions[0]
+        == "Use a model whose config.json `architectures` is one of LlamaForCausalLM"
+    )

@@ -71,10 +71,12 @@ _HELP_CHARS = 110
 #: A condition of at most this many words is shown with an internal check.
 _SHORT_CONDITION = 14
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_YOU = re.compile(r"^you (?:can|may|should|must|need to)\s+(?:also\s+)?", re.IGNORECASE)
 #: A list marker before a sentence (not the dashes of a flag).
 _BULLET = re.compile(r"^(?:[-*•]+\s+|\d+[.)]\s+)")
 _IMPERATIVE = re.compile(
-    r"^(?:please\s+)?(?:use|set|pass|install|try|select|remove|enable|disable|specify|make sure|"
+    r"^(?:please\s+|you (?:can|may|should|must|need to)\s+(?:also\s+)?)?"
+    r"(?:use|set|pass|install|try|select|remove|enable|disable|specify|make sure|"
     r"consider|run|upgrade|downgrade|increase|decrease|reduce|lower|raise|check|add|provide|"
     r"call|change|switch|update|ensure|choose|load|rebuild|reinstall|restart|unset|export|"
     r"see|refer|verify|define|register|reduce|avoid|drop|omit)\b",
@@ -118,11 +120,14 @@ def message_advice(template: str) -> list[str]:
 
     >>> message_advice("Bad backend {b!r}. Use --backend deepep. It is faster.")
     ['Use --backend deepep.']
+    >>> message_advice("Not on this GPU. You can use float16 instead: --dtype=half.")
+    ['Use float16 instead: --dtype=half.']
     """
     out = []
     for sentence in _SENTENCES.split(template):
         text = _BULLET.sub("", sentence.strip()).strip()
         if text and _IMPERATIVE.match(text):
+            text = _YOU.sub("", text)
             out.append(text[0].upper() + text[1:])
     return out
 

@@ -36,7 +36,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from errcat.mine.facts import _AttrDef, _Def, _Option
-from errcat.mine.levers import Ref, hardware_ref, is_model_config, model_key, package_ref
+from errcat.mine.levers import (
+    MODEL_KEYS,
+    Ref,
+    hardware_ref,
+    is_model_config,
+    model_key,
+    package_ref,
+)
 from errcat.mine.logic import (
     ORDER_WORDS,
     article,
@@ -65,7 +72,7 @@ _CONVERSIONS = frozenset(
     {"from_string", "from_str", "int", "float", "str", "bool", "Path", "lower", "upper", "strip"}
 )
 #: Calls that copy a collection (``list(X)``, ``sorted(X.keys())``): the same values.
-_COPIES = frozenset({"list", "tuple", "set", "frozenset", "sorted", "keys"})
+_COPIES = frozenset({"list", "tuple", "set", "frozenset", "sorted", "keys", "get_args"})
 _MAX_DEPTH = 4
 #: How many ``self.x`` assignments deep a term is followed (each one's answer is remembered).
 _MAX_NESTING = 6
@@ -227,6 +234,8 @@ class Reader:
                 return self._note(
                     Ref("arg", node.id, option.choices, option.is_bool, flag=option.flag)
                 )
+            if node.id in MODEL_KEYS:  # a parameter named as a config.json key: that key
+                return self._note(Ref("model", node.id))
             return self._note(Ref("arg", node.id))
         single = self._single_def(node.id)
         if single is not None:
@@ -710,6 +719,11 @@ class Reader:
                 return f"{self.term(node.args[0])} {has} an attribute {attr}"
             if name == "callable" and len(node.args) == 1:
                 return f"{self.term(node.args[0])} is {neg}callable"
+        capability = _capability(node)
+        if capability is not None:
+            return (
+                f"the GPU compute capability is {'at least' if positive else 'below'} {capability}"
+            )
         each = each_item(node)
         if each is not None:  # any(a in S for a in L)
             quantifier, items, op, right = each
@@ -771,6 +785,18 @@ def _bound_ref(name: str, refs: Sequence[Ref]) -> Ref:
         one.default if one else None,
         flag=text,
     )
+
+
+def _capability(node: ast.expr) -> str | None:
+    """The bound of ``has_device_capability(80)`` (``80``), ``None`` for anything else."""
+    if (
+        isinstance(node, ast.Call)
+        and _callee(node) in ("has_device_capability", "is_device_capability_at_least")
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+    ):
+        return repr(node.args[0].value)
+    return None
 
 
 def each_item(node: ast.expr) -> tuple[str, ast.expr, ast.cmpop, ast.expr] | None:

@@ -300,5 +300,8 @@ class _FileScan:
     collections: tuple[tuple[str, tuple[str, ...]], ...] = ()
     imported: tuple[str, ...] = ()  # the top-level packages the module imports
     called: tuple[str, ...] = ()  # bare names of the functions and methods its code calls
+    script: bool = (
+        False  # runs as a program (``if __name__ == "__main__":``): its flags are its own
+    )
     reraises: int = 0
     error: str | None = None

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "KINDS",
+    "MODEL_KEYS",
     "RANK",
     "Ref",
     "hardware_ref",
@@ -227,6 +228,26 @@ _MODEL_CONFIGS = frozenset(
         "llm_config",
         "language_config",
         "pretrained_config",
+    }
+)
+
+
+#: Keys every model's config.json may hold (transformers' PretrainedConfig): a parameter
+#: named so is read as that key.
+MODEL_KEYS = frozenset(
+    {
+        "architectures",
+        "model_type",
+        "quantization_config",
+        "torch_dtype",
+        "max_position_embeddings",
+        "rope_scaling",
+        "num_attention_heads",
+        "num_key_value_heads",
+        "num_hidden_layers",
+        "hidden_size",
+        "vocab_size",
+        "tie_word_embeddings",
     }
 )
 

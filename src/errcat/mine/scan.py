@@ -523,7 +523,21 @@ def scan_source(
         collections=tuple(values.collections),
         imported=tuple(sorted({t.partition(".")[0] for t in scanner.imports.values() if t})),
         called=tuple(sorted(scanner.called)),
+        script=any(_is_main_guard(node) for node in tree.body),
         reraises=scanner.reraises,
+    )
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    """Whether a module-level statement is ``if __name__ == "__main__":``."""
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+        and any(
+            isinstance(c, ast.Constant) and c.value == "__main__" for c in node.test.comparators
+        )
     )
 
 

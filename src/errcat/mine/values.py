@@ -11,6 +11,7 @@ module level and in class bodies (``Class.NAME``), by dotted name.
 >>> src = '''
 ... import enum
 ... MODES = ("fast", "safe")
+... ALL = list(MODES)
 ... class Parser:
 ...     KINDS = {"json": 1, "xml": 2}
 ... class Color(str, enum.Enum):
@@ -20,7 +21,7 @@ module level and in class bodies (``Class.NAME``), by dotted name.
 ...     max_tokens: int = 16
 ... '''
 >>> found = collect_values(ast.parse(src), "m", lambda name: f"m.{name}")
->>> dict(found.collections)["m.MODES"], dict(found.collections)["m.Parser.KINDS"]
+>>> dict(found.collections)["m.ALL"], dict(found.collections)["m.Parser.KINDS"]
 (('fast', 'safe'), ('json', 'xml'))
 >>> dict(found.collections)["m.Color"]
 ('red', 'blue')
@@ -91,6 +92,29 @@ def literal_texts(node: ast.expr) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(out))
 
 
+def _literal_type(node: ast.expr) -> tuple[str, ...] | None:
+    """The values of ``Literal["a", "b"]`` (a type alias of the choices).
+
+    >>> _literal_type(ast.parse('Literal["fp8", "awq"]', mode="eval").body)
+    ('fp8', 'awq')
+    """
+    if not (isinstance(node, ast.Subscript) and _base_name(node.value) == "Literal"):
+        return None
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return literal_texts(ast.Tuple(elts=list(items), ctx=ast.Load()))
+
+
+def _copy(node: ast.expr, known: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:
+    """``list(get_args(Methods))``, ``sorted(MODES)``: a collection the module defined above."""
+    while (
+        isinstance(node, ast.Call)
+        and _base_name(node.func) in ("list", "tuple", "set", "frozenset", "sorted", "get_args")
+        and len(node.args) == 1
+    ):
+        node = node.args[0]
+    return known.get(node.id) if isinstance(node, ast.Name) else None
+
+
 def _base_name(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
@@ -148,6 +172,7 @@ def collect_values(tree: ast.Module, module: str, resolve: Callable[[str], str])
     """
     out = ModuleValues()
     prefix = f"{module}." if module else ""
+    known: dict[str, tuple[str, ...]] = {}
 
     def body(statements: Sequence[ast.stmt], scope: str) -> None:
         for stmt in statements:
@@ -166,8 +191,9 @@ def collect_values(tree: ast.Module, module: str, resolve: Callable[[str], str])
             found = _assigned(stmt)
             if found is None:
                 continue
-            texts = literal_texts(found[1])
+            texts = literal_texts(found[1]) or _literal_type(found[1]) or _copy(found[1], known)
             if texts:
+                known[f"{scope}{found[0]}"] = texts
                 out.collections.append((f"{prefix}{scope}{found[0]}", texts))
 
     body(tree.body, "")

@@ -377,10 +377,22 @@ def _present(ref: Ref, wanted: bool) -> Way:
 
 
 def _hardware_way(ref: Ref, op: ast.cmpop, right: ast.expr, reader: Reader) -> str:
+    """The device a comparison of the hardware asks for."""
     if type(op) in ORDER_WORDS:
         bound = ORDER_WORDS[INVERSE[type(op)]]
         return f"Run on a GPU where {ref.name} is {bound} {reader.value(right)}"
     return f"Run on hardware where {ref.name} is not {reader.value(right)}"
+
+
+def _capability_bound(node: ast.expr) -> str | None:
+    if (
+        isinstance(node, ast.Call)
+        and _callee_name(node) in ("has_device_capability", "is_device_capability_at_least")
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+    ):
+        return repr(node.args[0].value)
+    return None
 
 
 def _is_modulo(node: ast.expr) -> bool:
@@ -423,6 +435,16 @@ def _predicate_way_out(reader: Reader, node: ast.expr, *, positive: bool) -> lis
         if positive:
             return [_give(ref, f"a value that is not {kinds}")]
         return [_give(ref, kinds)]
+    if _capability_bound(node) is not None:
+        bound = _capability_bound(node)
+        ref = reader.ref(node)
+        if ref is not None:
+            text = (
+                f"Run on a GPU whose compute capability is below {bound}"
+                if positive
+                else f"Run on a GPU whose compute capability is at least {bound}"
+            )
+            return [Way(text, "hardware", ref)]
     ref = reader.ref(node)
     if ref is None:
         if (

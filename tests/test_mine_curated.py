@@ -137,3 +137,15 @@ def test_a_flag_newer_than_the_message_says_since_when(tmp_path: Path) -> None:
     assert "Pass --fallback (--fallback exists since v2)" in record.solutions
     assert any(s.startswith("Set --mode to a value other than x") for s in record.solutions)
     assert not any("--mode exists since" in s for s in record.solutions)
+
+
+def test_each_lineage_gets_the_advice_of_the_revision_it_is_anchored_at() -> None:
+    gone = "def f(args):\n    if args.level > 3:\n        raise ValueError('level too high')\n"
+    kept = "def g(args):\n    if args.mode == 'x':\n        raise ValueError('mode x is out')\n"
+    v1 = _snapshot("v1", 1, {"pkg/__init__.py": "", "pkg/a.py": gone, "pkg/b.py": kept})
+    v2 = _snapshot("v2", 9, {"pkg/__init__.py": "", "pkg/b.py": "\n" + kept})
+    result = build_history([v1, v2], repo="o/r")
+    by_message = {r.error_message: r for r in result.records}
+    old, new = by_message["level too high"], by_message["mode x is out"]
+    assert old.analyzed_sha == "1" * 40 and "`args.level` is greater than 3" in old.documentation
+    assert new.analyzed_sha == "2" * 40 and new.line_number == 4 and new.solutions

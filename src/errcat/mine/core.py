@@ -203,12 +203,15 @@ def records_from_scans(
     when: datetime,
     advice: bool = True,
     bare_raises: bool = True,
+    advice_for: Callable[[str, int], bool] | None = None,
 ) -> _Built:
     """Resolve per-file scans (from :func:`errcat.mine.scan.scan_source`) into draft records.
 
     This is the cross-file step of mining: class names and messages are
     resolved against every scan given, so the scans of one commit go in together.
-    ``bare_raises``: see :func:`mine_paths`.
+    ``bare_raises``: see :func:`mine_paths`. ``advice_for(file_path, line)``,
+    when given, picks the raise sites whose advice is written (the others' is left
+    empty): writing advice is most of the cost of this step.
     """
     resolver = _Resolver(scans)
     options = OptionIndex.of(scans, resolver.canonical) if advice else None
@@ -236,7 +239,8 @@ def records_from_scans(
             for cls_name, text in texts:
                 base = resolver.builtin_base(cls_name)
                 written = None
-                if options is not None and site.guard is not None:
+                wanted = advice_for is None or advice_for(scan.file_path, site.line)
+                if options is not None and site.guard is not None and wanted:
                     key = (site.guard, cls_name, scan.file_path, site.line)
                     if key not in written_for:  # a site's advice, before its message's own
                         written_for[key] = write_advice(

@@ -403,6 +403,8 @@ class _Line:
     successor: str | None = None
     #: Classes (last dotted part) older revisions raised the message as.
     classes: set[str] = field(default_factory=set)
+    #: The index of the revision ``envelope`` was mined at.
+    at: int = 0
 
 
 def _unique_id(rid: str, revision: Revision, used: Container[str]) -> str:
@@ -509,13 +511,16 @@ def _build(
     stats: list[RevisionStats] = []
     bare: list[RecordEnvelope] = []
     ages = FlagAges()
+    scans_at: list[list[_FileScan]] = []
     for index, snapshot in enumerate(snapshots):
         revision = snapshot.revision
         revisions.append(revision)
         if progress is not None:
             progress(index, revision)
         scans, parsed, cache = _scan_revision(snapshot, cache, pool)
-        built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when)
+        scans_at.append(scans)
+        # Advice is written below, only for the revision each record is anchored at.
+        built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when, advice=False)
         ages.add(revision, OptionIndex.of(scans).flags)
         # A raise without a message has no text to follow from revision to revision:
         # only the newest revision's are kept (below), outside every lineage.
@@ -548,7 +553,7 @@ def _build(
             if _short_class(msgs[j].error_class) != _short_class(line.msg.error_class):
                 line.classes.add(_short_class(line.msg.error_class))
             line.msg = msgs[j]
-            line.envelope = envelopes[j]
+            line.envelope, line.at = envelopes[j], index
             line.sites.append(Site(revision, msgs[j].file_path, msgs[j].line))
             next_alive.append(line)
         removed = len(alive) - len(pairs)
@@ -566,12 +571,14 @@ def _build(
                 and dead.msg.template == msg.template
             ):
                 # The same message back at the same place after a gap: the same lineage.
-                dead.msg, dead.envelope = msg, envelopes[j]
+                dead.msg, dead.envelope, dead.at = msg, envelopes[j], index
                 dead.sites.append(Site(revision, msg.file_path, msg.line))
                 next_alive.append(dead)
                 continue
             rid = _unique_id(msg.id, revision, lines)
-            line = _Line(rid, msg, envelopes[j], [Site(revision, msg.file_path, msg.line)])
+            line = _Line(
+                rid, msg, envelopes[j], [Site(revision, msg.file_path, msg.line)], at=index
+            )
             lines[rid] = line
             new_by_index[j] = line
             next_alive.append(line)
@@ -597,6 +604,9 @@ def _build(
         )
         alive = next_alive
     _link_survivors(list(lines.values()), revisions)
+    bare = _with_advice(
+        list(lines.values()), bare, scans_at=scans_at, revisions=revisions, repo=repo, when=when
+    )
     out: list[RecordEnvelope] = list(bare)
     lineages: list[Lineage] = []
     for line in lines.values():
@@ -618,6 +628,47 @@ def _build(
     lineages.sort(key=lambda lin: order[lin.record_id])
     history = History(repo, revisions, lineages)
     return HistoryResult(tuple(out), history, tuple(stats), time.perf_counter() - started)
+
+
+def _with_advice(
+    lines: Sequence[_Line],
+    bare: Sequence[RecordEnvelope],
+    *,
+    scans_at: Sequence[Sequence[_FileScan]],
+    revisions: Sequence[Revision],
+    repo: str,
+    when: datetime,
+) -> list[RecordEnvelope]:
+    """Write the advice of each lineage's record at the revision it is anchored at.
+
+    Every record of the newest revision gets its advice (the bare records too,
+    which are returned); at an older one, only those of lineages that end there.
+    """
+    by_revision: dict[int, list[_Line]] = {}
+    for line in lines:
+        by_revision.setdefault(line.at, []).append(line)
+    newest = len(revisions) - 1
+    out = list(bare)
+    for index in sorted(set(by_revision) | ({newest} if newest >= 0 else set())):
+        anchored = by_revision.get(index, [])
+        sites = {(x.envelope.record.file_path, x.envelope.record.line_number) for x in anchored}
+
+        def wanted(file_path: str, line: int, sites: set[tuple[str, int]] = sites) -> bool:
+            return (file_path, line) in sites
+
+        built = records_from_scans(
+            list(scans_at[index]),
+            repo=repo,
+            sha=revisions[index].sha,
+            when=when,
+            advice_for=None if index == newest else wanted,
+        )
+        found = {e.record.id: e for e in built.envelopes}
+        for line in anchored:
+            line.envelope = found.get(line.envelope.record.id, line.envelope)
+        if index == newest:
+            out = [found.get(e.record.id, e) for e in bare]
+    return out
 
 
 def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> HistoryResult:

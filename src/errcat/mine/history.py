@@ -32,7 +32,7 @@ import multiprocessing
 import re
 import time
 import tokenize
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, MutableMapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -470,6 +470,7 @@ def build_history(
     analyzed_at: datetime | None = None,
     progress: Callable[[int, Revision], None] | None = None,
     workers: int = 1,
+    scans: MutableMapping[tuple[str, str, bool], _FileScan] | None = None,
 ) -> HistoryResult:
     """Mine each snapshot (oldest first) and link their messages into lineages.
 
@@ -484,13 +485,18 @@ def build_history(
     ``progress(index, revision)`` is called before each revision is mined.
     With ``workers`` above 1, files are parsed by a pool of processes (started
     with forkserver or spawn: a calling script needs the ``__main__`` guard).
+    ``scans``, when given, holds the scans of file blobs from an earlier run
+    (keyed by blob, module and whether it is a package) and receives this run's:
+    a caller may keep it on disk, so that mining the same revisions again parses
+    nothing (it must drop it when the miner's code changes).
     """
+    store = scans if scans is not None else {}
     if workers <= 1:
-        return _build(snapshots, repo, analyzed_at, progress, None)
+        return _build(snapshots, repo, analyzed_at, progress, None, store=store)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return _build(snapshots, repo, analyzed_at, progress, pool)
+        return _build(snapshots, repo, analyzed_at, progress, pool, store=store)
 
 
 def _build(
@@ -499,6 +505,8 @@ def _build(
     analyzed_at: datetime | None,
     progress: Callable[[int, Revision], None] | None,
     pool: Executor | None,
+    *,
+    store: MutableMapping[tuple[str, str, bool], _FileScan],
 ) -> HistoryResult:
     started = time.perf_counter()
     when = analyzed_at or datetime.now(timezone.utc).replace(microsecond=0)
@@ -517,7 +525,9 @@ def _build(
         revisions.append(revision)
         if progress is not None:
             progress(index, revision)
-        scans, parsed, cache = _scan_revision(snapshot, cache, pool)
+        known = {**store, **cache} if store else cache
+        scans, parsed, cache = _scan_revision(snapshot, known, pool)
+        store.update(cache)
         scans_at.append(scans)
         # Advice is written below, only for the revision each record is anchored at.
         built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when, advice=False)

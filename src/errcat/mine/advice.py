@@ -206,7 +206,9 @@ def write_advice(
     )
     tests = _effective(guard)
     condition = reader.normalize(_conjoin([n for n, _, _ in tests])) if tests else None
-    open_tests = [n for n, _, is_open in tests if is_open]
+    # A test an earlier check put on the path is no way out; when every test is such
+    # (the last raise after several checks), they are all the code says of it.
+    open_tests = [n for n, _, is_open in tests if is_open] or [n for n, _, _ in tests]
     ways = ways_out(reader, _conjoin(open_tests), innermost_first=True) if open_tests else []
     entry = _entry_point(guard, project)
     if not entry:
@@ -249,7 +251,7 @@ def with_message(advice: _Advice, template: str) -> _Advice:
     solutions = [*told, *advice.solutions]
     if advice.hardware and _HARDWARE_WORDS.search(template):
         solutions.extend(advice.hardware)
-    if advice.internal and not advice.solutions:
+    if advice.internal and not advice.solutions and not told:
         solutions.append(advice.internal)
     unique = tuple(dict.fromkeys(solutions))[:_MAX_SOLUTIONS]
     return replace(advice, solutions=unique)

@@ -640,6 +640,12 @@ class Reader:
             return lookup
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             left, op, right = node.left, node.ops[0], node.comparators[0]
+            zero = isinstance(right, ast.Constant) and right.value == 0
+            if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod) and zero:
+                if isinstance(op, (ast.NotEq, ast.Gt)):  # n % 16 != 0: a remainder
+                    return left
+                if isinstance(op, ast.Eq):
+                    return ast.UnaryOp(op=ast.Not(), operand=left)
             if isinstance(op, (ast.Is, ast.IsNot)) and is_none(right):
                 found = self._lookup(left)
                 if found is not None:
@@ -719,6 +725,9 @@ class Reader:
                 return f"{self.term(node.args[0])} {has} an attribute {attr}"
             if name == "callable" and len(node.args) == 1:
                 return f"{self.term(node.args[0])} is {neg}callable"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # n % 16: a remainder
+            multiple = "a multiple" if not positive else "not a multiple"
+            return f"{self.term(node.left)} is {multiple} of {self.value(node.right)}"
         capability = _capability(node)
         if capability is not None:
             return (

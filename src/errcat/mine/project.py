@@ -86,6 +86,7 @@ class ProjectIndex:
         self.memo: dict[tuple[str, str, str], object] = {}
         #: How many such answers are being worked out, one inside another.
         self.active = 0
+        self._all_request_fields: frozenset[str] | None = None
 
     def mro(self, name: str) -> tuple[str, ...]:
         """A class and its bases of the mined code, nearest first."""
@@ -125,16 +126,35 @@ class ProjectIndex:
         return any(is_request_class(c) for name in classes for c in self.mro(name))
 
     def request_field(self, classes: Iterable[str], attr: str) -> str | None:
-        """``attr`` when one of some request classes (or a base) declares it as a field."""
+        """``attr`` when one of some request classes (or a base) declares it as a field.
+
+        A request class that declares no such field may hand it on (a ``Req``
+        whose ``__getattr__`` reads its ``sampling_params``): a field of that
+        name in another request class counts then.
+        """
+        found_request = False
         for name in classes:
             chain = self.mro(name)
             if not any(is_request_class(c) for c in chain):
                 continue
+            found_request = True
             for cls in chain:
                 info = self.classes.get(cls)
                 if info is not None and attr in info.fields:
                     return attr
+        if found_request and attr in self._request_fields():
+            return attr
         return None
+
+    def _request_fields(self) -> frozenset[str]:
+        if self._all_request_fields is None:
+            self._all_request_fields = frozenset(
+                f
+                for name, info in self.classes.items()
+                if is_request_class(name)
+                for f in info.fields
+            )
+        return self._all_request_fields
 
     def is_model_config(self, classes: Iterable[str]) -> bool:
         """Whether some classes are the model's config (a ``transformers`` config class)."""

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import gzip
 import hashlib
 import itertools
@@ -221,12 +222,18 @@ def _scans_file(cache: Path, repo: str) -> Path:
     (:data:`SCAN_MODULES`): a change there starts a new file. Advice and
     history are worked out again on every build, from the scans.
     """
+    return cache / "scans" / f"{repo.replace('/', '__')}.{_scan_code_digest()}.pickle"
+
+
+@functools.cache
+def _scan_code_digest() -> str:
+    """A digest of the scan code, read once per run (the scans are made by that code)."""
     mine_dir = Path(errcat.mine.__file__).parent
     digest = hashlib.sha256()
     for name in SCAN_MODULES:
         path = mine_dir / f"{name}.py"
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return cache / "scans" / f"{repo.replace('/', '__')}.{digest.hexdigest()[:16]}.pickle"
+    return digest.hexdigest()[:16]
 
 
 def load_scans(cache: Path, repo: str) -> dict[tuple[str, str, bool], Any]:

@@ -776,7 +776,9 @@ def _shown_items(items: Sequence[str]) -> list[str]:
 def _option_ref(option: _Option) -> Ref:
     """A flag (or settings variable) the project defines, with its choices and help."""
     kind = "env" if option.kind == "env" else "flag"
-    return Ref(kind, option.flag, option.choices, option.is_bool, option.default, help=option.help)
+    # A flag whose default is a bool is a switch (argparse.BooleanOptionalAction).
+    is_bool = option.is_bool or option.default in ("True", "False")
+    return Ref(kind, option.flag, option.choices, is_bool, option.default, help=option.help)
 
 
 def _bound_ref(name: str, refs: Sequence[Ref]) -> Ref:

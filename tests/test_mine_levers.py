@@ -494,3 +494,15 @@ def test_capability_config_keys_and_the_messages_you_can(tmp_path: Path) -> None
         arch.solutions[0]
         == "Use a model whose config.json `architectures` is one of LlamaForCausalLM"
     )
+
+
+def test_a_test_computed_from_the_model_asks_for_another_model() -> None:
+    from errcat.mine.conditions import Reader, parse_test
+    from errcat.mine.options import OptionIndex
+    from errcat.mine.ways import ways_out
+
+    reader = Reader(OptionIndex([], []))
+    test = parse_test("not supports_v2(self.model_config.hf_config)")
+    assert [w.text for w in ways_out(reader, test)] == [
+        "Use another model: one for which `supports_v2(model_config.hf_config)` holds"
+    ]

@@ -460,5 +460,23 @@ def _predicate_way_out(reader: Reader, node: ast.expr, *, positive: bool) -> lis
             if positive:
                 return [Way(f"Use a {inner.shown()} that is not {word}", inner.kind, inner)]
             return [Way(f"Use {article(word)} {inner.shown()}", inner.kind, inner)]
-        return []
+        return _decided(reader, node, positive=positive)
     return [_present(ref, not positive)]
+
+
+def _decided(reader: Reader, node: ast.expr, *, positive: bool) -> list[Way]:
+    """A test computed from levers (``model_supports_x(hf_config)``): change what decides it."""
+    refs = [r for r in reader.sources(node) if r.kind != "hardware"][:_MAX_SOURCES]
+    if not refs:
+        return []
+    term = shown_term(node)
+    holds = "does not hold" if positive else "holds"
+    out = []
+    for ref in refs:
+        if ref.kind == "model":
+            what = f"whose config.json `{ref.name}`" if ref.name else ""
+            text = f"Use another model{' ' + what if what else ''}: one for which `{term}` {holds}"
+        else:
+            text = f"Change {_named(ref)} so that `{term}` {holds}"
+        out.append(Way(text, ref.kind, ref))
+    return out

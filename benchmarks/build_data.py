@@ -41,10 +41,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import gzip
 import hashlib
 import itertools
 import json
+import pickle
 import tempfile
 import time
 from collections import Counter
@@ -53,9 +55,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import errcat.mine
 from errcat.history import sidecar_path
 from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, iter_path, read_manifest
 from errcat.mine import reanchor
+from errcat.mine.curated import old_wordings
 from errcat.mine.dists import dist_snapshot
 from errcat.mine.git import GitRepo, git_snapshots
 from errcat.mine.history import HistoryResult, build_history, with_curated
@@ -173,7 +177,11 @@ def mine_history(source: Source, cache: Path, workers: int, mirrors: Path) -> Mi
         files=[f for f in released.files if f[0].startswith(source.path_prefix + "/")],
     )
     snapshots = itertools.chain(git_snapshots(repo, commits, under=source.under), [released])
-    result = build_history(snapshots, repo=source.repo, analyzed_at=when, workers=workers)
+    store = load_scans(cache, source.repo)
+    result = build_history(
+        snapshots, repo=source.repo, analyzed_at=when, workers=workers, scans=store
+    )
+    save_scans(cache, source.repo, store)
     for stats in result.revisions:
         print(
             f"  {source.repo} {stats.revision.label}: {stats.records} records "
@@ -189,6 +197,68 @@ def mine_history(source: Source, cache: Path, workers: int, mirrors: Path) -> Mi
         time.perf_counter() - started,
         result,
     )
+
+
+#: The modules of errcat.mine whose code decides what a file's scan holds.
+SCAN_MODULES = (
+    "captures",
+    "evaluate",
+    "facts",
+    "files",
+    "guards",
+    "names",
+    "options",
+    "scan",
+    "templates",
+    "values",
+    "walk",
+)
+
+
+def _scans_file(cache: Path, repo: str) -> Path:
+    """Where the file scans of a repo's history are kept, for this code of the miner.
+
+    The name holds a digest of the source of the miner's per-file scan
+    (:data:`SCAN_MODULES`): a change there starts a new file. Advice and
+    history are worked out again on every build, from the scans.
+    """
+    return cache / "scans" / f"{repo.replace('/', '__')}.{_scan_code_digest()}.pickle"
+
+
+@functools.cache
+def _scan_code_digest() -> str:
+    """A digest of the scan code, read once per run (the scans are made by that code)."""
+    mine_dir = Path(errcat.mine.__file__).parent
+    digest = hashlib.sha256()
+    for name in SCAN_MODULES:
+        path = mine_dir / f"{name}.py"
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def load_scans(cache: Path, repo: str) -> dict[tuple[str, str, bool], Any]:
+    """The file scans kept from an earlier build with the same miner (empty if none)."""
+    path = _scans_file(cache, repo)
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            found = pickle.load(fh)  # our own cache, written by save_scans
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def save_scans(cache: Path, repo: str, scans: dict[tuple[str, str, bool], Any]) -> None:
+    """Keep the file scans for the next build (one file per repo and miner code)."""
+    path = _scans_file(cache, repo)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f"{repo.replace('/', '__')}.*.pickle"):
+        stale.unlink()
+    partial = path.with_suffix(".partial")
+    with partial.open("wb") as fh:
+        pickle.dump(scans, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    partial.replace(path)
 
 
 def _tag_link(envelope: RecordEnvelope, source: Source) -> RecordEnvelope:
@@ -250,6 +320,8 @@ def overlay(mined: list[Mined], curated: list[RecordEnvelope]) -> tuple[list[Rec
             continue
         result = reanchor(ours, part.envelopes)
         out.extend(result.envelopes)  # the curated records, moved to their raise sites now
+        # A curated record that took a new wording keeps answering its old one.
+        out.extend(old_wordings({e.record.id: e for e in ours}, result.envelopes))
         out.extend(result.new_envelopes)  # mined records no curated record stands for
         out.extend(result.removed)  # curated checks not in this source: kept as they were
         notes.append(f"{part.source.repo}: {result.summary()}")

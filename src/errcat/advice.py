@@ -35,6 +35,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+from errcat.markup import Flavor, Style, clip, fold, markdown_length
+from errcat.markup import style as style_of
 from errcat.view import shown_message
 
 if TYPE_CHECKING:
@@ -63,15 +65,8 @@ GITHUB_COMMENT_LIMIT = 65536
 #: The smallest ``max_chars`` a chat rendering accepts.
 MIN_MARKDOWN_CHARS = 100
 
-#: ``"markdown"``: CommonMark/GFM, for GitHub, Discord and Slack's ``markdown``
-#: block. ``"mrkdwn"``: Slack's own format, for section blocks and ``text``.
-Flavor = Literal["markdown", "mrkdwn"]
-
-_WS = re.compile(r"\s+")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
-_LONG_TICKS = re.compile(r"`{3,}")
-_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
 #: Captured values are shortened to these lengths, in turn, when a reply is too long.
 _VALUE_CAPS = (60, 20)
 #: The summary's message is shortened to this before the first solution is touched.
@@ -84,158 +79,6 @@ _GENERATED_TAG = "errcat:generated"
 _GENERATED_NOTE = "Advice generated from the source code by errcat mine, not curated."
 #: How many near records a "did you mean" lists at most.
 _MAX_HINTS = 3
-
-
-def markdown_length(text: str) -> int:
-    """The length of a reply as chat services count it: UTF-16 code units.
-
-    JavaScript clients count a character outside the Basic Multilingual Plane
-    (most emoji) as two, so this is never less than ``len(text)``.
-
-    >>> markdown_length("abc"), markdown_length("ok 👍")
-    (3, 5)
-    """
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
-
-
-def _clip(text: str, limit: int) -> str:
-    """``text`` shortened to at most ``limit`` UTF-16 units, ending in "…" when cut.
-
-    >>> _clip("one two three", 9)
-    'one two…'
-    >>> _clip("short", 9)
-    'short'
-    """
-    if markdown_length(text) <= limit:
-        return text
-    if limit < 1:
-        return ""
-    kept: list[str] = []
-    used = 0
-    for char in text:
-        width = 2 if ord(char) > 0xFFFF else 1
-        if used + width > limit - 1:
-            break
-        kept.append(char)
-        used += width
-    cut = "".join(kept)
-    space = cut.rfind(" ")
-    if space > 0 and len(cut) - space <= 15:  # end on a word when one ends nearby
-        cut = cut[:space]
-    return cut.rstrip() + "…"
-
-
-def _fold(text: str) -> str:
-    return _WS.sub(" ", text).strip()
-
-
-def _fence(code: str, lang: str = "") -> str:
-    """A Markdown code fence long enough not to be closed by backticks inside ``code``."""
-    longest = 0
-    run = 0
-    for char in code:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    ticks = "`" * max(3, longest + 1)
-    return f"{ticks}{lang}\n{code.rstrip()}\n{ticks}"
-
-
-def _guess_lang(code: str) -> str:
-    stripped = code.lstrip()
-    if stripped.startswith(("python ", "pip ", "--", "$ ")) or "\n--" in code:
-        return "bash"
-    if stripped.startswith("#") and ("python -m" in code or "\n--" in code):
-        return "bash"
-    return "python"
-
-
-class _Markdown:
-    """CommonMark / GitHub-flavoured Markdown (GitHub, Discord, Slack ``markdown`` blocks)."""
-
-    bullet = "-"
-
-    @staticmethod
-    def text(value: str) -> str:
-        """One line of prose; fence markers are escaped so that none can open a block.
-
-        (A fence may also open inside a list item or a quote, as in ``- ```py``.)
-        """
-        return _FENCE_RUN.sub(lambda m: "\\" + m.group(), _fold(value))
-
-    @staticmethod
-    def bold(value: str) -> str:
-        return f"**{value}**"
-
-    @staticmethod
-    def italic(value: str) -> str:
-        return f"_{value}_"
-
-    @staticmethod
-    def code(value: str) -> str:
-        """An inline code span that backticks inside ``value`` cannot close."""
-        value = _fold(value) or " "
-        longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
-        ticks = "`" * (longest + 1)
-        pad = " " if value.startswith("`") or value.endswith("`") else ""
-        return f"{ticks}{pad}{value}{pad}{ticks}"
-
-    @staticmethod
-    def link(label: str, url: str) -> str:
-        """A link whose label is already rendered."""
-        target = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
-        return f"[{label}]({target})"
-
-    @staticmethod
-    def block(code: str) -> str:
-        return _fence(code, _guess_lang(code))
-
-
-class _Mrkdwn:
-    """Slack's mrkdwn: ``*bold*``, ``<url|label>``, ``&<>`` escaped, plain ``` blocks."""
-
-    bullet = "•"
-
-    @staticmethod
-    def _escape(value: str) -> str:
-        value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        # Slack has no longer fences: break up any run that would open or close a block.
-        return _LONG_TICKS.sub(lambda m: "\u200b".join(m.group()), value)
-
-    @classmethod
-    def text(cls, value: str) -> str:
-        return cls._escape(_fold(value))
-
-    @staticmethod
-    def bold(value: str) -> str:
-        return f"*{value}*"
-
-    @staticmethod
-    def italic(value: str) -> str:
-        return f"_{value}_"
-
-    @classmethod
-    def code(cls, value: str) -> str:
-        return "`" + cls._escape(_fold(value).replace("`", "\u02cb") or " ") + "`"
-
-    @classmethod
-    def link(cls, label: str, url: str) -> str:
-        target = url.replace(" ", "%20").replace("|", "%7C").replace(">", "%3E")
-        return f"<{target}|{label.replace('|', '/').replace('`', '')}>"
-
-    @classmethod
-    def block(cls, code: str) -> str:
-        return f"```\n{cls._escape(code.rstrip())}\n```"
-
-
-_Style = type[_Markdown] | type[_Mrkdwn]
-
-
-def _style(flavor: Flavor) -> _Style:
-    if flavor == "markdown":
-        return _Markdown
-    if flavor == "mrkdwn":
-        return _Mrkdwn
-    raise ValueError(f"Unknown flavor: {flavor!r} (expected 'markdown' or 'mrkdwn')")
 
 
 def _check_limit(max_chars: int | None) -> None:
@@ -254,7 +97,7 @@ def _fit(
         out = render(cut)
         if markdown_length(out) <= max_chars:
             return out
-    return _clip(out, max_chars)  # only for a limit too small for any structure
+    return clip(out, max_chars)  # only for a limit too small for any structure
 
 
 def _longest_fitting(fits: Callable[[int], bool], high: int) -> int | None:
@@ -311,6 +154,67 @@ def _history_notes(match: Match) -> list[str]:
     return notes
 
 
+_VERSION_LABEL = re.compile(r"^v?\d+(?:\.\d+)+")
+#: A captured value shown beside its name in a solution is cut to this length.
+_VALUE_IN_TEXT = 40
+
+
+def _upgrade(match: Match) -> list[str]:
+    """The first solution for a message the newest release no longer raises: upgrade.
+
+    From the match's history: a lineage whose message is gone from the newest
+    revision (removed, not reworded) names the release to upgrade to.
+    """
+    lineage = match.history
+    if lineage is None or lineage.status != "removed" or lineage.newest is None:
+        return []
+    project = match.summary.repo.rsplit("/", 1)[-1]
+    last, newest = lineage.last, lineage.newest
+    target = (
+        f"{newest.label} or newer"
+        if _VERSION_LABEL.match(newest.label)
+        else f"a release after {last.date:%Y-%m}"
+    )
+    return [
+        f"Upgrade {project} to {target}: this check was removed after {last.date:%Y-%m} "
+        f"({last.short}), so newer releases do not raise this error"
+    ]
+
+
+def _shown_value(value: str) -> str:
+    """A captured value as a solution shows it: digits grouped, long values cut.
+
+    >>> _shown_value("85050"), _shown_value("7.05"), _shown_value("x" * 50)[-1]
+    ('85,050', '7.05', '…')
+    """
+    if value.isdigit() and len(value) > 4:
+        return f"{int(value):,}"
+    return clip(fold(value), _VALUE_IN_TEXT)
+
+
+def _with_values(text: str, params: Mapping[str, str]) -> str:
+    """``text`` with each captured value after the first mention of its name in backticks.
+
+    >>> _with_values("Raise --max-len (it decides `limit`)", {"self.limit": "32768"})
+    'Raise --max-len (it decides `limit` = 32,768 here)'
+    >>> _with_values("Lower it to at most {blocks}.", {"blocks": "524"})
+    'Lower it to at most 524.'
+    """
+    for name, value in params.items():
+        if not value:
+            continue
+        # A placeholder of the message the solution quotes: the value itself.
+        placeholder = re.compile(r"\{" + re.escape(name) + r"(?:![rsa])?(?::[^{}]*)?\}")
+        text = placeholder.sub(_shown_value(value).replace("\\", "\\\\"), text)
+        for mark in dict.fromkeys((f"`{name}`", f"`{name.removeprefix('self.')}`")):
+            at = text.find(mark)
+            if at >= 0:
+                end = at + len(mark)
+                text = f"{text[:end]} = {_shown_value(value)} here{text[end:]}"
+                break
+    return text
+
+
 @dataclass(frozen=True)
 class Advice:
     """The actionable part of a record, optionally tied to the values of one occurrence."""
@@ -322,6 +226,8 @@ class Advice:
     #: What this occurrence adds: how an inexact message differs, the chain's other
     #: exceptions and their records.
     notes: tuple[str, ...] = ()
+    #: Solutions this occurrence puts first (an upgrade, when the user's release is old).
+    first: tuple[str, ...] = ()
 
     @classmethod
     def from_record(cls, record: RecordFields) -> Advice:
@@ -363,7 +269,14 @@ class Advice:
             view, fitted = tailor(view, detect(text))
             if fitted:
                 notes.insert(0, fitted)
-        return cls(view, match.params, match.confidence, match.exact, tuple(notes))
+        return cls(
+            view,
+            match.params,
+            match.confidence,
+            match.exact,
+            tuple(notes),
+            tuple(_upgrade(match)),
+        )
 
     @property
     def summary(self) -> str:
@@ -372,8 +285,11 @@ class Advice:
 
     @property
     def solutions(self) -> tuple[str, ...]:
-        """The ways to fix the error, best first."""
-        return self.record.solutions
+        """The ways to fix the error, best first, with this occurrence's captured values."""
+        found = [*self.first, *self.record.solutions]
+        if self.params:
+            found = [_with_values(s, self.params) for s in found]
+        return tuple(dict.fromkeys(found))
 
     @property
     def example_fix(self) -> str:
@@ -504,7 +420,7 @@ class Advice:
         >>> print(Advice.from_record(record).to_markdown(flavor="mrkdwn").splitlines()[0])
         *`ValueError`*: bad value {x!r}
         """
-        style = _style(flavor)
+        style = style_of(flavor)
         _check_limit(max_chars)
         full = _Cut(
             tips=len(self.prevention_tips),
@@ -520,7 +436,7 @@ class Advice:
         cuts = self._cuts(full, style, max_chars)
         return _fit(lambda cut: self._render(cut, style), cuts, max_chars)
 
-    def _cuts(self, cut: _Cut, style: _Style, max_chars: int) -> Iterator[_Cut]:
+    def _cuts(self, cut: _Cut, style: Style, max_chars: int) -> Iterator[_Cut]:
         """Ever shorter versions of the reply, in the documented order."""
         yield cut
         for kept in range(cut.tips - 1, -1, -1):
@@ -544,7 +460,7 @@ class Advice:
         if cut.fix:
             cut = replace(cut, fix=False)
             yield cut
-        message_length = markdown_length(_fold(shown_message(self.record)))
+        message_length = markdown_length(fold(shown_message(self.record)))
         if message_length > _SHORT_SUMMARY_CHARS:
             cut = replace(cut, summary_chars=_SHORT_SUMMARY_CHARS)
             yield cut
@@ -556,7 +472,7 @@ class Advice:
             return markdown_length(self._render(c, style)) <= max_chars
 
         if cut.solutions:
-            first = _fold(self.solutions[0])
+            first = fold(self.solutions[0])
             n = _longest_fitting(
                 lambda n: fits(replace(cut, solution_chars=n)), markdown_length(first)
             )
@@ -578,11 +494,11 @@ class Advice:
             cut = linked
         yield replace(cut, summary_chars=0, link=False)
 
-    def _render(self, cut: _Cut, style: _Style) -> str:
+    def _render(self, cut: _Cut, style: Style) -> str:
         r = self.record
-        message = _fold(shown_message(r))
+        message = fold(shown_message(r))
         if cut.summary_chars is not None:
-            message = _clip(message, cut.summary_chars)
+            message = clip(message, cut.summary_chars)
         parts = [f"{style.bold(style.code(r.error_class))}: {style.text(message)}".rstrip()]
         if cut.link:
             if cut.compact_link:
@@ -604,19 +520,19 @@ class Advice:
                 "Captured values:\n"
                 + "\n".join(
                     f"{style.bullet} {style.code(name)} = "
-                    f"{style.code(_clip(_fold(value), cap) if cap else value)}"
+                    f"{style.code(clip(fold(value), cap) if cap else value)}"
                     for name, value in self.params.items()
                 )
             )
         if cut.documentation != "none":
             paragraphs = [p for p in _PARAGRAPH.split(r.documentation) if p.strip()]
             if cut.documentation == "sentence" and paragraphs:
-                paragraphs = [_SENTENCE_END.split(_fold(paragraphs[0]), maxsplit=1)[0]]
+                paragraphs = [_SENTENCE_END.split(fold(paragraphs[0]), maxsplit=1)[0]]
             parts.extend(style.text(p) for p in paragraphs)
         if cut.solutions:
             items = [style.text(s) for s in self.solutions[: cut.solutions]]
             if cut.solution_chars is not None:
-                items[0] = style.text(_clip(_fold(self.solutions[0]), cut.solution_chars))
+                items[0] = style.text(clip(fold(self.solutions[0]), cut.solution_chars))
             parts.append(
                 style.bold("Solutions")
                 + "\n"
@@ -642,11 +558,11 @@ class _HintCut:
     advice: bool = True
 
 
-def _hint_line(match: Match, style: _Style, message_chars: int | None) -> str:
+def _hint_line(match: Match, style: Style, message_chars: int | None) -> str:
     r = match.record
-    message = _fold(shown_message(r))
+    message = fold(shown_message(r))
     if message_chars is not None:
-        message = _clip(message, message_chars)
+        message = clip(message, message_chars)
     where = style.link(style.code(f"{r.file_path}:{r.line_number}"), r.github_url)
     kind = "inexact" if not match.exact else "low confidence"
     return (
@@ -671,7 +587,7 @@ def render_no_match(
     >>> print(render_no_match([], flavor="mrkdwn").splitlines()[0])
     No record in the errcat catalog matches this error.
     """
-    style = _style(flavor)
+    style = style_of(flavor)
     _check_limit(max_chars)
     shown = list(hints[:_MAX_HINTS])
     head = "No record in the errcat catalog matches this error."

@@ -1,13 +1,18 @@
 r"""Advice written from the code at a raise site: documentation, solutions, example fix, checks.
 
 For every record it mines, the miner writes what the code says about the
-error (:func:`write_advice`): the function that raises it and the first
-sentence of its docstring, the condition that leads to the raise in the
-user's terms (flags, environment variables, arguments: see
-:mod:`errcat.mine.conditions`), one solution per way out of that condition,
-an example fix when the guard compares an option with a constant, tips, the
-guard as a pre-check, and a type guard for ``isinstance`` tests. Sentences of
-the message that tell the user what to do ("Use --x instead.") come first.
+error (:func:`write_advice`). Each test on the path to the raise is traced to
+the levers it reads (:mod:`errcat.mine.levers`: flags, request fields, the
+model's config, environment variables, packages, hardware); the solutions are
+one action per way out of the guard (:mod:`errcat.mine.ways`), ranked by
+lever, with the values the code gives and the flag's own help text; a test
+that an earlier ``if ...: raise`` on the same path put there is no way out
+(making it false raises that other error). The documentation says why in a
+few words, in the user's terms; the whole condition stays in
+``triggerScenarios`` and ``validationCode``. A guard that reads no lever is
+named an internal check, with what to report. The example fix is the launch
+command before and after (:mod:`errcat.mine.fixes`). Sentences of the message
+that tell the user what to do ("Use --x instead.") come first.
 
 Honesty: the text names only flags, variables and values found in the mined
 source; where the code says nothing useful, the advice says less. Every such
@@ -20,16 +25,16 @@ record carries the tag :data:`GENERATED_TAG`; curated text always wins (see
 >>> guard = _Guard("pkg.run.start", "Start the engine.", ("cfg",), (("cfg.mode == 'fast'", True),))
 >>> advice = write_advice(
 ...     guard=guard,
-...     template="fast mode is gone. Use --mode safe.",
+...     template="fast mode is gone.",
 ...     error_class="ValueError",
 ...     options=index,
 ...     file_path="pkg/run.py",
 ...     line=3,
 ... )
 >>> print(advice.documentation)
-Raised by `pkg.run.start` ("Start the engine.") when --mode is fast.
+Start the engine. Raised when --mode is fast.
 >>> advice.solutions
-('Use --mode safe.', 'Set --mode to a value other than fast (one of safe)')
+('Set --mode to a value other than fast (one of safe)',)
 >>> print(advice.example_fix)
 # before
 --mode fast
@@ -46,29 +51,54 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from errcat.mine.bindings import CallIndex, settings_method
-from errcat.mine.conditions import Reader, conjuncts, negate, parse_test
+from errcat.mine.conditions import Reader
 from errcat.mine.facts import _Def, _Guard
+from errcat.mine.fixes import example_fix
+from errcat.mine.levers import Ref
+from errcat.mine.logic import conjuncts, negate, parse_test
 from errcat.mine.options import OptionIndex
+from errcat.mine.project import ProjectIndex
+from errcat.mine.ways import Way, ways_out
 from errcat.models import GENERATED_TAG
 
-__all__ = ["message_advice", "with_message", "write_advice"]
-
+__all__ = ["DOC_WORDS", "message_advice", "with_message", "write_advice"]
 
 _MAX_SOLUTIONS = 6
 _MAX_CHOICES_SHOWN = 12
+#: The documentation says why in at most about this many words.
+DOC_WORDS = 60
+_HELP_CHARS = 110
+#: A condition of at most this many words is shown with an internal check.
+_SHORT_CONDITION = 14
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_YOU = re.compile(r"^you (?:can|may|should|must|need to)\s+(?:also\s+)?", re.IGNORECASE)
+#: A list marker before a sentence (not the dashes of a flag).
+_BULLET = re.compile(r"^(?:[-*•]+\s+|\d+[.)]\s+)")
 _IMPERATIVE = re.compile(
-    r"^(?:please\s+)?(?:use|set|pass|install|try|select|remove|enable|disable|specify|make sure|"
+    r"^(?:please\s+|you (?:can|may|should|must|need to)\s+(?:also\s+)?)?"
+    r"(?:use|set|pass|install|try|select|remove|enable|disable|specify|make sure|"
     r"consider|run|upgrade|downgrade|increase|decrease|reduce|lower|raise|check|add|provide|"
     r"call|change|switch|update|ensure|choose|load|rebuild|reinstall|restart|unset|export|"
     r"see|refer|verify|define|register|reduce|avoid|drop|omit)\b",
     re.IGNORECASE,
 )
+#: A message that speaks of the hardware: then a hardware change may be a fix.
+_HARDWARE_WORDS = re.compile(
+    r"(?i)\b(?:gpus?|cuda|rocm|hip|npus?|xpus?|tpus?|devices?|compute capability|sm_?\d+\w*|"
+    r"blackwell|hopper|ampere|volta|turing|mi\d{3}\w*|gfx\d+\w*|hardware|platform)\b"
+)
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 
 
 @dataclass(frozen=True, slots=True)
 class _Advice:
-    """The generated fields of one record (names as in :class:`errcat.models.ErrorRecord`)."""
+    """The generated fields of one record (names as in :class:`errcat.models.ErrorRecord`).
+
+    ``hardware`` holds the hardware changes that would avoid the error: they
+    are solutions only when the message itself speaks of the hardware.
+    ``internal`` says the check is internal (the solution when nothing else is).
+    """
 
     documentation: str
     trigger_scenarios: str
@@ -78,36 +108,65 @@ class _Advice:
     validation_code: str | None
     type_guard: str | None
     tags: tuple[str, ...] = (GENERATED_TAG,)
+    hardware: tuple[str, ...] = ()
+    internal: str = ""
 
 
 def message_advice(template: str) -> list[str]:
     """The sentences of a message template that tell the reader what to do.
 
+    A sentence may hold placeholders (``Lower --x to at most {n}.``): a match
+    renders them with its captured values (:class:`errcat.Advice`).
+
     >>> message_advice("Bad backend {b!r}. Use --backend deepep. It is faster.")
     ['Use --backend deepep.']
+    >>> message_advice("Not on this GPU. You can use float16 instead: --dtype=half.")
+    ['Use float16 instead: --dtype=half.']
     """
     out = []
     for sentence in _SENTENCES.split(template):
-        text = sentence.strip().strip("-*•").strip()
-        if text and "{" not in text and _IMPERATIVE.match(text):
+        text = _BULLET.sub("", sentence.strip()).strip()
+        if text and _IMPERATIVE.match(text):
+            text = _YOU.sub("", text)
             out.append(text[0].upper() + text[1:])
     return out
 
 
-def _effective(guard: _Guard) -> list[tuple[ast.expr, str]]:
-    """Each clause as the test that must hold for the raise, with the source it came from."""
+def _effective(guard: _Guard) -> list[tuple[ast.expr, str, bool]]:
+    """Each clause as the test that must hold for the raise, its source, and whether it is open.
+
+    A clause an earlier ``if ...: raise`` put there is no way out: making it
+    false raises that other error.
+    """
     out = []
-    for source, holds in guard.clauses:
+    for index, (source, holds) in enumerate(guard.clauses):
         try:
             node = parse_test(source)
         except SyntaxError:  # pragma: no cover - stored from ast.unparse
             continue
-        out.append((node if holds else negate(node), source if holds else f"not ({source})"))
+        test = node if holds else negate(node)
+        out.append((test, source if holds else f"not ({source})", index not in guard.rejected))
     return out
 
 
 def _conjoin(nodes: Sequence[ast.expr]) -> ast.expr:
     return nodes[0] if len(nodes) == 1 else ast.BoolOp(op=ast.And(), values=list(nodes))
+
+
+def short_function(function: str) -> str:
+    """A function as a reader knows it: ``Class.method``, or the bare function name.
+
+    >>> short_function("pkg.mod.Engine.start"), short_function("pkg.mod.run.<locals>.inner")
+    ('Engine.start', 'inner')
+    """
+    parts = [p for p in function.split(".") if p and p != "<locals>"]
+    if len(parts) >= 2 and parts[-2][:1].isupper():
+        return ".".join(parts[-2:])
+    return parts[-1] if parts else function
+
+
+def _project(repo: str) -> str:
+    return repo.rsplit("/", 1)[-1] if repo else "the project"
 
 
 def write_advice(
@@ -119,11 +178,14 @@ def write_advice(
     file_path: str,
     line: int,
     calls: CallIndex | None = None,
+    project: ProjectIndex | None = None,
+    repo: str = "",
 ) -> _Advice:
     """The advice for one record, from its raise site's guard and the project's options.
 
     ``calls`` tells what the function's callers pass for its parameters and
-    what the functions its tests call read (:class:`errcat.mine.bindings.CallIndex`).
+    what the functions its tests call read (:class:`errcat.mine.bindings.CallIndex`);
+    ``project`` what the whole project defines (:class:`errcat.mine.project.ProjectIndex`).
     """
     defs: defaultdict[str, list[_Def]] = defaultdict(list)
     for d in guard.defs:
@@ -136,22 +198,43 @@ def write_advice(
         bound=calls.bound(guard.function) if calls is not None else {},
         calls={written: (name, method) for written, name, method in guard.calls},
         reads=calls.reads if calls is not None else None,
+        project=project,
+        owner=guard.owner,
+        annotations=dict(guard.annotations),
+        names=dict(guard.names),
+        binder=calls.bound if calls is not None else None,
     )
     tests = _effective(guard)
-    condition = _conjoin([n for n, _ in tests]) if tests else None
-    described = reader.describe(condition) if condition is not None else ""
-
-    documentation = _documentation(guard, reader, described)
-    ways = reader.ways_out(condition, innermost_first=True) if condition is not None else []
-    solutions = ways or _fallback_solutions(guard, error_class)
+    condition = reader.normalize(_conjoin([n for n, _, _ in tests])) if tests else None
+    # A test an earlier check put on the path is no way out; when every test is such
+    # (the last raise after several checks), they are all the code says of it.
+    open_tests = [n for n, _, is_open in tests if is_open] or [n for n, _, _ in tests]
+    ways = ways_out(reader, _conjoin(open_tests), innermost_first=True) if open_tests else []
+    entry = _entry_point(guard, project)
+    if not entry:
+        ways = [w for w in ways if w.kind != "arg"]  # what the project passes is internal
+    ways = sorted(ways, key=lambda w: w.rank)
+    levers = [w for w in ways if w.kind != "hardware"]
+    solutions = _with_help([w.text for w in levers], levers)
+    solutions += _fallback_solutions(guard, error_class)
+    solutions = [text for text in solutions if _real_flags(text, options)]
+    launcher = project.launcher(_project(repo)) if project is not None else None
     advice = _Advice(
-        documentation=documentation,
-        trigger_scenarios=_triggers(guard, reader, described),
+        documentation=_documentation(
+            guard,
+            reader,
+            reader.normalize(_conjoin(open_tests)) if open_tests else None,
+            repo,
+            entry,
+        ),
+        trigger_scenarios=_triggers(reader, condition),
         solutions=tuple(solutions),
-        example_fix=_example_fix(reader, condition, guard) if condition is not None else "",
-        prevention_tips=tuple(_tips(guard, reader, described, condition)),
+        example_fix=example_fix(levers, launcher),
+        prevention_tips=tuple(_tips(reader, condition)),
         validation_code=_validation(guard, tests, error_class, file_path, line),
         type_guard=_type_guard(guard, condition, error_class),
+        hardware=tuple(w.text for w in ways if w.kind == "hardware"),
+        internal="" if levers else _internal(guard, error_class, repo),
     )
     return with_message(advice, template)
 
@@ -160,136 +243,199 @@ def with_message(advice: _Advice, template: str) -> _Advice:
     """The advice with the message's own instructions as its first solutions.
 
     The rest of the advice depends only on the raise site, so one site's
-    advice is written once and specialised to each of its messages.
+    advice is written once and specialised to each of its messages: a
+    hardware change is offered only when the message speaks of the hardware,
+    and an internal check says so when nothing else can be done.
     """
     told = message_advice(template)
-    if not told:
-        return replace(advice, solutions=advice.solutions[:_MAX_SOLUTIONS])
-    solutions = list(dict.fromkeys([*told, *advice.solutions]))[:_MAX_SOLUTIONS]
-    return replace(advice, solutions=tuple(solutions))
+    solutions = [*told, *advice.solutions]
+    if advice.hardware and _HARDWARE_WORDS.search(template):
+        solutions.extend(advice.hardware)
+    if advice.internal and not advice.solutions and not told:
+        solutions.append(advice.internal)
+    unique = tuple(dict.fromkeys(solutions))[:_MAX_SOLUTIONS]
+    return replace(advice, solutions=unique)
 
 
-def _documentation(guard: _Guard, reader: Reader, described: str) -> str:
+def _with_help(texts: list[str], ways: Sequence[Way]) -> list[str]:
+    """Each flag's help text after the first solution that names it."""
+    out = []
+    helped: set[str] = set()
+    for text, way in zip(texts, ways, strict=True):
+        ref = way.ref
+        shown = text
+        if ref is not None and ref.kind == "flag" and ref.help and ref.name not in helped:
+            helped.add(ref.name)
+            words = ref.help if len(ref.help) <= _HELP_CHARS else ref.help[: _HELP_CHARS - 1] + "…"
+            shown = f"{text}. {ref.name}: {words.rstrip('.')}"
+        out.append(shown)
+    return out
+
+
+def _real_flags(text: str, options: OptionIndex) -> bool:
+    """Whether every flag a generated text names is one the project's parsers define.
+
+    >>> from errcat.mine.facts import _Option
+    >>> index = OptionIndex([_Option("mode", "--mode")], [])
+    >>> _real_flags("Set --mode to a", index), _real_flags("Pass --vae-config.x", index)
+    (True, False)
+    """
+    return all(flag in options.flags for flag in _FLAG.findall(text))
+
+
+def _levers_of(reader: Reader, node: ast.expr) -> list[Ref]:
+    """The levers a test reads, the hardware and the function's own arguments included."""
+    found = {r.key: r for r in reader.sources(node)}
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Name, ast.Attribute, ast.Call)):
+            ref = reader.ref(sub)
+            if ref is not None and ref.kind in ("hardware", "arg"):
+                found.setdefault(ref.key, ref)
+    return list(found.values())
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _entry_point(guard: _Guard, project: ProjectIndex | None) -> bool:
+    """Whether the raising function's arguments are the user's: nothing in the project calls it."""
     if guard.module_level:
-        text = f"Raised when module `{guard.function}` is imported"
+        return False
+    if project is None:
+        return not short_function(guard.function).rsplit(".", 1)[-1].startswith("_")
+    return project.is_entry_point(guard.function)
+
+
+def _documentation(
+    guard: _Guard, reader: Reader, condition: ast.expr | None, repo: str, entry: bool
+) -> str:
+    """Why, in at most about :data:`DOC_WORDS` words: the user-facing part of the condition."""
+    where = f"`{short_function(guard.function)}`"
+    user: list[str] = []
+    scope: list[str] = []
+    for part in conjuncts(condition) if condition is not None else []:
+        kinds = {r.kind for r in _levers_of(reader, part)}
+        if kinds - {"hardware", "arg"} or ("arg" in kinds and entry):
+            user.append(reader.describe(part))
+        elif "hardware" in kinds:
+            scope.append(reader.describe(part))
+    whole = reader.describe(condition) if condition is not None else ""
+    short = f" (when {whole})" if whole and _words(whole) <= _SHORT_CONDITION else ""
+    head = guard.doc if guard.doc and _words(guard.doc) <= 25 else ""
+    if head and not _real_flags(head, reader.options):
+        head = ""  # a docstring naming a flag no parser defines (an example, another tool)
+    if user:
+        why = f"Raised when {' and '.join(user)}"
+        if scope:
+            why += f" ({' and '.join(scope)})"
+        why += "."
+    elif guard.handler is not None:
+        caught = guard.handler or "an exception"
+        why = f"Raised in {where} while handling {caught}: the cause is shown above it."
+    elif guard.module_level:
+        why = f"Raised when module `{guard.function}` is imported{short}."
     else:
-        text = f"Raised by `{guard.function}`"
-    if guard.doc:
-        text += f' ("{guard.doc}")'
-    if described:
-        text += f" when {described}"
-    if guard.handler is not None:
-        text += f", while handling {'an exception' if not guard.handler else guard.handler}"
-    text += "."
-    for name in dict.fromkeys(d.name for d in guard.defs):
-        origins = reader.origins(name)
-        if not origins or f"`{name}`" not in described:
-            continue
-        shown = []
-        for d in origins[:3]:
-            value = reader.term(parse_test(d.expr)) if d.kind == "=" else f"each item of `{d.expr}`"
-            when = [
-                reader.describe(parse_test(t) if h else negate(parse_test(t))) for t, h in d.clauses
-            ]
-            shown.append(value + (f" when {' and '.join(when)}" if when else ""))
-        text += f" `{name}` is {', or '.join(shown)}."
-    if not described and guard.handler is None and not guard.module_level:
-        text += " No test in that function leads to it: what calls it decides."
+        why = (
+            f"An internal check of {_project(repo)} in {where}{short}: "
+            "no setting you pass decides it."
+        )
+    text = f"{head} {why}".strip() if head else why
+    if _words(text) > DOC_WORDS:
+        text = why
+    if _words(text) > DOC_WORDS:
+        kept: list[str] = []
+        for said in user:
+            if _words(" and ".join([*kept, said])) > DOC_WORDS - 12:
+                break
+            kept.append(said)
+        text = (
+            f"Raised when {' and '.join(kept)}, among other conditions (see the validation code)."
+            if kept
+            else f"Raised in {where} when a long condition holds (see the validation code)."
+        )
     return text
 
 
-def _triggers(guard: _Guard, reader: Reader, described: str) -> str:
-    if not described:
+def _triggers(reader: Reader, condition: ast.expr | None) -> str:
+    """The whole path condition in words, and the levers it involves (the detail view)."""
+    if condition is None:
         return ""
-    parts = [f"Occurs when {described}."]
-    flags = [r.name for r in reader.used(("flag",))]
-    envs = [r.name for r in reader.used(("env",))]
-    args = [r.shown() for r in reader.used(("arg",))]
-    if flags:
-        parts.append(f"Command-line flags involved: {', '.join(flags)}.")
-    if envs:
-        parts.append(f"Environment variables involved: {', '.join(envs)}.")
-    if args:
-        parts.append(f"Arguments of `{guard.function}` involved: {', '.join(args)}.")
+    parts = [f"Occurs when {reader.describe(condition)}."]
+    levers = _levers_of(reader, condition)
+    for kind, label in (
+        ("flag", "Command-line flags"),
+        ("request", "Request fields"),
+        ("model", "Model config (config.json) keys"),
+        ("env", "Environment variables"),
+        ("package", "Packages"),
+        ("hardware", "Hardware"),
+    ):
+        names = [r.name for r in levers if r.kind == kind]
+        if names:
+            parts.append(f"{label} involved: {', '.join(names)}.")
     return " ".join(parts)
+
+
+def _internal(guard: _Guard, error_class: str, repo: str) -> str:
+    """What to do about a check that reads no lever: say so, and what to report."""
+    project = _project(repo)
+    where = short_function(guard.function)
+    report = (
+        f"report it at https://github.com/{repo}/issues" if repo else "report it to the project"
+    )
+    if error_class.rsplit(".", 1)[-1] == "NotImplementedError":
+        return (
+            f"{project} does not implement this case (in {where}); it is an internal limit, not a "
+            f"setting you pass: choose another option or model, or {report} with the traceback"
+        )
+    return (
+        f"This is an internal check of {project} (in {where}), not a setting you pass: upgrade "
+        f"to the newest {project} release, and if it persists, {report} with the whole "
+        "traceback, the launch command and the version"
+    )
 
 
 def _fallback_solutions(guard: _Guard, error_class: str) -> list[str]:
     if guard.handler is not None:
+        if guard.handler in _IMPORT_ERRORS or any(n in guard.handler for n in _IMPORT_ERRORS):
+            return [
+                "Install the package the ImportError above names (pip install <package>), "
+                "at the version the project requires"
+            ]
         what = guard.handler or "exception"
         return [
-            f"Fix the {what} that `{guard.function}` caught: it is shown above this error "
-            "in the traceback"
+            f"Fix the {what} shown above this error in the traceback: "
+            f"{short_function(guard.function)} caught it and raised this one"
         ]
-    if error_class.rsplit(".", 1)[-1] == "NotImplementedError":
-        return [f"Use an implementation that provides `{guard.function}`: this one does not"]
     return []
 
 
-def _example_fix(reader: Reader, condition: ast.expr, guard: _Guard) -> str:
-    for part in reversed(conjuncts(condition)):  # the test nearest the raise first
-        node = part
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            ref = reader.ref(node.operand)
-            if ref is not None and ref.kind == "flag" and ref.is_bool:
-                return f"# before\n(without {ref.name})\n# after\n{ref.name}"
-            continue
-        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
-            ref = reader.ref(node)
-            if ref is not None and ref.kind == "flag" and ref.is_bool:
-                return f"# before\n{ref.name}\n# after\n(without {ref.name})"
-            continue
-        op, right = node.ops[0], node.comparators[0]
-        for target in reader.expand(node.left):
-            ref = reader.ref(target)
-            if ref is None or ref.kind == "env":
-                continue
-            items = reader.values(right)
-            if isinstance(op, ast.Eq) and isinstance(right, ast.Constant):
-                bad = [reader.value(right)]
-            elif isinstance(op, ast.In) and items is not None:
-                bad = items
-            elif isinstance(op, ast.NotEq) and isinstance(right, ast.Constant):
-                good = reader.value(right)
-                return _fix(ref.kind, ref.name, guard, None, good)
-            elif isinstance(op, ast.NotIn) and items:
-                return _fix(ref.kind, ref.name, guard, None, items[0])
-            else:
-                continue
-            others = [c for c in ref.choices if c not in bad]
-            if others:
-                return _fix(ref.kind, ref.name, guard, bad[0], others[0])
-    return ""
-
-
-def _fix(kind: str, name: str, guard: _Guard, bad: str | None, good: str) -> str:
-    if kind == "arg":
-        func = guard.function.rsplit(".", 1)[-1]
-        before = f"{func}({name}={bad})" if bad is not None else f"{func}({name}=...)"
-        return f"# before\n{before}\n# after\n{func}({name}={good})"
-    before = f"{name} {bad}" if bad is not None else f"{name} <a value it rejects>"
-    return f"# before\n{before}\n# after\n{name} {good}"
-
-
-def _tips(guard: _Guard, reader: Reader, described: str, condition: ast.expr | None) -> list[str]:
+def _tips(reader: Reader, condition: ast.expr | None) -> list[str]:
+    if condition is None:
+        return []
     tips = []
-    flags = reader.used(("flag",))
+    levers = _levers_of(reader, condition)
+    flags = [r for r in levers if r.kind == "flag"]
     for ref in flags:
         if ref.choices and len(ref.choices) <= _MAX_CHOICES_SHOWN:
             tips.append(f"{ref.name} accepts {', '.join(ref.choices)}")
     if len(flags) > 1:
         names = ", ".join(r.name for r in flags)
         tips.append(f"Check {names} together before launching: this combination is rejected")
-    for ref in reader.used(("env",)):
-        tips.append(f"Set {ref.name} explicitly in the environment the program starts from")
-    if condition is not None and any("isinstance(" in source for source, _ in guard.clauses):
-        tips.append(f"Convert arguments to the expected types before calling `{guard.function}`")
-    return tips
+    for ref in levers:
+        if ref.kind == "env":
+            tips.append(f"Set {ref.name} explicitly in the environment the program starts from")
+        elif ref.kind == "request":
+            tips.append(f"Check the request's `{ref.name}` on the client before sending it")
+        elif ref.kind == "model":
+            tips.append(f"Check the model's config.json `{ref.name}` before serving it")
+    return list(dict.fromkeys(tips))[:4]
 
 
 def _validation(
     guard: _Guard,
-    tests: Sequence[tuple[ast.expr, str]],
+    tests: Sequence[tuple[ast.expr, str, bool]],
     error_class: str,
     file_path: str,
     line: int,
@@ -300,7 +446,7 @@ def _validation(
     for d in guard.defs:
         if d.kind == "=" and not d.clauses:
             lines.append(f"# with {d.name} = {d.expr}")
-    sources = [s for _, s in tests]
+    sources = [s for _, s, _ in tests]
     joined = " and ".join(f"({s})" if len(sources) > 1 else s for s in sources)
     lines.append(f"if {joined}:")
     lines.append(f"    raise SystemExit('{error_class.rsplit('.', 1)[-1]} ahead: fix this first')")

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from errcat.mine.conditions import Reader, Ref, parse_test
 from errcat.mine.facts import _Binding, _Def, _FileScan, _Reads
 from errcat.mine.options import OptionIndex
+from errcat.mine.project import ProjectIndex
 
 __all__ = ["CallIndex", "settings_method"]
 
@@ -70,6 +71,8 @@ class CallIndex:
                 self._calls[canonical(binding.callee)].append(binding)
         self._bound: dict[str, dict[str, tuple[Ref, ...]]] = {}
         self._canonical = canonical
+        #: The whole project, when known: a caller's ``self.x`` is traced through it.
+        self.project: ProjectIndex | None = None
         self._reads: dict[tuple[str, str], _Reads] = {}
         for scan in scans:
             for reads in scan.reads:
@@ -123,8 +126,11 @@ class CallIndex:
     def _read(self, function: str) -> dict[str, tuple[Ref, ...]]:
         params = self._signatures.get(function, ())
         out: dict[str, dict[str, Ref]] = {}
-        for binding in self._calls.get(function, ()):
-            name = self._param(binding.key, binding.method, params)
+        calls = [(b, b.method) for b in self._calls.get(function, ())]
+        if function.endswith(".__init__"):  # Engine(args.x) calls Engine.__init__(self, x)
+            calls += [(b, True) for b in self._calls.get(function.removesuffix(".__init__"), ())]
+        for binding, method in calls:
+            name = self._param(binding.key, method, params)
             if name is None:
                 continue
             ref = self._ref(binding)
@@ -144,9 +150,19 @@ class CallIndex:
         defs: defaultdict[str, list[_Def]] = defaultdict(list)
         for d in binding.defs:
             defs[d.name].append(d)
-        reader = Reader(self.options, defs=defs, self_is_config=settings_method(binding.caller))
+        owner = binding.caller.rsplit(".", 1)[0] if binding.caller else None
+        project = self.project
+        if project is None or owner not in project.classes:
+            owner = None
+        reader = Reader(
+            self.options,
+            defs=defs,
+            self_is_config=settings_method(binding.caller),
+            project=project,
+            owner=owner,
+        )
         try:
             ref = reader.ref(parse_test(binding.expr))
         except SyntaxError:  # pragma: no cover - stored from ast.unparse
             return None
-        return ref if ref is not None and ref.kind in ("flag", "env") else None
+        return ref if ref is not None and ref.kind in ("flag", "env", "request", "model") else None

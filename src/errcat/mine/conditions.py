@@ -1,167 +1,93 @@
-r"""Read a raise site's guard in the user's terms: flags, environment variables, arguments.
+r"""Read a raise site's guard in the user's terms: the levers its tests read.
 
 A guard's tests are Python expressions. :class:`Reader` renders one readably
-("--moe-a2a-backend is deepep_v2 and `n` is not an int"), naming a config
-attribute by its flag (``cfg.moe_a2a_backend`` -> ``--moe-a2a-backend``), an
-environment variable read or declared by the project by its name, and a
-parameter of the function as an argument; a local assigned once is followed
-back to what it was assigned from. A term that is none of these names the
-flags it is computed from: through locals (also unpacked ones), ``getattr``
-over literal field names, the flags callers pass for a parameter and the
-flags a helper reads on the settings object it is handed
-(:mod:`errcat.mine.bindings`). :func:`negate` turns a test into its
-negation (De Morgan, inverted comparisons), and :meth:`Reader.ways_out` gives
-one action per way of making a test false.
+("--moe-a2a-backend is deepep_v2 and `n` is not an int") and tells which
+lever (:class:`~errcat.mine.levers.Ref`) each term reads: a flag
+(``cfg.moe_a2a_backend`` -> ``--moe-a2a-backend``, also through ``self.x``
+assigned from one in the class's methods, across classes), a request field, a
+key of the model's config, an environment variable, a package, the hardware,
+or a parameter of the function. A local assigned once is followed back to
+what it was assigned from. A term that is none of these names the levers it is
+computed from: through locals (also unpacked ones), ``getattr`` over literal
+field names, the flags callers pass for a parameter and the flags a helper
+reads on the settings object it is handed (:mod:`errcat.mine.bindings`).
+Collections the code spells out (``PARSERS.get(name)``, ``x not in
+SUPPORTED``, an ``Enum``) give the values a user may choose
+(:meth:`Reader.items_of`); :meth:`Reader.normalize` rewrites lookups in them
+as membership tests. :mod:`errcat.mine.ways` turns tests into actions.
 
 >>> from errcat.mine.facts import _Option
 >>> from errcat.mine.options import OptionIndex
 >>> index = OptionIndex([_Option("mode", "--mode", choices=("a", "b", "c"))], ["APP_DEBUG"])
 >>> reader = Reader(index, params=("n",))
->>> test = parse_test("cfg.mode == 'b' and not isinstance(n, int)")
->>> reader.describe(test)
+>>> reader.describe(parse_test("cfg.mode == 'b' and not isinstance(n, int)"))
 '--mode is b and `n` is not an int'
->>> reader.ways_out(test)
-['Set --mode to a value other than b (one of a, c)', 'Pass an int for `n`']
 >>> reader.describe(negate(parse_test("x > 3 or os.getenv('APP_DEBUG')")))
 '`x` is at most 3 and environment variable APP_DEBUG is not set'
+>>> reader.describe(parse_test("_is_hip and cfg.mode"))
+'on ROCm (AMD GPUs) and --mode is set'
 """
 
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from errcat.mine.facts import _Def
+from errcat.mine.facts import _AttrDef, _Def
+from errcat.mine.levers import (
+    MODEL_KEYS,
+    Ref,
+    hardware_ref,
+    is_model_config,
+    model_key,
+    package_ref,
+)
+from errcat.mine.logic import (
+    ORDER_WORDS,
+    article,
+    compare,
+    conjuncts,
+    is_none,
+    negate,
+    negates_inwards,
+    or_list,
+    pairs,
+    parse_test,
+)
 from errcat.mine.options import OptionIndex, env_read
+from errcat.mine.project import ProjectIndex
+from errcat.mine.terms import (
+    bound_ref,
+    callee,
+    capability,
+    each_item,
+    option_ref,
+    shown_items,
+)
+from errcat.mine.values import literal_texts
 
-__all__ = ["Reader", "Ref", "negate", "parse_test"]
+__all__ = ["Reader", "Ref", "conjuncts", "each_item", "negate", "parse_test"]
 
-_INVERSE: dict[type[ast.cmpop], type[ast.cmpop]] = {
-    ast.Eq: ast.NotEq,
-    ast.NotEq: ast.Eq,
-    ast.Lt: ast.GtE,
-    ast.GtE: ast.Lt,
-    ast.Gt: ast.LtE,
-    ast.LtE: ast.Gt,
-    ast.In: ast.NotIn,
-    ast.NotIn: ast.In,
-    ast.Is: ast.IsNot,
-    ast.IsNot: ast.Is,
-}
-_ORDER_WORDS = {
-    ast.Lt: "less than",
-    ast.LtE: "at most",
-    ast.Gt: "greater than",
-    ast.GtE: "at least",
-}
 _BARE = re.compile(r"^[\w.\-/:+]+$")
 _MAX_TERM = 60
 #: Names of objects whose attributes are the project's settings (``args.x``, ``cfg.x``).
 _CONFIG = re.compile(r"(?i)(?:^|_)(?:args?|cfg|conf|config|view|settings|opts|options)$")
-_MAX_CHOICES_SHOWN = 6
+#: Classes whose instances hold the settings (``ServerArgs``, ``ModelConfig``).
+_SETTINGS_CLASS = re.compile(r"(?:Args|Arguments|Config|Settings|Options)$")
 #: Calls that convert a value without changing what it names (``from_string(x)``, ``x.lower()``).
 _CONVERSIONS = frozenset(
     {"from_string", "from_str", "int", "float", "str", "bool", "Path", "lower", "upper", "strip"}
 )
+#: Calls that copy a collection (``list(X)``, ``sorted(X.keys())``): the same values.
+_COPIES = frozenset({"list", "tuple", "set", "frozenset", "sorted", "keys", "get_args"})
 _MAX_DEPTH = 4
+#: How many ``self.x`` assignments deep a term is followed (each one's answer is remembered).
+_MAX_NESTING = 6
 _MAX_SOURCES_SHOWN = 4
-
-
-@functools.lru_cache(maxsize=8192)
-def parse_test(source: str) -> ast.expr:
-    r"""The expression of a test's source (as stored in a guard).
-
-    >>> ast.unparse(parse_test("(a  and\n b)"))
-    'a and b'
-    """
-    return ast.parse(source.strip(), mode="eval").body
-
-
-def negate(node: ast.expr) -> ast.expr:
-    """The negation of a test, pushed inwards (``not (a and b)`` -> ``not a or not b``).
-
-    >>> ast.unparse(negate(parse_test("a == 1 and not b")))
-    'a != 1 or b'
-    >>> ast.unparse(negate(parse_test("0 < x < 3")))
-    '0 >= x or x >= 3'
-    """
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return node.operand
-    if isinstance(node, ast.BoolOp):
-        op: ast.boolop = ast.Or() if isinstance(node.op, ast.And) else ast.And()
-        return ast.BoolOp(op=op, values=[negate(v) for v in node.values])
-    if isinstance(node, ast.Compare):
-        pairs = _pairs(node)
-        if len(pairs) == 1:
-            left, op_, right = pairs[0]
-            return ast.Compare(left=left, ops=[_INVERSE[type(op_)]()], comparators=[right])
-        return ast.BoolOp(op=ast.Or(), values=[negate(_compare(*p)) for p in pairs])
-    if isinstance(node, ast.Constant):
-        return ast.Constant(value=not node.value)
-    return ast.UnaryOp(op=ast.Not(), operand=node)
-
-
-def _negates_inwards(node: ast.expr) -> bool:
-    """True when :func:`negate` pushes a ``not`` into ``node`` (``not -x`` stays as it is)."""
-    return isinstance(node, (ast.BoolOp, ast.Compare)) or (
-        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
-    )
-
-
-def _pairs(node: ast.Compare) -> list[tuple[ast.expr, ast.cmpop, ast.expr]]:
-    lefts = [node.left, *node.comparators[:-1]]
-    return list(zip(lefts, node.ops, node.comparators, strict=True))
-
-
-def _compare(left: ast.expr, op: ast.cmpop, right: ast.expr) -> ast.Compare:
-    return ast.Compare(left=left, ops=[op], comparators=[right])
-
-
-def conjuncts(node: ast.expr) -> list[ast.expr]:
-    """The parts of a test that must all hold (``a and b`` -> ``[a, b]``; chains split).
-
-    >>> [ast.unparse(c) for c in conjuncts(parse_test("a and (b and 0 < c < 2)"))]
-    ['a', 'b', '0 < c', 'c < 2']
-    """
-    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-        return [c for v in node.values for c in conjuncts(v)]
-    if isinstance(node, ast.Compare) and len(node.ops) > 1:
-        return [_compare(*p) for p in _pairs(node)]
-    return [node]
-
-
-@dataclass(frozen=True)
-class Ref:
-    """What a term of a test is to the user: a flag, an environment variable or an argument."""
-
-    kind: str  # "flag", "env" or "arg"
-    name: str  # --flag, VAR or the parameter name
-    choices: tuple[str, ...] = ()
-    is_bool: bool = False
-    default: str | None = None
-    flag: str | None = None  # an argument named as a flag of the project (its likely source)
-
-    def shown(self) -> str:
-        """The term as the text names it."""
-        if self.kind == "env":
-            return f"environment variable {self.name}"
-        if self.kind == "arg":
-            return f"`{self.name}` ({self.flag})" if self.flag else f"`{self.name}`"
-        return self.name
-
-
-def _article(word: str) -> str:
-    """``a`` or ``an`` before a word (``an ngram``: a letter named with a vowel sound).
-
-    >>> [_article(w) for w in ("int", "str", "ngram", "mxfp8", "nice")]
-    ['an int', 'a str', 'an ngram', 'an mxfp8', 'a nice']
-    """
-    low = word.lower()
-    spelled = low[:1] in "nmx" and low[1:2] not in ("", *"aeiouy")
-    return ("an " if low[:1] in "aeiou" or spelled else "a ") + word
+#: Lever kinds that a term computed from them names ("(from --tp-size)").
+_SOURCE_KINDS = frozenset({"flag", "env", "request", "model", "package"})
 
 
 def _type_names(node: ast.expr) -> list[str]:
@@ -175,7 +101,7 @@ def _words(name: str) -> str:
 
 @dataclass
 class Reader:
-    """Render tests in user terms; remembers which flags, variables and arguments it named."""
+    """Render tests in user terms; remembers which levers it named."""
 
     options: OptionIndex
     params: Sequence[str] = ()
@@ -189,32 +115,72 @@ class Reader:
     calls: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
     #: What such a function reads on a parameter: (function, key, method) -> its flags.
     reads: Callable[[str, str, bool], Sequence[Ref]] | None = None
+    #: The whole project (classes, collections, ``self.x`` assignments), when known.
+    project: ProjectIndex | None = None
+    #: The class whose method this is (dotted), for ``self.x``.
+    owner: str | None = None
+    #: Parameters annotated with classes: parameter -> dotted class names.
+    annotations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Names the module imports or defines, as written -> dotted.
+    names: Mapping[str, str] = field(default_factory=dict)
+    #: What callers pass for the parameters of a function (``CallIndex.bound``).
+    binder: Callable[[str], Mapping[str, Sequence[Ref]]] | None = None
 
     # -- terms -------------------------------------------------------------
 
     def ref(self, node: ast.expr, depth: int = 0) -> Ref | None:
-        """The flag, environment variable or argument an expression reads, if it is one."""
+        """The lever an expression reads, if it reads exactly one (see the module docstring)."""
+        if depth > _MAX_DEPTH:
+            return None
+        hardware = hardware_ref(node)
+        if hardware is not None:
+            return self._note(hardware)
+        if self.project is not None:
+            package = package_ref(node, self.project.imported)
+            if package is not None:
+                return self._note(package)
         env = env_read(node)
         if env is not None and self.options.is_env(env):
             return self._note(Ref("env", env))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
-            if node.func.attr in ("get", "value", "get_value"):  # envs.SGLANG_X.get()
-                inner = self.ref(node.func.value, depth)
+        key = model_key(node, self._model_objects())
+        if key is not None:
+            return self._note(Ref("model", key))
+        if isinstance(node, ast.Call):
+            return self._call_ref(node, depth)
+        if isinstance(node, ast.IfExp):  # None if x is None else str(x)
+            if is_none(node.body):
+                return self.ref(node.orelse, depth + 1)
+            if is_none(node.orelse):
+                return self.ref(node.body, depth + 1)
+            return None
+        if isinstance(node, ast.Subscript):
+            return self._request_key(node.value, node.slice)
+        if isinstance(node, ast.Attribute):
+            return self._attribute_ref(node, depth)
+        if isinstance(node, ast.Name):
+            return self._name_ref(node, depth)
+        return None
+
+    def _call_ref(self, node: ast.Call, depth: int) -> Ref | None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and not node.args:
+            if func.attr in ("get", "value", "get_value"):  # envs.SGLANG_X.get()
+                inner = self.ref(func.value, depth)
                 if inner is not None and inner.kind == "env":
                     return inner
-            if node.func.attr in _CONVERSIONS:
-                return self.ref(node.func.value, depth)
+            if func.attr in _CONVERSIONS:
+                return self.ref(func.value, depth)
             return None
+        if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:
+            return self._request_key(func.value, node.args[0])  # data.get("tools")
         if (
-            isinstance(node, ast.Call)
-            and len(node.args) == 1
+            len(node.args) == 1
             and not node.keywords
-            and isinstance(node.func, (ast.Name, ast.Attribute))
-            and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
-            in _CONVERSIONS
+            and isinstance(func, (ast.Name, ast.Attribute))
+            and callee(node) in _CONVERSIONS
         ):
             return self.ref(node.args[0], depth)
-        if isinstance(node, ast.Call) and node.args and "env" in _callee(node).lower():
+        if node.args and "env" in callee(node).lower():
             key = node.args[0]
             if (
                 isinstance(key, ast.Constant)
@@ -224,9 +190,8 @@ class Reader:
                 return self._note(Ref("env", key.value))
             return None
         if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "getattr"
+            isinstance(func, ast.Name)
+            and func.id == "getattr"
             and len(node.args) >= 2
             and isinstance(node.args[1], ast.Constant)
             and isinstance(node.args[1].value, str)
@@ -237,56 +202,216 @@ class Reader:
                 and ast.dump(node.args[2]) == ast.dump(node.args[0])
             ):  # getattr(x, "value", x): an enum member's value, or x itself
                 return self.ref(node.args[0], depth)
-            return self.ref(ast.Attribute(value=node.args[0], attr=node.args[1].value), depth)
-        if isinstance(node, ast.IfExp) and depth < _MAX_DEPTH:  # None if x is None else str(x)
-            if _is_none(node.body):
-                return self.ref(node.orelse, depth + 1)
-            if _is_none(node.orelse):
-                return self.ref(node.body, depth + 1)
-            return None
-        if isinstance(node, ast.Attribute):
-            if node.attr in ("value",) and isinstance(node.value, ast.Attribute):
-                return self.ref(node.value, depth)
-            if self.options.is_env(node.attr):
-                return self._note(Ref("env", node.attr))
-            option = self.options.option(node.attr)
-            if option is not None and self._is_config(node.value, depth):
-                kind = "env" if option.kind == "env" else "flag"
-                return self._note(
-                    Ref(kind, option.flag, option.choices, option.is_bool, option.default)
-                )
-            return None
-        if isinstance(node, ast.Name):
-            if node.id in self.params and self.bound.get(node.id):
-                return self._note(_bound_ref(node.id, self.bound[node.id]))
-            if node.id in self.params:
-                option = self.options.option(node.id)
-                if option is not None and option.kind == "flag":
-                    return self._note(
-                        Ref("arg", node.id, option.choices, option.is_bool, flag=option.flag)
-                    )
-                return self._note(Ref("arg", node.id))
-            single = self._single_def(node.id)
-            if single is not None and depth < _MAX_DEPTH:
-                found = self.ref(single, depth + 1)
-                if found is None:  # x = cfg.x or fallback(...): the one option it reads
-                    reads = {
-                        r.name: r
-                        for n in ast.walk(single)
-                        if isinstance(n, ast.Attribute)
-                        and (r := self.ref(n, depth + 1)) is not None
-                        and r.kind != "arg"
-                    }
-                    found = next(iter(reads.values())) if len(reads) == 1 else None
-                return found
-            if self.options.is_env(node.id) and node.id.isupper():
-                return self._note(Ref("env", node.id))
+            attr = ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load())
+            return self.ref(attr, depth)
         return None
+
+    def _attribute_ref(self, node: ast.Attribute, depth: int) -> Ref | None:
+        if node.attr == "value" and isinstance(node.value, ast.Attribute):
+            return self.ref(node.value, depth)
+        if self.options.is_env(node.attr):
+            return self._note(Ref("env", node.attr))
+        classes = self.classes_of(node.value, depth)
+        if self.project is not None and classes:
+            field_name = self.project.request_field(classes, node.attr)
+            if field_name is not None:
+                return self._note(Ref("request", field_name))
+            if self.project.is_model_config(classes):
+                return self._note(Ref("model", node.attr))
+        option = self.options.option(node.attr)
+        if option is not None and (
+            self._is_config(node.value, depth)
+            or any(_SETTINGS_CLASS.search(c.rsplit(".", 1)[-1]) for c in classes)
+            or (isinstance(node.value, ast.Call) and not node.value.args and "_" in node.attr)
+        ):
+            return self._note(option_ref(option))
+        for cls in classes:
+            found, _sources = self._traced(cls, node.attr)
+            if found is not None:
+                return self._note(found)
+        return None
+
+    def _name_ref(self, node: ast.Name, depth: int) -> Ref | None:
+        if node.id in self.params and self.bound.get(node.id):
+            return self._note(bound_ref(node.id, self.bound[node.id]))
+        if node.id in self.params:
+            option = self.options.option(node.id)
+            if option is not None and option.kind == "flag" and "_" in node.id:
+                # A parameter named as a multi-word flag (tool_call_parser): that flag.
+                return self._note(option_ref(option))
+            if option is not None and option.kind == "flag":
+                return self._note(
+                    Ref("arg", node.id, option.choices, option.is_bool, flag=option.flag)
+                )
+            if node.id in MODEL_KEYS:  # a parameter named as a config.json key: that key
+                return self._note(Ref("model", node.id))
+            return self._note(Ref("arg", node.id))
+        single = self._single_def(node.id)
+        if single is not None:
+            found = self.ref(single, depth + 1)
+            if found is None:  # x = cfg.x or fallback(...): the one option it reads
+                reads = {
+                    r.name: r
+                    for n in ast.walk(single)
+                    if isinstance(n, ast.Attribute)
+                    and (r := self.ref(n, depth + 1)) is not None
+                    and r.kind not in ("arg", "hardware")
+                }
+                found = next(iter(reads.values())) if len(reads) == 1 else None
+            return found
+        if self.options.is_env(node.id) and node.id.isupper():
+            return self._note(Ref("env", node.id))
+        return None
+
+    def _request_key(self, container: ast.expr, key: ast.expr) -> Ref | None:
+        """``data["tools"]`` / ``data.get("tools")`` in a request model's validator."""
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None
+        if not isinstance(container, ast.Name) or container.id in ("self", "cls"):
+            return None
+        if self.project is None or self.owner is None or container.id not in self.params:
+            return None
+        if not self.project.is_request((self.owner,)):
+            return None
+        return self._note(Ref("request", key.value))
+
+    def _model_objects(self) -> tuple[str, ...]:
+        """Parameters (and ``self`` attributes) that hold the model's config."""
+        if self.project is None or not self.annotations:
+            return ()
+        return tuple(
+            p for p, classes in self.annotations.items() if self.project.is_model_config(classes)
+        )
+
+    def classes_of(self, node: ast.expr, depth: int = 0) -> tuple[str, ...]:
+        """The classes of the mined code an object is an instance of, as far as the code says.
+
+        ``self`` is the method's class; a parameter has its annotation; ``self.x``
+        what the class's methods assign to it (an instance built there, or an
+        annotated parameter stored).
+        """
+        if depth > _MAX_DEPTH or self.project is None:
+            return ()
+        if isinstance(node, ast.Name):
+            if node.id == "self":
+                return (self.owner,) if self.owner else ()
+            if node.id in self.annotations:
+                return self.annotations[node.id]
+            single = self._single_def(node.id)
+            if single is not None:
+                return self.classes_of(single, depth + 1)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) == 3:
+                return self.classes_of(node.args[2], depth + 1)  # getattr(self, "cls", Default)
+            target = self._dotted(func)
+            if target is not None and target in self.project.classes:
+                return (target,)
+            if isinstance(func, ast.Attribute):  # Config.from_server_args(...): a Config
+                return tuple(
+                    c for c in self.classes_of(func.value, depth + 1) if c in self.project.classes
+                )
+            return ()
+        dotted = self._dotted(node)
+        if dotted is not None and dotted in self.project.classes:
+            return (dotted,)  # the class itself (a factory classmethod is called on it)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and self.owner
+        ):
+            project = self.project
+            key = ("classes", self.owner, node.attr)
+            if key not in project.memo:
+                if project.active >= _MAX_NESTING:
+                    return ()  # too deep to tell here: not remembered
+                project.memo[key] = ()  # a cycle reads nothing more
+                project.active += 1
+                found: dict[str, None] = {}
+                try:
+                    for d in project.attr_defs(self.owner, node.attr):
+                        sub = self.for_attr(d)
+                        found.update(dict.fromkeys(sub.classes_of(parse_test(d.expr))))
+                finally:
+                    project.active -= 1
+                project.memo[key] = tuple(found)
+            return project.memo[key]  # type: ignore[return-value]
+        return ()
+
+    def _dotted(self, node: ast.expr) -> str | None:
+        """The dotted name of a name or attribute chain the module imports or defines."""
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self._dotted(node.value)
+            return f"{base}.{node.attr}" if base is not None else None
+        return None
+
+    def for_attr(self, d: _AttrDef) -> Reader:
+        """A reader of the method that assigns ``self.<attr>`` (for its value)."""
+        defs: dict[str, list[_Def]] = {}
+        for item in d.defs:
+            defs.setdefault(item.name, []).append(item)
+        return Reader(
+            self.options,
+            params=d.params,
+            defs=defs,
+            self_is_config=bool(_SETTINGS_CLASS.search(d.owner.rsplit(".", 1)[-1])),
+            bound=self.binder(d.function) if self.binder is not None else {},
+            calls={written: (name, method) for written, name, method in d.calls},
+            reads=self.reads,
+            project=self.project,
+            owner=d.owner,
+            annotations=dict(d.annotations),
+            names=dict(d.names),
+            binder=self.binder,
+        )
+
+    def _traced(self, owner: str, attr: str) -> tuple[Ref | None, tuple[Ref, ...]]:
+        """The lever ``self.attr`` of a class reads, and the levers it is computed from.
+
+        The lever is named only when every assignment of the attribute reads it.
+        """
+        project = self.project
+        if project is None:
+            return None, ()
+        memo = project.memo
+        key = ("attr", owner, attr)
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        if project.active >= _MAX_NESTING:
+            return None, ()  # too deep to tell here: not remembered
+        memo[key] = (None, ())  # a cycle reads nothing more
+        refs: list[Ref | None] = []
+        sources: dict[str, Ref] = {}
+        project.active += 1
+        try:
+            for d in project.attr_defs(owner, attr):
+                sub = self.for_attr(d)
+                value = parse_test(d.expr)
+                found = sub.ref(value)
+                refs.append(found)
+                if found is not None and found.kind in _SOURCE_KINDS:
+                    sources.setdefault(found.key, found)
+                elif found is None:
+                    for r in sub.sources(value):
+                        sources.setdefault(r.key, r)
+        finally:
+            project.active -= 1
+        keys = {r.key for r in refs if r is not None}
+        one = next((r for r in refs if r is not None), None)
+        agreed = one if refs and len(keys) == 1 and all(r is not None for r in refs) else None
+        if agreed is not None and agreed.kind == "arg":
+            agreed = None  # a parameter of another method: only what its callers pass counts
+        result = (agreed, tuple(sources.values()))
+        memo[key] = result
+        return result
 
     def _is_config(self, node: ast.expr, depth: int) -> bool:
         """Whether an object reads as the project's settings (``q.dtype`` does not)."""
         if isinstance(node, ast.Call):  # resolved_view(server_args), get_config()
-            return bool(_CONFIG.search(_callee(node))) or any(
+            return bool(_CONFIG.search(callee(node))) or any(
                 self._is_config(a, depth) for a in node.args[:1]
             )
         name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
@@ -298,7 +423,7 @@ class Reader:
         return single is not None and depth < _MAX_DEPTH and self._is_config(single, depth + 1)
 
     def _note(self, ref: Ref) -> Ref:
-        self.named.setdefault(f"{ref.kind}:{ref.name}", ref)
+        self.named.setdefault(ref.key, ref)
         return ref
 
     def _single_def(self, name: str) -> ast.expr | None:
@@ -318,9 +443,9 @@ class Reader:
     def term(self, node: ast.expr, depth: int = 0) -> str:
         """A term as the text shows it.
 
-        A term that is not itself a flag, variable or argument names the flags
-        and variables it is computed from, if any (``tp % dcp`` with
-        ``tp, dcp = cfg.tp_size, cfg.dcp_size``: "(from --tp-size, --dcp-size)").
+        A term that is not itself a lever names the levers it is computed from,
+        if any (``tp % dcp`` with ``tp, dcp = cfg.tp_size, cfg.dcp_size``:
+        "(from --tp-size, --dcp-size)").
         """
         ref = self.ref(node)
         if ref is not None:
@@ -333,20 +458,25 @@ class Reader:
                 return self.term(single, depth + 1)
         text = f"`{ast.unparse(node)}`"
         if isinstance(node, ast.Name) and self.origins(node.id):
-            return text  # a local with several values: the documentation lists them
+            # A local with several values: the levers they read, when each reads one.
+            refs = [self.ref(parse_test(d.expr)) for d in self.origins(node.id) if d.kind == "="]
+            shown = list(dict.fromkeys(r.shown() for r in refs if r is not None))
+            if refs and all(r is not None for r in refs):
+                return f"{text} ({or_list(shown)})"
+            return text
         found = [r.shown() for r in self.sources(node)]
         if found:
             more = " and others" if len(found) > _MAX_SOURCES_SHOWN else ""
             text += f" (from {', '.join(found[:_MAX_SOURCES_SHOWN])}{more})"
         return text
 
-    def sources(self, node: ast.expr) -> list[Ref]:
-        """The flags and variables an expression is computed from (its locals followed back).
+    def sources(self, node: ast.expr, depth: int = 0) -> list[Ref]:
+        """The levers an expression is computed from (its locals and attributes followed back).
 
-        Arguments count when their callers pass a flag or variable for them.
+        Arguments count when their callers pass a lever for them.
         """
         out: dict[str, Ref] = {}
-        self._sources(node, 0, out, set())
+        self._sources(node, depth, out, set())
         return list(out.values())
 
     def _sources(self, node: ast.AST, depth: int, out: dict[str, Ref], seen: set[str]) -> None:
@@ -355,15 +485,18 @@ class Reader:
                 for child in ast.iter_child_nodes(node):
                     self._sources(child, depth, out, seen)
             return
-        if isinstance(node, ast.Name) and node.id in self.params:
-            # Only what callers pass: a parameter merely named like a flag may be something else.
-            for bound in self.bound.get(node.id, ()):
-                out.setdefault(f"{bound.kind}:{bound.name}", bound)
+        if isinstance(node, ast.Name) and node.id in self.params and self.bound.get(node.id):
+            for bound in self.bound[node.id]:  # what callers pass
+                out.setdefault(bound.key, bound)
             return
         ref = self.ref(node, depth)
         if ref is not None:
-            if ref.kind != "arg":
-                out.setdefault(f"{ref.kind}:{ref.name}", ref)
+            if ref.kind in _SOURCE_KINDS:
+                out.setdefault(ref.key, ref)
+            return
+        if is_model_config(node):  # get_context_length(self.hf_text_config): the model
+            whole = Ref("model", "")
+            out.setdefault(whole.key, whole)
             return
         if isinstance(node, ast.Name):
             if node.id not in seen and node.id not in self.params:
@@ -374,10 +507,16 @@ class Reader:
                     except SyntaxError:  # pragma: no cover - stored from ast.unparse
                         continue
             return
+        if isinstance(node, ast.Attribute):
+            for cls in self.classes_of(node.value, depth):
+                for r in self._traced(cls, node.attr)[1]:
+                    out.setdefault(r.key, r)
+            if isinstance(node.value, ast.Name) and node.value.id in self.params:
+                return  # an attribute of a parameter object is not the parameter's value
         for attribute in self._named_attributes(node):
             self._sources(attribute, depth + 1, out, seen)
         for ref in self._helper_reads(node, depth):
-            out.setdefault(f"{ref.kind}:{ref.name}", ref)
+            out.setdefault(ref.key, ref)
         for child in ast.iter_child_nodes(node):
             self._sources(child, depth, out, seen)
 
@@ -397,7 +536,7 @@ class Reader:
         for key, arg in passed:
             if self._is_config(arg, depth):
                 for ref in self.reads(target[0], key, target[1]):
-                    out.setdefault(f"{ref.kind}:{ref.name}", ref)
+                    out.setdefault(ref.key, ref)
         # A helper that reads many settings (a whole model config built from them) pinpoints none.
         return list(out.values()) if len(out) <= _MAX_SOURCES_SHOWN else []
 
@@ -425,6 +564,8 @@ class Reader:
             names.extend(str(t) for t in texts)
         return [ast.Attribute(value=node.args[0], attr=n, ctx=ast.Load()) for n in names]
 
+    # -- values ------------------------------------------------------------
+
     def value(self, node: ast.expr) -> str:
         """A value compared against, as text (bare words unquoted)."""
         if isinstance(node, ast.Constant):
@@ -433,19 +574,113 @@ class Reader:
             return repr(node.value)
         items = self.values(node)
         if items is not None:
-            return (
-                " or ".join(items)
-                if len(items) <= 2
-                else ", ".join(items[:-1]) + " or " + items[-1]
-            )
+            return or_list(items)
         return self.term(node)
 
     def values(self, node: ast.expr) -> list[str] | None:
-        """The static values of a literal tuple, list or set (``None`` when not static)."""
+        """The static values of a collection the code spells out (``None`` when not static).
+
+        A literal tuple, list or set, or a constant, class attribute or enum (see
+        :meth:`items_of`).
+        """
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(
             isinstance(e, ast.Constant) for e in node.elts
         ):
             return [self.value(e) for e in node.elts]
+        items = self.items_of(node)
+        return [self.value(ast.Constant(i)) for i in items] if items is not None else None
+
+    def items_of(self, node: ast.expr, depth: int = 0) -> tuple[str, ...] | None:
+        """The texts of a collection the code spells out, if it is one.
+
+        A literal, a module or class constant, an enum, or a copy of one
+        (``sorted(X.keys())``).
+        """
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            return literal_texts(node)
+        if isinstance(node, ast.Call) and callee(node) in _COPIES:
+            inner = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if callee(node) == "keys" and inner is not None:
+                return self.items_of(inner, depth + 1)
+            if len(node.args) == 1 and not isinstance(node.func, ast.Attribute):
+                return self.items_of(node.args[0], depth + 1)
+            return None
+        if isinstance(node, (ast.ListComp, ast.SetComp)) and len(node.generators) == 1:
+            return self.items_of(node.generators[0].iter, depth + 1)  # [m.value for m in Enum]
+        if self.project is None:
+            return None
+        if isinstance(node, ast.Name):
+            single = self._single_def(node.id)
+            if single is not None:
+                return self.items_of(single, depth + 1)
+        dotted = self._dotted(node)
+        if dotted is not None:
+            return self.project.collection(dotted)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+            and self.owner
+        ):
+            for cls in self.project.mro(self.owner):
+                found = self.project.collection(f"{cls}.{node.attr}")
+                if found is not None:
+                    return found
+        return None
+
+    def normalize(self, node: ast.expr) -> ast.expr:
+        """A test with lookups in a known collection written as membership tests.
+
+        ``PARSERS.get(name)`` reads as ``name in PARSERS``, ``... is None`` as
+        ``not in``, a local assigned such a lookup as the lookup, ``x in D.keys()``
+        as ``x in D``.
+        """
+        if isinstance(node, ast.BoolOp):
+            return ast.BoolOp(op=node.op, values=[self.normalize(v) for v in node.values])
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = self.normalize(node.operand)
+            return (
+                negate(inner) if isinstance(inner, ast.Compare) else ast.UnaryOp(ast.Not(), inner)
+            )
+        lookup = self._lookup(node)
+        if lookup is not None:
+            return lookup
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            left, op, right = node.left, node.ops[0], node.comparators[0]
+            zero = isinstance(right, ast.Constant) and right.value == 0
+            if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod) and zero:
+                if isinstance(op, (ast.NotEq, ast.Gt)):  # n % 16 != 0: a remainder
+                    return left
+                if isinstance(op, ast.Eq):
+                    return ast.UnaryOp(op=ast.Not(), operand=left)
+            if isinstance(op, (ast.Is, ast.IsNot)) and is_none(right):
+                found = self._lookup(left)
+                if found is not None:
+                    return negate(found) if isinstance(op, ast.Is) else found
+            if (
+                isinstance(op, (ast.In, ast.NotIn))
+                and isinstance(right, ast.Call)
+                and callee(right) == "keys"
+                and isinstance(right.func, ast.Attribute)
+            ):
+                return compare(left, op, right.func.value)
+        return node
+
+    def _lookup(self, node: ast.expr) -> ast.Compare | None:
+        """``D.get(x)`` (or a local assigned it) as ``x in D``, when D is a known collection."""
+        if isinstance(node, ast.Name):
+            single = self._single_def(node.id)
+            return self._lookup(single) if single is not None else None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and len(node.args) == 1
+            and self.items_of(node.func.value) is not None
+        ):
+            return compare(node.args[0], ast.In(), node.func.value)
         return None
 
     # -- tests -------------------------------------------------------------
@@ -460,16 +695,16 @@ class Reader:
             return word.join(parts)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = node.operand
-            if _negates_inwards(inner):
+            if negates_inwards(inner):
                 return self.describe(negate(inner))
             return self._predicate(inner, positive=False)
         if isinstance(node, ast.Compare):
-            return " and ".join(self._comparison(*p) for p in _pairs(node))
+            return " and ".join(self._comparison(*p) for p in pairs(node))
         return self._predicate(node, positive=True)
 
     def _comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> str:
         lhs = self.term(left)
-        if isinstance(op, (ast.Is, ast.IsNot)) and _is_none(right):
+        if isinstance(op, (ast.Is, ast.IsNot)) and is_none(right):
             ref = self.ref(left)
             if ref is not None:
                 return f"{lhs} is {'not ' if isinstance(op, ast.Is) else ''}set"
@@ -482,16 +717,16 @@ class Reader:
             neg = "not " if isinstance(op, ast.NotIn) else ""
             items = self.values(right)
             if items is not None:
-                return f"{lhs} is {neg}one of {', '.join(items)}"
+                return f"{lhs} is {neg}one of {', '.join(shown_items(items))}"
             return f"{lhs} is {neg}in {self.term(right)}"
-        return f"{lhs} is {_ORDER_WORDS[type(op)]} {self.value(right)}"
+        return f"{lhs} is {ORDER_WORDS[type(op)]} {self.value(right)}"
 
     def _predicate(self, node: ast.expr, *, positive: bool) -> str:
         neg = "" if positive else "not "
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name = node.func.id
             if name == "isinstance" and len(node.args) == 2:
-                kinds = " or ".join(_article(t) for t in _type_names(node.args[1]))
+                kinds = " or ".join(article(t) for t in _type_names(node.args[1]))
                 return f"{self.term(node.args[0])} is {neg}{kinds}"
             if name == "hasattr" and len(node.args) == 2:
                 attr = ast.unparse(node.args[1]).strip("'\"")
@@ -499,6 +734,23 @@ class Reader:
                 return f"{self.term(node.args[0])} {has} an attribute {attr}"
             if name == "callable" and len(node.args) == 1:
                 return f"{self.term(node.args[0])} is {neg}callable"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # n % 16: a remainder
+            multiple = "a multiple" if not positive else "not a multiple"
+            return f"{self.term(node.left)} is {multiple} of {self.value(node.right)}"
+        bound = capability(node)
+        if bound is not None:
+            return f"the GPU compute capability is {'at least' if positive else 'below'} {bound}"
+        each = each_item(node)
+        if each is not None:  # any(a in S for a in L)
+            quantifier, items, op, right = each
+            some = {"any": ("some", "no"), "all": ("every", "not every")}[quantifier]
+            said = self._comparison(ast.Name("item"), op, right).removeprefix("`item` ")
+            return f"{some[0 if positive else 1]} item of {self.term(items)} {said}"
+        ref = self.ref(node)
+        if ref is not None and ref.kind == "hardware":
+            return f"{'' if positive else 'not '}on {ref.shown()}"
+        if ref is not None and ref.kind == "package":
+            return f"{ref.shown()} is {neg}installed"
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -506,177 +758,13 @@ class Reader:
             and not node.args
         ):
             return f"{self.term(node.func.value)} is {neg}{_words(node.func.attr[3:])}"
-        ref = self.ref(node)
         if ref is not None:
             return f"{ref.shown()} is {neg}set"
         if isinstance(node, ast.Constant):
             return "always" if bool(node.value) == positive else "never"
         return f"{self.term(node)} is {'true' if positive else 'false'}"
 
-    # -- ways out ------------------------------------------------------------
-
-    def ways_out(self, node: ast.expr, *, innermost_first: bool = False) -> list[str]:
-        """One action per way to make a test false (what the user can change), deduplicated.
-
-        A part that reads no flag, variable or argument gets a plain "Make sure
-        ..." (its negation), unless inside the tests of an assignment.
-        """
-        out: list[str] = []
-        parts = conjuncts(node)
-        for part in reversed(parts) if innermost_first else parts:
-            found = self._way_out(part)
-            if not found and not self.nested:
-                found = [f"Make sure {self.describe(negate(part))}"]
-            out.extend(found)
-        return list(dict.fromkeys(out))
-
-    def _way_out(self, node: ast.expr) -> list[str]:
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            inner = node.operand
-            if _negates_inwards(inner):
-                return self._way_out(negate(inner))
-            return self._predicate_way_out(inner, positive=False)
-        if isinstance(node, ast.BoolOp):  # an "or": every part must be made false
-            parts = [w for v in node.values for w in self._way_out(v)[:1]]
-            if len(parts) == len(node.values) and parts:
-                rest = [p[:1].lower() + p[1:] for p in parts[1:]]
-                return ["; and ".join([parts[0], *rest])] if len(parts) > 1 else parts
-            return []
-        if isinstance(node, ast.Compare):
-            return self._compare_way_out(node.left, node.ops[0], node.comparators[0])
-        return self._predicate_way_out(node, positive=True)
-
-    def expand(self, left: ast.expr) -> list[ast.expr]:
-        """A local assigned on several paths stands for each of its values."""
-        if isinstance(left, ast.Name):
-            found = self.origins(left.id)[: 1 if self.nested else None]
-            if found:
-                out = []
-                for d in found:
-                    if d.kind == "=":
-                        try:
-                            out.append(parse_test(d.expr))
-                        except SyntaxError:  # pragma: no cover
-                            continue
-                return out
-        return [left]
-
-    def _compare_way_out(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> list[str]:
-        out: list[str] = []
-        for target in self.expand(left):
-            ref = self.ref(target)
-            if ref is None:
-                continue
-            out.extend(self._set_action(ref, op, right))
-        if isinstance(left, ast.Name) and not self.nested:
-            # The later assignments happen only under their own tests: avoiding those helps too.
-            self.nested = True
-            try:
-                for d in self.origins(left.id)[1:]:
-                    for test, holds in d.clauses:
-                        clause = parse_test(test)
-                        out.extend(self.ways_out(clause if holds else negate(clause)))
-            finally:
-                self.nested = False
-        return out
-
-    def _set_action(self, ref: Ref, op: ast.cmpop, right: ast.expr) -> list[str]:
-        what = ref.shown()
-
-        def give(value: str) -> str:
-            return f"Pass {value} for {what}" if ref.kind == "arg" else f"Set {what} to {value}"
-
-        if isinstance(op, (ast.Is, ast.IsNot)) and _is_none(right):
-            if isinstance(op, ast.Is):
-                return [f"Pass {what}" if ref.kind != "env" else f"Set {what}"]
-            return [f"Leave {what} unset" if ref.kind != "arg" else f"Do not pass {what}"]
-        items = self.values(right) if isinstance(op, (ast.In, ast.NotIn)) else None
-        if isinstance(op, (ast.Eq, ast.Is)) or (isinstance(op, ast.In) and items is not None):
-            bad = [self.value(right)] if items is None else items
-            if bad == ["True"] and ref.is_bool:
-                return [f"Do not pass {what}"]
-            text = give(f"a value other than {_or(bad)}")
-            rest = [c for c in ref.choices if c not in bad]
-            if rest and len(rest) <= _MAX_CHOICES_SHOWN:
-                text += f" (one of {', '.join(rest)})"
-            return [text]
-        if isinstance(op, (ast.NotEq, ast.IsNot)) and isinstance(right, ast.Constant):
-            return [give(self.value(right))]
-        if isinstance(op, ast.NotIn) and items is not None:
-            return [give(f"one of {', '.join(items)}")]
-        if type(op) in _ORDER_WORDS:
-            bound = _ORDER_WORDS[_INVERSE[type(op)]]
-            return [give(f"a value {bound} {self.value(right)}")]
-        return []
-
-    def _predicate_way_out(self, node: ast.expr, *, positive: bool) -> list[str]:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "isinstance" and len(node.args) == 2:
-                kinds = _or([_article(t) for t in _type_names(node.args[1])])
-                subject = self.term(node.args[0])
-                if positive:
-                    return [f"Pass a value that is not {kinds} for {subject}"]
-                return [f"Pass {kinds} for {subject}"]
-            return []
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr.startswith("is_")
-            and not node.args
-        ):
-            ref = self.ref(node.func.value)
-            if ref is None:
-                return []
-            word = _words(node.func.attr[3:])
-            if positive:
-                return [f"Use a {ref.shown()} that is not {word}"]
-            return [f"Use {_article(word)} {ref.shown()}"]
-        ref = self.ref(node)
-        if ref is None:
-            return []
-        if positive:
-            if ref.kind == "arg":
-                return [f"Pass a false or empty value for {ref.shown()}"]
-            if ref.kind == "env":
-                return [f"Unset {ref.shown()}"]
-            return [f"Do not pass {ref.name}" if ref.is_bool else f"Leave {ref.name} unset"]
-        if ref.kind == "arg":
-            return [f"Pass a non-empty value for {ref.shown()}"]
-        return [f"Pass {ref.name}" if ref.is_bool else f"Set {ref.shown()}"]
-
     def used(self, kinds: Iterable[str] = ("flag", "env", "arg")) -> list[Ref]:
         """The terms named so far, of the given kinds, in order."""
         wanted = set(kinds)
         return [r for r in self.named.values() if r.kind in wanted]
-
-
-def _bound_ref(name: str, refs: Sequence[Ref]) -> Ref:
-    """A parameter as an argument whose callers pass these flags or variables."""
-    shown = [r.shown() for r in refs]
-    text = _or(shown[:3]) if len(shown) <= 3 else ", ".join(shown[:3]) + " or others"
-    one = refs[0] if len(refs) == 1 else None
-    return Ref(
-        "arg",
-        name,
-        one.choices if one else (),
-        bool(one and one.is_bool),
-        one.default if one else None,
-        flag=text,
-    )
-
-
-def _callee(node: ast.Call) -> str:
-    func = node.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
-def _or(items: Sequence[str]) -> str:
-    if len(items) <= 2:
-        return " or ".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None

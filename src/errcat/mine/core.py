@@ -17,6 +17,7 @@ from errcat.mine.bindings import CallIndex
 from errcat.mine.facts import _FileScan, _Guard
 from errcat.mine.files import _discover, _join_prefix
 from errcat.mine.options import OptionIndex
+from errcat.mine.project import ProjectIndex
 from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
 from errcat.mine.resolve import _Resolver, _site_texts
 from errcat.mine.scan import _scan_file, scan_source
@@ -203,16 +204,22 @@ def records_from_scans(
     when: datetime,
     advice: bool = True,
     bare_raises: bool = True,
+    advice_for: Callable[[str, int], bool] | None = None,
 ) -> _Built:
     """Resolve per-file scans (from :func:`errcat.mine.scan.scan_source`) into draft records.
 
     This is the cross-file step of mining: class names and messages are
     resolved against every scan given, so the scans of one commit go in together.
-    ``bare_raises``: see :func:`mine_paths`.
+    ``bare_raises``: see :func:`mine_paths`. ``advice_for(file_path, line)``,
+    when given, picks the raise sites whose advice is written (the others' is left
+    empty): writing advice is most of the cost of this step.
     """
     resolver = _Resolver(scans)
     options = OptionIndex.of(scans, resolver.canonical) if advice else None
     calls = CallIndex(scans, options, resolver.canonical) if options is not None else None
+    project = ProjectIndex(scans, resolver.canonical) if options is not None else None
+    if calls is not None:
+        calls.project = project
     written_for: dict[tuple[_Guard, str, str, int], _Advice] = {}
     skipped: Counter[str] = Counter()
     parse_errors: list[tuple[str, str]] = []
@@ -232,6 +239,9 @@ def records_from_scans(
                 options=options,
                 calls=calls,
                 written_for=written_for,
+                advice_for=advice_for,
+                project=project,
+                repo=repo,
                 skipped=skipped,
                 entries=entries,
                 sites=sites,
@@ -254,6 +264,9 @@ def _file_entries(
     options: OptionIndex | None,
     calls: CallIndex | None,
     written_for: dict[tuple[_Guard, str, str, int], _Advice],
+    advice_for: Callable[[str, int], bool] | None,
+    project: ProjectIndex | None,
+    repo: str,
     skipped: Counter[str],
     entries: list[_Entry],
     sites: int,
@@ -272,7 +285,8 @@ def _file_entries(
         for cls_name, text in texts:
             base = resolver.builtin_base(cls_name)
             written = None
-            if options is not None and site.guard is not None:
+            wanted = advice_for is None or advice_for(scan.file_path, site.line)
+            if options is not None and site.guard is not None and wanted:
                 key = (site.guard, cls_name, scan.file_path, site.line)
                 if key not in written_for:  # a site's advice, before its message's own
                     written_for[key] = write_advice(
@@ -283,6 +297,8 @@ def _file_entries(
                         file_path=scan.file_path,
                         line=site.line,
                         calls=calls,
+                        project=project,
+                        repo=repo,
                     )
                 written = with_message(written_for[key], text)
             entries.append(

@@ -132,6 +132,44 @@ class _Guard:
     module_level: bool = False  # raised by the module's own code (``function`` is the module)
     #: Functions of the mined code its tests call: (callee as written, dotted name, is a method).
     calls: tuple[tuple[str, str, bool], ...] = ()
+    #: The class whose method raises (dotted), for ``self.x`` (``None`` outside a method).
+    owner: str | None = None
+    #: Parameters annotated with classes: (parameter, dotted class names of its annotation).
+    annotations: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Names the tests and locals read that the module imports or defines: (as written, dotted).
+    names: tuple[tuple[str, str], ...] = ()
+    #: Indexes of ``clauses`` that an earlier ``if test: raise ...`` put there: making such a
+    #: clause false raises that other error, so it is no way out.
+    rejected: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _AttrDef:
+    """``self.attr = value`` in a method of a class of the mined code, with what the value reads.
+
+    ``owner`` is the class (dotted), ``function`` the method; ``params``,
+    ``defs``, ``calls``, ``names`` and ``annotations`` describe the method as a
+    :class:`_Guard` does, so that the value can be read as a guard's test is.
+    """
+
+    owner: str
+    attr: str
+    expr: str
+    function: str
+    params: tuple[str, ...] = ()
+    defs: tuple[_Def, ...] = ()
+    calls: tuple[tuple[str, str, bool], ...] = ()
+    names: tuple[tuple[str, str], ...] = ()
+    annotations: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _ClassFields:
+    """A class of the mined code: its bases (dotted) and the fields its body annotates."""
+
+    name: str
+    bases: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,5 +294,14 @@ class _FileScan:
     bindings: tuple[_Binding, ...] = ()  # arguments that may read an option, by call
     signatures: tuple[tuple[str, tuple[str, ...]], ...] = ()  # function -> positional params
     reads: tuple[_Reads, ...] = ()  # what functions read on their parameters
+    attr_defs: tuple[_AttrDef, ...] = ()  # self.x = ... in methods
+    class_fields: tuple[_ClassFields, ...] = ()  # every class: bases and annotated fields
+    #: Literal collections of texts (dict keys, list/set/tuple items, enum members) by dotted name.
+    collections: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    imported: tuple[str, ...] = ()  # the top-level packages the module imports
+    called: tuple[str, ...] = ()  # bare names of the functions and methods its code calls
+    script: bool = (
+        False  # runs as a program (``if __name__ == "__main__":``): its flags are its own
+    )
     reraises: int = 0
     error: str | None = None

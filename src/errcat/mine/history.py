@@ -32,7 +32,7 @@ import multiprocessing
 import re
 import time
 import tokenize
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, MutableMapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -41,9 +41,12 @@ from typing import Any
 
 from errcat.history import History, Lineage, Revision, Site
 from errcat.mine.core import records_from_scans
+from errcat.mine.curated import curated_history, old_wordings
 from errcat.mine.facts import _FileScan
+from errcat.mine.options import OptionIndex
 from errcat.mine.pairing import Msg, _similar, pair_messages
 from errcat.mine.scan import scan_source
+from errcat.mine.since import FlagAges
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import parse_template
 from errcat.store import WAS_TAG_PREFIX
@@ -400,6 +403,8 @@ class _Line:
     successor: str | None = None
     #: Classes (last dotted part) older revisions raised the message as.
     classes: set[str] = field(default_factory=set)
+    #: The index of the revision ``envelope`` was mined at.
+    at: int = 0
 
 
 def _unique_id(rid: str, revision: Revision, used: Container[str]) -> str:
@@ -465,6 +470,7 @@ def build_history(
     analyzed_at: datetime | None = None,
     progress: Callable[[int, Revision], None] | None = None,
     workers: int = 1,
+    scans: MutableMapping[tuple[str, str, bool], _FileScan] | None = None,
 ) -> HistoryResult:
     """Mine each snapshot (oldest first) and link their messages into lineages.
 
@@ -479,13 +485,18 @@ def build_history(
     ``progress(index, revision)`` is called before each revision is mined.
     With ``workers`` above 1, files are parsed by a pool of processes (started
     with forkserver or spawn: a calling script needs the ``__main__`` guard).
+    ``scans``, when given, holds the scans of file blobs from an earlier run
+    (keyed by blob, module and whether it is a package) and receives this run's:
+    a caller may keep it on disk, so that mining the same revisions again parses
+    nothing (it must drop it when the miner's code changes).
     """
+    store = scans if scans is not None else {}
     if workers <= 1:
-        return _build(snapshots, repo, analyzed_at, progress, None)
+        return _build(snapshots, repo, analyzed_at, progress, None, store=store)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return _build(snapshots, repo, analyzed_at, progress, pool)
+        return _build(snapshots, repo, analyzed_at, progress, pool, store=store)
 
 
 def _build(
@@ -494,6 +505,8 @@ def _build(
     analyzed_at: datetime | None,
     progress: Callable[[int, Revision], None] | None,
     pool: Executor | None,
+    *,
+    store: MutableMapping[tuple[str, str, bool], _FileScan],
 ) -> HistoryResult:
     started = time.perf_counter()
     when = analyzed_at or datetime.now(timezone.utc).replace(microsecond=0)
@@ -505,13 +518,20 @@ def _build(
     revisions: list[Revision] = []
     stats: list[RevisionStats] = []
     bare: list[RecordEnvelope] = []
+    ages = FlagAges()
+    scans_at: list[list[_FileScan]] = []
     for index, snapshot in enumerate(snapshots):
         revision = snapshot.revision
         revisions.append(revision)
         if progress is not None:
             progress(index, revision)
-        scans, parsed, cache = _scan_revision(snapshot, cache, pool)
-        built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when)
+        known = {**store, **cache} if store else cache
+        scans, parsed, cache = _scan_revision(snapshot, known, pool)
+        store.update(cache)
+        scans_at.append(scans)
+        # Advice is written below, only for the revision each record is anchored at.
+        built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when, advice=False)
+        ages.add(revision, OptionIndex.of(scans).flags)
         # A raise without a message has no text to follow from revision to revision:
         # only the newest revision's are kept (below), outside every lineage.
         bare = [e for e in built.envelopes if not e.record.error_message]
@@ -543,7 +563,7 @@ def _build(
             if _short_class(msgs[j].error_class) != _short_class(line.msg.error_class):
                 line.classes.add(_short_class(line.msg.error_class))
             line.msg = msgs[j]
-            line.envelope = envelopes[j]
+            line.envelope, line.at = envelopes[j], index
             line.sites.append(Site(revision, msgs[j].file_path, msgs[j].line))
             next_alive.append(line)
         removed = len(alive) - len(pairs)
@@ -561,12 +581,14 @@ def _build(
                 and dead.msg.template == msg.template
             ):
                 # The same message back at the same place after a gap: the same lineage.
-                dead.msg, dead.envelope = msg, envelopes[j]
+                dead.msg, dead.envelope, dead.at = msg, envelopes[j], index
                 dead.sites.append(Site(revision, msg.file_path, msg.line))
                 next_alive.append(dead)
                 continue
             rid = _unique_id(msg.id, revision, lines)
-            line = _Line(rid, msg, envelopes[j], [Site(revision, msg.file_path, msg.line)])
+            line = _Line(
+                rid, msg, envelopes[j], [Site(revision, msg.file_path, msg.line)], at=index
+            )
             lines[rid] = line
             new_by_index[j] = line
             next_alive.append(line)
@@ -592,6 +614,9 @@ def _build(
         )
         alive = next_alive
     _link_survivors(list(lines.values()), revisions)
+    bare = _with_advice(
+        list(lines.values()), bare, scans_at=scans_at, revisions=revisions, repo=repo, when=when
+    )
     out: list[RecordEnvelope] = list(bare)
     lineages: list[Lineage] = []
     for line in lines.values():
@@ -605,13 +630,55 @@ def _build(
         if update:
             record = envelope.record.model_copy(update=update)
             envelope = envelope.model_copy(update={"record": record})
-        out.append(envelope)
+        # A flag newer than the message: a user of the message's first release lacks it.
+        out.append(ages.annotate(envelope, line.sites[0].revision))
         lineages.append(Lineage(line.id, tuple(line.sites), line.predecessor, line.successor))
     out.sort(key=lambda e: (e.record.file_path, e.record.line_number, e.record.id))
     order = {e.record.id: n for n, e in enumerate(out)}
     lineages.sort(key=lambda lin: order[lin.record_id])
     history = History(repo, revisions, lineages)
     return HistoryResult(tuple(out), history, tuple(stats), time.perf_counter() - started)
+
+
+def _with_advice(
+    lines: Sequence[_Line],
+    bare: Sequence[RecordEnvelope],
+    *,
+    scans_at: Sequence[Sequence[_FileScan]],
+    revisions: Sequence[Revision],
+    repo: str,
+    when: datetime,
+) -> list[RecordEnvelope]:
+    """Write the advice of each lineage's record at the revision it is anchored at.
+
+    Every record of the newest revision gets its advice (the bare records too,
+    which are returned); at an older one, only those of lineages that end there.
+    """
+    by_revision: dict[int, list[_Line]] = {}
+    for line in lines:
+        by_revision.setdefault(line.at, []).append(line)
+    newest = len(revisions) - 1
+    out = list(bare)
+    for index in sorted(set(by_revision) | ({newest} if newest >= 0 else set())):
+        anchored = by_revision.get(index, [])
+        sites = {(x.envelope.record.file_path, x.envelope.record.line_number) for x in anchored}
+
+        def wanted(file_path: str, line: int, sites: set[tuple[str, int]] = sites) -> bool:
+            return (file_path, line) in sites
+
+        built = records_from_scans(
+            list(scans_at[index]),
+            repo=repo,
+            sha=revisions[index].sha,
+            when=when,
+            advice_for=None if index == newest else wanted,
+        )
+        found = {e.record.id: e for e in built.envelopes}
+        for line in anchored:
+            line.envelope = found.get(line.envelope.record.id, line.envelope)
+        if index == newest:
+            out = [found.get(e.record.id, e) for e in bare]
+    return out
 
 
 def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> HistoryResult:
@@ -621,11 +688,15 @@ def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> Hi
     lineage records: it keeps its id and curated text, takes its lineage's
     anchor, and the history follows it under its id. A curated record that
     matches no lineage is kept as it was (never dropped), without history;
-    :attr:`HistoryResult.unmatched_curated` counts them.
+    :attr:`HistoryResult.unmatched_curated` counts them. One that took a new
+    wording also keeps answering its old wording and place: a copy as it was
+    joins the records, a lineage reworded into it (:mod:`errcat.mine.curated`).
     """
     from errcat.mine.reanchor import reanchor
 
     anchored = reanchor(curated, result.envelopes)
+    before = {e.record.id: e for e in curated}
+    copies = old_wordings(before, anchored.envelopes)
     by_anchor = {
         (r.file_path, r.line_number, r.analyzed_sha, r.error_message): r.id
         for r in (e.record for e in result.envelopes)
@@ -636,7 +707,7 @@ def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> Hi
         lineage_id = by_anchor.get((r.file_path, r.line_number, r.analyzed_sha, r.error_message))
         if lineage_id is not None:
             renamed[lineage_id] = r.id
-    out = [*anchored.envelopes, *anchored.new_envelopes, *anchored.removed]
+    out = [*anchored.envelopes, *anchored.new_envelopes, *anchored.removed, *copies]
     out.sort(key=lambda e: (e.record.file_path, e.record.line_number, e.record.id))
 
     def rename(rid: str | None) -> str | None:
@@ -652,6 +723,7 @@ def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> Hi
         for lin in result.history
     ]
     history = History(result.history.repo, result.history.revisions, lineages)
+    history = curated_history(history, before, copies)
     return dataclasses.replace(
         result, envelopes=tuple(out), history=history, unmatched_curated=len(anchored.removed)
     )

@@ -92,6 +92,8 @@ class _ModuleNames(_Evaluator):
         self.class_aliases: dict[str, ast.expr] = {}
         self.top_imports: set[str] = set()
         self.consts = _Env()
+        #: Every name the module's own statements bind at module level.
+        self._module_names: set[str] = set()
 
     def collect(self, tree: ast.Module) -> None:
         """Collect the module's imports, classes, functions and constants."""
@@ -161,6 +163,7 @@ class _ModuleNames(_Evaluator):
 
     def _collect_consts(self, tree: ast.Module) -> None:
         values, counts = _assigned_once(tree.body, _statements(tree.body))
+        self._module_names = set(counts)
         if self.module and not counts["__name__"]:
             self.consts.strs["__name__"] = ((self.module,),)  # the module's dotted name
         for name, value in values.items():

@@ -433,14 +433,23 @@ class OptionIndex:
 
     @classmethod
     def of(cls, scans: Sequence[_FileScan], canonical: Callable[[str], str] = str) -> OptionIndex:
-        """Join the options of every scan; dataclass fields count when a parser is made of them."""
-        explicit = [o for s in scans for o in s.options]
+        """Join the options of every scan; dataclass fields count when a parser is made of them.
+
+        The flags of a module that runs as a program of its own (a benchmark or
+        search script with ``if __name__ == "__main__":``) are its own: they
+        exist (a message may name them) but no settings object of the project
+        reads them.
+        """
+        explicit = [o for s in scans if not s.script for o in s.options]
         parsed = {canonical(name) for s in scans for name in s.parsed}
         generated = [
             o for s in scans for name, fields in s.fields if name in parsed for o in fields
         ]
         envs = [e for s in scans for e in s.envs]
-        return cls([*explicit, *generated], envs)
+        index = cls([*explicit, *generated], envs)
+        scripts = [o for s in scans if s.script for o in s.options if o.kind == "flag"]
+        index.flags = index.flags | {o.flag for o in scripts}
+        return index
 
     def option(self, dest: str) -> _Option | None:
         """The option whose value is read as ``<config>.dest``, if the project defines one."""

@@ -25,6 +25,7 @@ from errcat.mine.facts import (
     IMPORTED,
     NO_MESSAGE,
     _Arg,
+    _AttrDef,
     _Binding,
     _Call,
     _ClassRef,
@@ -39,10 +40,12 @@ from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
 from errcat.mine.records import SNIPPET_RADIUS
 from errcat.mine.templates import _Field
+from errcat.mine.values import collect_values
 from errcat.mine.walk import _Walker
 
 _MAX_ARG = 200  # longest argument source kept for a binding
 _MAX_READS = 40  # attributes (and forwarding calls) noted per parameter
+_MAX_ATTR_DEFS = 8  # assignments noted per class attribute (more: it is state, not a setting)
 #: Calls through which the reader of conditions sees the setting they read.
 _READ_THROUGH = frozenset(
     {"getattr", "getenv", "get", "value", "get_value", "int", "float", "str", "bool", "lower"}
@@ -72,6 +75,10 @@ class _Scanner(_Walker):
         self.bindings: list[_Binding] = []
         self.signatures: list[tuple[str, tuple[str, ...]]] = []
         self.reads: list[_Reads] = []
+        self.attr_defs: list[_AttrDef] = []
+        #: The bare names of every function or method called in a function body.
+        self.called: set[str] = set()
+        self._attr_counts: dict[tuple[str, str], int] = {}
 
     def _callee(self, func: ast.expr) -> tuple[str, bool] | None:
         """The dotted name of a called function of the mined code, and whether it is a method."""
@@ -139,6 +146,9 @@ class _Scanner(_Walker):
                     base, attr = item.value, item.attr
             elif isinstance(item, ast.Call):
                 func = item.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called:
+                    self.called.add(called)
                 if (
                     isinstance(func, ast.Name)
                     and func.id == "getattr"
@@ -279,16 +289,80 @@ class _Scanner(_Walker):
                 handler=self._handler,
                 module_level=not self._func_qual,
             )
-            kwargs["guard"] = replace(guard, calls=self._guard_calls(guard, clauses))
+            nodes = self._guard_nodes(guard, clauses)
+            kwargs["guard"] = replace(
+                guard,
+                calls=self._guard_calls(nodes),
+                owner=self._qualify(self._owner) if self._owner else None,
+                annotations=self._guard_annotations(),
+                names=self._guard_names(nodes),
+                rejected=tuple(
+                    i
+                    for i, (test, holds) in enumerate(clauses)
+                    if (id(test), holds) in self._rejecting
+                ),
+            )
         self.sites.append(_RawSite(node.lineno, self._func_qual, cls, **kwargs))
 
-    def _guard_calls(
+    def _guard_nodes(
         self, guard: _Guard, clauses: Sequence[tuple[ast.expr, bool]]
-    ) -> tuple[tuple[str, str, bool], ...]:
-        """The functions of the mined code that a guard's tests and locals call."""
+    ) -> list[ast.AST]:
+        """The tests of a guard and the values of the locals they read."""
         nodes: list[ast.AST] = [test for test, _ in clauses]
         for name in dict.fromkeys(d.name for d in guard.defs):
             nodes.extend(value for value, _around, _kind in self._defs.get(name, ()))
+        return nodes
+
+    def _guard_annotations(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return tuple(sorted(self._annotations.items()))
+
+    def _guard_names(self, nodes: Sequence[ast.AST]) -> tuple[tuple[str, str], ...]:
+        """The names some expressions read that the module imports or defines, as dotted names."""
+        found: dict[str, str] = {}
+        for node in nodes:
+            for item in ast.walk(node):
+                if not isinstance(item, ast.Name) or item.id in found or item.id in self._params:
+                    continue
+                if item.id in self._defs:
+                    continue
+                if item.id in self.imports:
+                    found[item.id] = self.imports[item.id]
+                elif item.id in self.local_classes or item.id in self.consts.strs:
+                    found[item.id] = self._qualify(self.local_classes.get(item.id, item.id))
+                elif item.id in self.module_aliases or item.id in self._module_names:
+                    found[item.id] = self._qualify(item.id)
+        return tuple(sorted(found.items()))
+
+    def _self_assign(self, attr: str, value: ast.expr) -> None:
+        """Note ``self.attr = value`` (a few per attribute; the method's context with it)."""
+        assert self._owner is not None
+        owner = self._qualify(self._owner)
+        key = (owner, attr)
+        count = self._attr_counts.get(key, 0)
+        self._attr_counts[key] = count + 1
+        if count >= _MAX_ATTR_DEFS:
+            return
+        defs = tuple(followed_defs([value], self._defs))
+        nodes: list[ast.AST] = [
+            value,
+            *(v for d in defs for v, _c, _k in self._defs.get(d.name, ())),
+        ]
+        self.attr_defs.append(
+            _AttrDef(
+                owner=owner,
+                attr=attr,
+                expr=ast.unparse(value),
+                function=self._qualify(self._func_qual),
+                params=tuple(sorted(self._params)),
+                defs=defs,
+                calls=self._guard_calls(nodes),
+                names=self._guard_names(nodes),
+                annotations=self._guard_annotations(),
+            )
+        )
+
+    def _guard_calls(self, nodes: Sequence[ast.AST]) -> tuple[tuple[str, str, bool], ...]:
+        """The functions of the mined code that a guard's tests and locals call."""
         found: dict[str, tuple[str, str, bool]] = {}
         for node in nodes:
             for call in ast.walk(node):
@@ -408,6 +482,7 @@ def _scan_text(text: str, module: str, is_package: bool, source: str, file_path:
     except RecursionError as exc:
         return _FileScan(source, file_path, module, error=f"too deeply nested: {exc}")
     found = collect_options(tree, text, lambda name: scanner.resolve(ast.Name(name)).name)
+    values = collect_values(tree, module, lambda written: _resolve_written(scanner, written))
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
@@ -451,8 +526,38 @@ def _scan_text(text: str, module: str, is_package: bool, source: str, file_path:
         bindings=tuple(scanner.bindings),
         signatures=tuple(scanner.signatures),
         reads=tuple(scanner.reads),
+        attr_defs=tuple(scanner.attr_defs),
+        class_fields=tuple(values.classes),
+        collections=tuple(values.collections),
+        imported=tuple(sorted({t.partition(".")[0] for t in scanner.imports.values() if t})),
+        called=tuple(sorted(scanner.called)),
+        script=any(_is_main_guard(node) for node in tree.body),
         reraises=scanner.reraises,
     )
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    """Whether a module-level statement is ``if __name__ == "__main__":``."""
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+        and any(
+            isinstance(c, ast.Constant) and c.value == "__main__" for c in node.test.comparators
+        )
+    )
+
+
+def _resolve_written(scanner: _Scanner, written: str) -> str:
+    """The dotted name of a class as written in the module (``pkg.Base``, ``Base``)."""
+    try:
+        node = ast.parse(written, mode="eval").body
+    except SyntaxError:
+        return written
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return scanner.resolve(node).name
+    return written
 
 
 def _describe(exc: BaseException) -> str:

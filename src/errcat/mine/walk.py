@@ -55,7 +55,19 @@ _FUNCTION_STATE = (
     "_defs",
     "_doc",
     "_handler",
+    "_annotations",
 )
+
+
+def _is_property(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a method is decorated as a property (``property``, ``cached_property``)."""
+    for decorator in node.decorator_list:
+        name = (
+            decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", "")
+        )
+        if name in ("property", "cached_property"):
+            return True
+    return False
 
 
 class _Walker(_ModuleNames):
@@ -83,6 +95,10 @@ class _Walker(_ModuleNames):
         self._defs: dict[str, list[Assignment]] = {}
         self._doc: str | None = None
         self._handler: str | None = None
+        #: The classes each parameter of the function being scanned is annotated with.
+        self._annotations: dict[str, tuple[str, ...]] = {}
+        #: Clauses an ``if`` whose branch raises put on the stack: (id of the test, truth).
+        self._rejecting: set[tuple[int, bool]] = set()
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:
         """Record a ``raise`` statement (see the subclass)."""
@@ -95,6 +111,30 @@ class _Walker(_ModuleNames):
     def _factory_return(self, value: ast.expr, env: _Env) -> None:
         """Note a ``return`` of a function that may build exceptions (see the subclass)."""
         raise NotImplementedError
+
+    def _self_assign(self, attr: str, value: ast.expr) -> None:
+        """Note ``self.attr = value`` in a method (see the subclass)."""
+
+    def _annotation_classes(self, annotation: ast.expr | None) -> tuple[str, ...]:
+        """The dotted names of the classes an annotation names (``Optional[A] | B``: A, B)."""
+        if annotation is None:
+            return ()
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                annotation = ast.parse(annotation.value, mode="eval").body
+            except SyntaxError:
+                return ()
+        found: dict[str, None] = {}
+        for node in ast.walk(annotation):
+            if isinstance(node, ast.Subscript):
+                continue
+            if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(
+                getattr(node, "ctx", None), ast.Store
+            ):
+                ref = self.resolve(node)
+                if ref.kind in ("local", "imported"):
+                    found[ref.name] = None
+        return tuple(found)
 
     def scan(self, tree: ast.Module) -> None:
         self.collect(tree)
@@ -110,8 +150,12 @@ class _Walker(_ModuleNames):
                 # An early exit: the rest of the block runs only when it was not taken.
                 if exits(stmt.body) and not exits(stmt.orelse):
                     self._clauses.append((stmt.test, False))
+                    if isinstance(stmt.body[-1], ast.Raise):
+                        self._rejecting.add((id(stmt.test), False))
                 elif exits(stmt.orelse) and not exits(stmt.body):
                     self._clauses.append((stmt.test, True))
+                    if isinstance(stmt.orelse[-1], ast.Raise):
+                        self._rejecting.add((id(stmt.test), True))
         del self._clauses[depth:]
         return env, terminated
 
@@ -238,6 +282,14 @@ class _Walker(_ModuleNames):
             )
         )
         for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and self._in_function
+                and self._owner is not None
+            ):
+                self._self_assign(target.attr, value)
             if isinstance(target, ast.Name) and self._in_function:
                 self._defs.setdefault(target.id, []).append((value, tuple(self._clauses), "="))
             elif isinstance(target, (ast.Tuple, ast.List)) and self._in_function:
@@ -339,6 +391,13 @@ class _Walker(_ModuleNames):
         self._params = frozenset(params)
         self._param_defaults = defaults
         self._clauses, self._defs, self._handler = [], {}, None
+        self._annotations = dict(self._annotations)
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            classes = self._annotation_classes(a.annotation)
+            if classes:
+                self._annotations[a.arg] = classes
+            else:
+                self._annotations.pop(a.arg, None)
         self._doc = ast.get_docstring(node, clean=False)
         qual = ".".join([*self._scope, node.name])
         self._func_qual = qual
@@ -353,6 +412,12 @@ class _Walker(_ModuleNames):
         try:
             self._block(node.body, inner)
             self._calls(node)
+            if method_of is not None and _is_property(node):
+                returned = [
+                    stmt.value for stmt in node.body if isinstance(stmt, ast.Return) and stmt.value
+                ]
+                if returned:  # a property reads as the attribute it computes
+                    self._self_assign(node.name, returned[-1])
         finally:
             for name, value in saved.items():
                 setattr(self, name, value)

@@ -37,6 +37,7 @@ from typing import Any
 
 import errcat
 from errcat import Catalog, Match
+from errcat.mine.records import slugify
 from errcat.models import ErrorRecord
 from errcat.store import RecordSummary
 
@@ -140,14 +141,17 @@ def _fits(record: RecordSummary | ErrorRecord, expect: dict[str, Any], any_site:
     """Whether a record is the labelled one: its file, and its template's start.
 
     A label of a raise without a message (``message_prefix`` empty) names the
-    statement by its ``slug`` (``assert-self-pool-is-not-none``): the file's
-    other raises without one are other statements.
+    statement by its ``slug`` (``assert-self-pool-is-not-none``), or by its
+    ``statement`` (the source line, whose slug the miner gives such a record): the
+    file's other raises without one are other statements.
     """
     files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
     if record.file_path not in files:
         return False
     if "slug" in expect:
         return not record.error_message and record.slug == expect["slug"]
+    if "statement" in expect:  # a bare raise or assert, labelled by its source line
+        return not record.error_message and record.slug == slugify(expect["statement"])
     return _unnamed(record.error_message).startswith(_unnamed(expect["message_prefix"]))
 
 

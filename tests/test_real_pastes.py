@@ -195,3 +195,28 @@ def test_bench_counts_a_record_on_the_labelled_lineage_only_through_history(
         "message_prefix": "cache too small: {size}",
     }
     assert bench.is_right_directly(old, renamed)
+
+
+def test_bench_knows_a_bare_assert_by_its_statement(tmp_path: Path) -> None:
+    """A holdout label of a bare ``assert`` names its source line; the record is the slug's."""
+    from conftest import make_envelope
+
+    bench = _bench_pastes()
+    statement = "assert param.size() == loaded_weight.size()"
+    bare = make_envelope(
+        id="4444444444444444",
+        filePath="pkg/linear.py",
+        errorMessage="",
+        messagePattern="",
+        slug="assert-param-size-loaded-weight-size",
+    ).record
+    other = make_envelope(
+        id="5555555555555555",
+        filePath="pkg/linear.py",
+        errorMessage="",
+        messagePattern="",
+        slug="assert-param-is-not-none",
+    ).record
+    label = {"file_path": "pkg/linear.py", "error_class": "AssertionError", "statement": statement}
+    assert bench._fits(bare, label, False)
+    assert not bench._fits(other, label, False)

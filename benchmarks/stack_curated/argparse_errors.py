@@ -14,6 +14,8 @@ the command line.
 
 from __future__ import annotations
 
+from errcat.patterns import template_to_pattern
+from errcat.tags import WAS_TAG_PREFIX
 from stack_curated.spec import Curated
 
 __all__ = ["RECORDS"]
@@ -29,6 +31,10 @@ _HELP = (
 
 
 def _cli(line: int, template: str, documentation: str, *solutions: str, fix: str) -> Curated:
+    # A parser made with exit_on_error=False raises the message as argparse.ArgumentError
+    # instead of printing "prog: error: ...": the prefix is optional.
+    pattern = template_to_pattern(template)
+    pattern = "(?:" + pattern.replace(": error: ", ": error: )?", 1)
     return Curated(
         repo="python/cpython",
         path=_PATH,
@@ -36,11 +42,13 @@ def _cli(line: int, template: str, documentation: str, *solutions: str, fix: str
         revision=_REVISION,
         error_class="SystemExit",
         template=template,
+        pattern=pattern,
         documentation=documentation,
         solutions=solutions,
         example_fix=fix,
         error_type="configuration",
-        tags=("argparse", "cli"),
+        # The same words reach a paste as argparse.ArgumentError when exit_on_error=False.
+        tags=("argparse", "cli", f"{WAS_TAG_PREFIX}ArgumentError"),
         trigger="Starting a server or script whose command line holds a flag or value its"
         " parser rejects.",
     )

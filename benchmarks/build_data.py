@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import errcat.mine
-from errcat.history import sidecar_path
+from errcat.history import Revision, sidecar_path
 from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, iter_path, read_manifest
 from errcat.mine import reanchor
 from errcat.mine.curated import old_wordings
@@ -178,8 +178,19 @@ def mine_history(source: Source, cache: Path, workers: int, mirrors: Path) -> Mi
     )
     snapshots = itertools.chain(git_snapshots(repo, commits, under=source.under), [released])
     store = load_scans(cache, source.repo)
+    total = len(commits) + 1
+
+    def progress(index: int, revision: Revision) -> None:  # a long step: say where it is
+        elapsed = time.perf_counter() - started
+        print(f"  revision {index + 1}/{total} {revision.label} ({elapsed:.0f} s)", flush=True)
+
     result = build_history(
-        snapshots, repo=source.repo, analyzed_at=when, workers=workers, scans=store
+        snapshots,
+        repo=source.repo,
+        analyzed_at=when,
+        workers=workers,
+        scans=store,
+        progress=progress,
     )
     save_scans(cache, source.repo, store)
     for stats in result.revisions:

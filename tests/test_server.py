@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import AsyncIterator, Callable
@@ -236,20 +237,21 @@ def test_match_taking_too_long_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
     from errcat.server import app as server_app
 
     real = server_app._answer
+    finished = threading.Event()
 
     def slow(catalog: Catalog, request: server.MatchRequest) -> server.MatchResponse:
-        time.sleep(0.6)
+        time.sleep(1.0)
+        finished.set()
         return real(catalog, request)
 
     monkeypatch.setattr(server_app, "_answer", slow)
     app = create_app(Catalog.from_path(SEEDS_FILE), match_timeout=0.1, threads=1)
     call = caller(app)
-    start = time.perf_counter()
     r = call("POST", "/v1/match", json={"text": "ValueError: x"})
+    assert not finished.is_set()  # the answer did not wait for the worker
     assert r.status_code == 503
     assert r.headers["retry-after"] == "1"
     assert "longer than 0.1 s" in r.json()["detail"]
-    assert time.perf_counter() - start < 0.5  # the request did not wait for the worker
 
 
 def test_concurrent_requests_get_consistent_answers(app: Any) -> None:
@@ -498,17 +500,16 @@ def test_serve_for_real_with_two_workers(tmp_path: Any) -> None:
             )
             with urllib.request.urlopen(req, timeout=10) as r:
                 assert json.loads(r.read())["matches"][0]["id"] == "3fe9ad44079a5344"
-        # One keep-alive connection: without TCP_NODELAY each answer would wait ~40 ms.
+        # One keep-alive connection answers request after request (the socket's TCP_NODELAY
+        # is checked in listening_socket's doctest; its speed is bench_server.py's to measure).
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        start = time.perf_counter()
         for _ in range(20):
             connection.request(
                 "POST", "/v1/match", body=data, headers={"content-type": "application/json"}
             )
             response = connection.getresponse()
             assert response.status == 200
-            response.read()
-        assert time.perf_counter() - start < 0.6
+            assert json.loads(response.read())["matches"][0]["id"] == "3fe9ad44079a5344"
         connection.close()
     finally:
         proc.send_signal(signal.SIGTERM)

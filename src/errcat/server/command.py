@@ -85,19 +85,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
+    """The socket the forked workers share: bound, listening, inherited by children.
+
+    Its protocol is IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that
+    say they are TCP, and without it a keep-alive client waits 40 ms (Nagle and a
+    delayed ACK) for each response.
+
+    >>> sock = listening_socket("127.0.0.1", 0, 8)
+    >>> sock.proto == socket.IPPROTO_TCP, sock.get_inheritable()
+    (True, True)
+    >>> sock.close()
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(backlog)
+    sock.set_inheritable(True)
+    return sock
+
+
 def serve_forked(config: Any, workers: int, err: TextIO | None = None) -> int:
     """Run ``workers`` copies of the server on one socket, forked from this process."""
     import uvicorn
 
     err = err if err is not None else sys.stderr
-    family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
-    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
-    # and without it a keep-alive client waits 40 ms (Nagle + delayed ACK) per response.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((config.host, config.port))
-    sock.listen(config.backlog)
-    sock.set_inheritable(True)
+    sock = listening_socket(config.host, config.port, config.backlog)
     print(
         f"errcat serve: {workers} workers on http://{config.host}:{sock.getsockname()[1]}",
         file=err,

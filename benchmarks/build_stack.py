@@ -17,6 +17,16 @@ written by :func:`errcat.release.build` (the same checks as the bundled data).
 Everything is read from named versions, so a build is reproducible; wheels are
 downloaded once into the cache. ``--verify`` checks each package's files against
 its manifest without re-mining. ``pip install stack/packages/*/`` installs them.
+
+Two steps follow the mining, in :func:`finish`. Mined records whose literal text
+carries too little evidence to tell them from other projects' messages
+(:func:`too_vague`: under :data:`MIN_BITS` bits or fewer than two words, such as
+torch's ``bad`` or ``{expr} already exists``) are dropped, with a count printed:
+another package's message of the same words would get them as a confident
+answer. Then the hand-written records of the groups the package names under
+``curated`` (:mod:`stack_curated`) are added. ``--refinish`` runs these two
+steps again on the committed records (the mined part kept, the hand-written part
+replaced), without mining: the result is the same as a full build's.
 """
 
 from __future__ import annotations
@@ -35,17 +45,24 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from errcat.background import information, shape_words
 from errcat.history import sidecar_path
+from errcat.imports.records import IMPORTS_TAG
 from errcat.loaders import MANIFEST_NAME, read_manifest
 from errcat.mine import mine_paths
-from errcat.models import RecordEnvelope
+from errcat.models import GENERATED_TAG, RecordEnvelope
+from errcat.patterns import literal_fragments
 from errcat.release import build, canonical_files, check, records_file_name
 from stack_closure import DEFAULT_CACHE
+from stack_curated import CURATED_TAG, MIRRORS, curated
 from stack_mine import MinedProject, Project, mine_projects
 
 ROOT = Path(__file__).resolve().parents[1]
 STACK = ROOT / "stack"
 ZERO_SHA = "0" * 40
+#: Bits of evidence (:func:`errcat.background.information`) a mined record's literal
+#: text needs to stay in a stack package; the matcher calls a shape generic under 25.
+MIN_BITS = 20.0
 
 PYPROJECT = """\
 [build-system]
@@ -161,10 +178,70 @@ def build_imports(spec: dict[str, Any], cache: Path) -> list[RecordEnvelope]:
     return list(unique.values())
 
 
+def too_vague(envelope: RecordEnvelope) -> bool:
+    """Whether a mined record's literal text is too little to be a confident answer.
+
+    Its literal text (what every message of it must contain) carries under
+    :data:`MIN_BITS` bits, or fewer than two words of three letters or more.
+    Records with no literal text at all (``{msg}``, a bare ``assert``) stay:
+    the matcher knows them as wordless and answers them only by a traceback
+    frame at their raise line. Hand-written and import-error records stay.
+
+    >>> [
+    ...     vague_pattern(p)
+    ...     for p in (
+    ...         "bad",
+    ...         "(.+?) already exists",
+    ...         "(.+?)",
+    ...         "checkpoint shard (.+?) is missing from (.+?)",
+    ...     )
+    ... ]
+    [True, True, False, False]
+    """
+    record = envelope.record
+    if GENERATED_TAG not in record.tags or IMPORTS_TAG in record.tags:
+        return False
+    return vague_pattern(record.message_pattern)
+
+
+def vague_pattern(pattern: str) -> bool:
+    """:func:`too_vague` for a pattern: some literal text, but too little (see there)."""
+    fragments = literal_fragments(pattern)
+    if not fragments:
+        return False
+    words = {w for f in fragments for w in shape_words(f) if len(w) >= 3}
+    return len(words) < 2 or information(fragments) < MIN_BITS
+
+
+def finish(
+    spec: dict[str, Any], mined: list[RecordEnvelope], mirrors: Path = MIRRORS
+) -> list[RecordEnvelope]:
+    """The package's records: the mined ones that are not :func:`too_vague`, and its curated."""
+    kept = [e for e in mined if CURATED_TAG not in e.record.tags and not too_vague(e)]
+    dropped = sum(1 for e in mined if CURATED_TAG not in e.record.tags) - len(kept)
+    added = curated(spec.get("curated", []), spec, mirrors)
+    print(
+        f"errcat-data-{spec['name']}: {dropped:,} mined records dropped as too vague"
+        f" (under {MIN_BITS:.0f} bits or one word), {len(added)} hand-written added",
+        flush=True,
+    )
+    unique: dict[str, RecordEnvelope] = {}
+    for env in [*kept, *added]:
+        unique.setdefault(env.record.id, env)
+    return list(unique.values())
+
+
 def write_package(
-    spec: dict[str, Any], envelopes: list[RecordEnvelope], mined: Sequence[MinedProject]
+    spec: dict[str, Any],
+    envelopes: list[RecordEnvelope],
+    mined: Sequence[MinedProject],
+    kept: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write one data package: pyproject, module, records, sidecars and manifest."""
+    """Write one data package: pyproject, module, records, sidecars and manifest.
+
+    ``kept`` (from :func:`refinish`) is the committed manifest, whose
+    ``builtFrom`` and history sidecars stay as they are (nothing was mined).
+    """
     name = str(spec["name"])
     root, data = package_dir(name), data_dir(name)
     (data / "records").mkdir(parents=True, exist_ok=True)
@@ -185,6 +262,8 @@ def write_package(
             plain = Path(tmp) / "h.json"
             part.history.history.dump(plain)
             sidecars[sidecar] = gzip.compress(plain.read_bytes(), compresslevel=9, mtime=0)
+    if kept is not None:
+        sidecars = {name: (data / name).read_bytes() for name in kept.get("history", {})}
     files.update(sidecars)
     for stale in (data / "records").iterdir():
         if f"records/{stale.name}" not in files:
@@ -208,7 +287,9 @@ def write_package(
         }
         for m in mined
     ]
-    if spec.get("kind") == "imports":
+    if kept is not None:
+        manifest["builtFrom"] = kept["builtFrom"]
+    elif spec.get("kind") == "imports":
         manifest["builtFrom"] = [{"closure": sorted(spec["closure"]["roots"])}] + [
             {"dist": a["dist"], "versions": a["versions"]} for a in spec.get("apiHistory", [])
         ]
@@ -238,7 +319,9 @@ def verify(name: str) -> list[str]:
     return problems
 
 
-def build_one(spec: dict[str, Any], sources: dict[str, Any], cache: Path, workers: int) -> None:
+def build_one(
+    spec: dict[str, Any], sources: dict[str, Any], cache: Path, workers: int, mirrors: Path
+) -> None:
     """Mine and write one package of ``SOURCES.json``."""
     started = time.perf_counter()
     kind = spec.get("kind", "projects")
@@ -254,7 +337,7 @@ def build_one(spec: dict[str, Any], sources: dict[str, Any], cache: Path, worker
         envelopes = build_imports(spec, cache)
     else:
         raise SystemExit(f"{spec['name']}: unknown package kind {kind!r}")
-    manifest = write_package(spec, envelopes, mined)
+    manifest = write_package(spec, finish(spec, envelopes, mirrors), mined)
     size = sum((data_dir(spec["name"]) / f).stat().st_size for f in manifest["files"])
     print(
         f"errcat-data-{spec['name']}: {manifest['count']:,} records, {size / 1e6:.1f} MB "
@@ -263,16 +346,43 @@ def build_one(spec: dict[str, Any], sources: dict[str, Any], cache: Path, worker
     )
 
 
+def refinish(spec: dict[str, Any], mirrors: Path = MIRRORS) -> None:
+    """Run :func:`finish` again on a package's committed records (no mining)."""
+    data = data_dir(spec["name"])
+    manifest = read_manifest(data)
+    envelopes = [env for file in sorted(manifest["files"]) for env in read_envelopes(data / file)]
+    new = write_package(spec, finish(spec, envelopes, mirrors), [], kept=manifest)
+    print(f"errcat-data-{spec['name']}: {manifest['count']:,} -> {new['count']:,} records")
+
+
+def read_envelopes(path: Path) -> list[RecordEnvelope]:
+    """The envelopes of one committed records file (``.jsonl.gz``)."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        return [RecordEnvelope.model_validate_json(line) for line in fh if line.strip()]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--mirrors", type=Path, default=MIRRORS, help="git mirrors: <dir>/<owner>+<name>/repo"
+    )
     parser.add_argument("--only", action="append", default=[], metavar="NAME")
     parser.add_argument("--verify", action="store_true", help="check the committed packages")
+    parser.add_argument(
+        "--refinish",
+        action="store_true",
+        help="drop vague records and replace the hand-written ones in the committed packages",
+    )
     args = parser.parse_args(argv)
     sources = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
     packages = [p for p in sources["packages"] if not args.only or p["name"] in args.only]
     if args.verify:
+        unbuilt = [spec["name"] for spec in packages if not data_dir(spec["name"]).is_dir()]
+        for name in unbuilt:
+            print(f"errcat-data-{name}: not built yet (named in SOURCES.json)")
+        packages = [spec for spec in packages if spec["name"] not in unbuilt]
         problems = [p for spec in packages for p in verify(spec["name"])]
         for problem in problems:
             print(problem)
@@ -280,9 +390,13 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"{len(problems)} problem(s)")
         print(f"{len(packages)} data packages verified against their manifests")
         return
+    if args.refinish:
+        for spec in packages:
+            refinish({**sources, **spec} if spec.get("kind") == "imports" else spec, args.mirrors)
+        return
     args.cache.mkdir(parents=True, exist_ok=True)
     for spec in packages:
-        build_one(spec, sources, args.cache, args.workers)
+        build_one(spec, sources, args.cache, args.workers, args.mirrors)
 
 
 if __name__ == "__main__":

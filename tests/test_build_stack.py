@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -10,8 +11,12 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
+import errcat  # noqa: E402
+from conftest import make_envelope  # noqa: E402
+from errcat.catalog import Catalog  # noqa: E402
 from errcat.imports.modules import WheelModules  # noqa: E402
 from errcat.imports.records import Site  # noqa: E402
+from errcat.patterns import template_to_pattern  # noqa: E402
 from stack_closure import Wheel, requirements  # noqa: E402
 from stack_imports import _importing_line, _requirers, module_records  # noqa: E402
 
@@ -58,3 +63,82 @@ def test_the_line_that_imports_an_extension_is_found() -> None:
     assert _importing_line(text, "vllm._C") == 5
     assert _importing_line("from vllm import _C, _moe_C\n", "vllm._moe_C") == 1
     assert _importing_line("import vllm._Cx\n", "vllm._C") is None
+
+
+# --- finishing a package: vague records dropped, hand-written ones added ----------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from build_stack import finish, too_vague  # noqa: E402
+from errcat.models import RecordEnvelope  # noqa: E402
+from stack_curated import CURATED_TAG  # noqa: E402
+from stack_curated.argparse_errors import RECORDS as ARGPARSE  # noqa: E402
+from stack_curated.pydantic_errors import parse_arms, type_record  # noqa: E402
+from stack_curated.symbols import RECORDS as SYMBOLS  # noqa: E402
+
+
+def _mined(template: str, *tags: str) -> RecordEnvelope:
+    return make_envelope(
+        id=hashlib.sha256(template.encode()).hexdigest()[:16],
+        errorMessage=template,
+        messagePattern=template_to_pattern(template),
+        tags=["errcat:generated", *tags],
+    )
+
+
+def test_vague_mined_records_are_dropped_and_others_kept() -> None:
+    assert too_vague(_mined("bad"))
+    assert too_vague(_mined("{expr} already exists"))
+    assert not too_vague(_mined("{msg}"))  # wordless: answered by its frame only
+    assert not too_vague(_mined("Expected all tensors to be on the same device, but found {n}"))
+    assert not too_vague(_mined("No module named 'x'", "errcat:imports"))
+
+
+_WORDS = st.sampled_from(
+    ["bad", "tensor", "shard", "checkpoint", "already", "exists", "the", "quantization"]
+)
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=6), _WORDS)
+def test_more_literal_words_never_make_a_kept_record_vague(words: list[str], extra: str) -> None:
+    template = " ".join(words) + " {value}"
+    if not too_vague(_mined(template)):
+        assert not too_vague(_mined(f"{extra} {template}"))
+
+
+def test_finish_replaces_the_hand_written_records_and_counts_the_dropped(
+    capsys: object,
+) -> None:
+    spec = {"name": "python", "curated": ["argparse", "symbols"]}
+    old = ARGPARSE[0].envelope()
+    stale = old.model_copy(
+        update={"record": old.record.model_copy(update={"id": "f" * 16, "tags": (CURATED_TAG,)})}
+    )
+    kept = _mined("Expected all tensors to be on the same device, but found {n}")
+    out = finish(spec, [kept, _mined("bad"), stale])
+    ids = {e.record.id for e in out}
+    assert kept.record.id in ids and "f" * 16 not in ids
+    assert len(out) == 1 + len(ARGPARSE) + len(SYMBOLS)
+    assert "1 mined records dropped" in capsys.readouterr().out  # type: ignore[attr-defined]
+
+
+def test_pydantic_core_arms_become_records_with_their_type_code() -> None:
+    text = '    Self::Missing {..} => "Field required",\n    Self::IntParsing {..} => "x",\n'
+    arms = parse_arms(text)
+    assert arms == [(1, "missing", "Field required"), (2, "int_parsing", "x")]
+    record = type_record(*arms[0], revision="0" * 40).envelope().record
+    assert record.error_message.startswith("Field required [type=missing, input_value=")
+    assert "pydantic:type:missing" in record.tags
+    assert any('"model"' in s for s in record.solutions)
+
+
+def test_argparse_and_symbol_records_answer_what_users_paste() -> None:
+    catalog = Catalog([r.envelope() for r in (*ARGPARSE, *SYMBOLS)])
+    line = "vllm: error: unrecognized arguments: --lora-path ./adapter"
+    match = errcat.match_error(line, catalog=catalog)
+    assert match is not None and "unrecognized arguments" in match.summary.error_message
+    assert any("--lora-modules" in s or "--help" in s for s in match.record.solutions)
+    title = "Import error sgl_kernel undefined symbol: _ZN3c104cuda9SetDeviceEab"
+    match = errcat.match_error(title, catalog=catalog)
+    assert match is not None and "undefined symbol" in match.summary.error_message

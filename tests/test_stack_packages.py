@@ -79,7 +79,7 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
     site: Path,
 ) -> None:
     _install(site, STACK / "packages" / "errcat-data-python")
-    assert [ep.name for ep in installed_entry_points()] == ["python"]
+    assert "python" in [ep.name for ep in installed_entry_points()]
     text = "argparse.ArgumentError: argument --tp-size: invalid int value: 'abc'"
     match = errcat.match_error(text)
     assert match is not None

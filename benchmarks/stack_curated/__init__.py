@@ -1,0 +1,43 @@
+"""Hand-written records of the stack's data packages, by group, for ``build_stack.py``.
+
+``SOURCES.json`` names a package's groups under ``curated``; :func:`curated`
+returns their envelopes. Groups: ``argparse`` (command-line errors),
+``symbols`` (``undefined symbol`` by whose symbol), ``pydantic-core`` (the
+validation error types, read from a pydantic-core git mirror at the commit
+``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from errcat.models import RecordEnvelope
+from stack_curated import argparse_errors, pydantic_errors, symbols
+from stack_curated.spec import CURATED_TAG, Curated
+
+__all__ = ["CURATED_TAG", "MIRRORS", "curated"]
+
+
+#: Where the git mirrors are unless told (``build_stack.py --mirrors``).
+MIRRORS = Path("/work/.mirror")
+
+
+def curated(
+    groups: Sequence[str], spec: dict[str, Any], mirrors: Path = MIRRORS
+) -> list[RecordEnvelope]:
+    """The envelopes of the groups named (an unknown name stops the build)."""
+    out: list[Curated] = []
+    for group in groups:
+        if group == "argparse":
+            out += argparse_errors.RECORDS
+        elif group == "symbols":
+            out += symbols.RECORDS
+        elif group == "pydantic-core":
+            source = spec["pydanticCore"]
+            mirror = mirrors / source["repo"].replace("/", "+") / "repo"
+            out += pydantic_errors.records(mirror, source["commit"])
+        else:
+            raise SystemExit(f"{spec['name']}: unknown curated group {group!r}")
+    return [c.envelope() for c in out]

@@ -234,8 +234,12 @@ def build(
         [source],
     )
     if not report.ok:
+        errors = [str(f) for f in report.findings if f.level == "error"]
+        shown = "".join(f"\n  {line}" for line in errors[:5])
+        more = f"\n  ... and {len(errors) - 5} more" if len(errors) > 5 else ""
         raise ReleaseRefusedError(
-            f"{report.count('error')} error(s) in {root}; nothing was written", report
+            f"{report.count('error')} error(s) in {root}; nothing was written:{shown}{more}",
+            report,
         )
     envelopes = source.envelopes
     files = canonical_files(envelopes, compress=is_compressed_dir(root))

@@ -247,6 +247,7 @@ def test_build_refuses_when_check_has_errors(tmp_path: Path) -> None:
     with pytest.raises(ReleaseRefusedError, match="1 error") as info:
         build(tmp_path / "data")
     assert info.value.report is not None and not info.value.report.ok
+    assert "error[slug]" in str(info.value)  # the refusal names the finding itself
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["data", "records", "x.jsonl"]
     code, out, err = _cli(["build", str(tmp_path / "data")])
     assert code == 1 and "error[slug]" in out and "refused" in err

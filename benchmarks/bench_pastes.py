@@ -442,7 +442,8 @@ def print_misses(outcomes: list[Outcome]) -> None:
         kinds[kind] += 1
         old = " (old site, through history)" if o.paste.old_site is not None else ""
         print(f"\n- {o.paste.id} ({kind}){old} {o.paste.url}")
-        print(f"    expected: {e['file_path']} [{e['error_class']}] {e['message_prefix']!r}")
+        said = e.get("message_prefix") or e.get("statement") or ""
+        print(f"    expected: {e['file_path']} [{e['error_class']}] {said!r}")
         note = o.paste.expect.get("note")
         if note:
             print(f"    label note: {note}")
@@ -526,7 +527,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--catalog", type=Path, nargs="+", default=[DEFAULT_CATALOG])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--no-misses", action="store_true", help="print the table only")
+    parser.add_argument(
+        "--no-misses",
+        action="store_true",
+        help="print the table only (the default for a held-out file: holdout_*.jsonl)",
+    )
+    parser.add_argument(
+        "--misses", action="store_true", help="list the misses even of a held-out file"
+    )
     parser.add_argument(
         "--write-test-sample",
         action="store_true",
@@ -550,8 +558,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"pastes: {args.data} ({len(pastes)})\n")
     outcomes = run(pastes, catalog)
     print_table(outcomes)
-    if not args.no_misses:
+    held_out = args.data.name.startswith("holdout")
+    if args.misses or not (args.no_misses or held_out):
         print_misses(outcomes)
+    elif held_out:
+        print("\n(held-out pastes: misses not listed, so that nobody tunes on them; --misses)")
 
 
 if __name__ == "__main__":

@@ -297,6 +297,15 @@ class History:
             found[lineage.record_id] = lineage
         self._lineages = found
 
+    def __reduce__(self) -> tuple[type[History], tuple[str, tuple[Revision, ...], list[Lineage]]]:
+        """Pickle the lineages themselves (a loaded history reads a memory-mapped sidecar).
+
+        >>> import pickle
+        >>> pickle.loads(pickle.dumps(History("o/r", [], []))).repo
+        'o/r'
+        """
+        return (History, (self.repo, self.revisions, list(self)))
+
     def __len__(self) -> int:
         """Number of lineages."""
         return len(self._lineages)

@@ -101,6 +101,7 @@ class _Shipped:
 
     token: str
     parts: tuple[_Part, ...]
+    history: Any  # Broadcast of the catalog's History (when each message existed), or None
 
     def catalog(self) -> Catalog:
         opened = _OPENED.get(self.token)
@@ -133,7 +134,10 @@ def _open(shipped: _Shipped) -> Catalog:
                 for kind, data in part.records.value
             ]
             stores.append(MemoryStore(items))
-    return Catalog._of_parts(stores)
+    catalog = Catalog._of_parts(stores)
+    if shipped.history is not None:  # the same answers as the driver's: lineages, upgrades
+        catalog._keep_history(shipped.history.value)
+    return catalog
 
 
 def _ship(spark: SparkSession, catalog: CatalogArg) -> _Shipped:
@@ -177,7 +181,10 @@ def _ship(spark: SparkSession, catalog: CatalogArg) -> _Shipped:
                         ("record", store.record(position).model_dump_json(by_alias=True))
                     )
             parts.append(_Part(None, None, (), context.broadcast(records)))
-    shipped = _Shipped(token, tuple(parts))
+    history = cat.history
+    shipped = _Shipped(
+        token, tuple(parts), context.broadcast(history) if history is not None else None
+    )
     _SHIPPED[key] = (context, cat, shipped)
     return shipped
 

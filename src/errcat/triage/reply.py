@@ -153,4 +153,10 @@ def render_reply(findings: Findings, *, max_chars: int = GITHUB_COMMENT_LIMIT) -
         _compose(head, [s if i not in advice else "" for i, s in enumerate(sections(None))], footer)
     )
     share = max(MIN_MARKDOWN_CHARS, (max_chars - rest) // len(advice) - 40)
-    return _compose(head, sections(share), footer)
+    reply = _compose(head, sections(share), footer)
+    # An answer shortened to its share can still run over it (the parts it always keeps):
+    # give back the overflow until the reply fits or every answer is at its minimum.
+    while (over := markdown_length(reply) - max_chars) > 0 and share > MIN_MARKDOWN_CHARS:
+        share = max(MIN_MARKDOWN_CHARS, share - over // len(advice) - 10)
+        reply = _compose(head, sections(share), footer)
+    return reply

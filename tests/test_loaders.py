@@ -269,3 +269,28 @@ def test_an_empty_gzip_in_a_data_directory_is_reported_by_every_reader(tmp_path:
     for catalog in (eager, lazy):
         assert len(catalog) == 1
         assert ["decompresses to nothing" in str(p) for p in catalog.problems] == [True]
+
+
+@pytest.mark.parametrize("name", ["bomb.json.gz", "bomb.txt.gz"])
+def test_a_document_bomb_is_never_decompressed_past_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A .json.gz read as one document was decompressed up to 256 MiB (the document bound)
+    before the 64x bound was checked: a 1 GiB bomb peaked at 294 MiB (bench_adversarial 3b)."""
+    from errcat import loaders
+
+    limit = 1 << 20
+    monkeypatch.setattr(loaders, "inflate_limit", lambda size: limit)
+    reads: list[int] = []
+    real = loaders._Inflating._counted
+
+    def counted(self: loaders._Inflating, data: bytes) -> bytes:
+        reads.append(len(data))
+        return real(self, data)
+
+    monkeypatch.setattr(loaders._Inflating, "_counted", counted)
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(b"[" + b" " * (8 << 20) + b"]"))
+    with pytest.raises(CatalogSourceError, match="decompresses to more than"):
+        list(iter_path(path))
+    assert max(reads) <= limit + 1

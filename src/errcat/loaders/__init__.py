@@ -182,7 +182,7 @@ class _Inflating:
         return data
 
     def read(self, size: int = -1) -> bytes:
-        if size < 0 and self._limit is not None:
+        if self._limit is not None and (size < 0 or size > self._limit + 1 - self._done):
             size = self._limit + 1 - self._done  # never more than the bound, plus one
         try:
             data = self._stream.read(size)

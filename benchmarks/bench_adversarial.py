@@ -7,8 +7,11 @@ subprocesses; the peak memory of each is read from its own resource usage
 result (pass / fail / skip) and the figure that decides it ("peak 61 MiB",
 "5,998/5,998 events", "0/5 processes differ"). A run passes when no errcat
 process printed a traceback, memory stayed under the case's bound, nothing
-readable was lost and concurrent answers equal the serial ones. Exit status 1
-when a case failed.
+readable was lost and concurrent answers equal the serial ones. The memory
+bound of an errcat command is 200 MiB (the bombs, the 256 MiB line and 1 GiB
+of stdin included); the server's peak is shown, not bounded (it serves the
+bundled catalog, loaded and indexed at its start). Exit status 1 when a case
+failed.
 
 Inputs: the small ones are in ``benchmarks/adversarial/`` (a catalog line
 nested 2,000 deep, patterns with huge counted repeats, logs of odd classes,
@@ -16,7 +19,8 @@ level words and vLLM worker prefixes with the events they hold in
 ``*.expected.json``, a manifest naming ``../outside.jsonl``, a data directory
 with prose beside its records); the big ones (compression bombs, a 256 MiB
 line, 1 GiB of stdin, planted-event logs) are made in a temporary directory.
-The cases of the server, Spark and git are in ``adversarial_serve.py``.
+The cases of scanning logs are in ``adversarial_scan.py``, those of the server,
+Spark and git in ``adversarial_serve.py``.
 The whole run takes a few minutes (Spark's sessions are most of it).
 """
 
@@ -27,7 +31,6 @@ import contextlib
 import gzip
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -360,7 +363,7 @@ def case_3(tmp: Path) -> Result:
     ]
     left = sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) if cache.exists() else 0
     refused = sum("decompresses to more than" in r.out + r.err for r in runs)
-    ok = _no_traceback(runs) and refused == 4 and left == 0 and _peak(runs) < 300
+    ok = _no_traceback(runs) and refused == 4 and left == 0 and _peak(runs) < 200
     return Result(
         "3",
         f"{len(bomb) / MiB:.1f} MiB .jsonl.gz of 1 GiB zeros: validate, match, stored index, a release zip holding it",
@@ -376,7 +379,7 @@ def case_3b(tmp: Path) -> Result:
         (tmp / name).write_bytes(bomb)
         runs.append(errcat("validate", str(tmp / name)))
     refused = sum("decompresses to more than" in r.out + r.err for r in runs)
-    ok = _no_traceback(runs) and refused == 2 and _peak(runs) < 300
+    ok = _no_traceback(runs) and refused == 2 and _peak(runs) < 200
     return Result(
         "3b",
         "new: the bomb as a .json.gz and a .txt.gz (read as one document, not as lines)",
@@ -537,7 +540,7 @@ def case_8(tmp: Path) -> Result:
         stdin=_noise(size, SEED_LINE.encode() + b"\n"),
     )
     answered = "Change --deepep-mode to low_latency" in ran.out
-    ok = ran.code == 0 and answered and ran.peak_mib < 300 and not ran.traceback
+    ok = ran.code == 0 and answered and ran.peak_mib < 200 and not ran.traceback
     return Result(
         "8",
         "1 GiB on errcat match's stdin, the error at its end (was 255 s, 3.2 GB)",
@@ -554,7 +557,7 @@ def case_8b(tmp: Path) -> Result:
         yield b"\n" + SEED_LINE.encode() + b"\n"
 
     ran = errcat("match", "--lines", "-", "--no-bundled", "--catalog", str(SEEDS), stdin=line())
-    ok = ran.peak_mib < 300 and not ran.traceback and ran.code in (0, 1)
+    ok = ran.peak_mib < 200 and not ran.traceback and ran.code in (0, 1)
     return Result(
         "8b",
         "new: match --lines - with one line of 256 MiB before a known error",
@@ -615,178 +618,6 @@ def case_9(tmp: Path) -> Result:
         "5 fresh processes, 16 threads making the first match_error calls at once (bundled catalog)",
         differ == 0 and _no_traceback(runs),
         f"{differ}/5 processes differ from the serial answers",
-    )
-
-
-# --------------------------------------------------------------------------
-# Lost events (cases 10-13).
-
-_NOISE = [
-    "[2026-01-02 03:04:05 TP0] Decode batch. #running-req: {n}, token usage: 0.{n}",
-    'INFO 03-06 10:05:08 api_server.py:190] 127.0.0.1:{n} - "POST /generate HTTP/1.1" 200',
-]
-
-
-def _planted(
-    events: int, seed: int, *, after_tb: bool
-) -> tuple[str, list[tuple[int, str, str, int]]]:
-    """A log of noise and planted events: its text and each event's (line, class, message, end)."""
-    rng = random.Random(seed)
-    lines: list[str] = []
-    planted: list[tuple[int, str, str, int]] = []
-    size = 0
-
-    def add(line: str) -> None:
-        nonlocal size
-        lines.append(line)
-        size += len(line) + 1
-
-    for n in range(events):
-        for _ in range(rng.randint(1, 3)):
-            add(rng.choice(_NOISE).format(n=rng.randint(1, 9999)))
-        prefix = "[2026-01-02 03:04:05 TP1] " if after_tb or n % 2 else ""
-        start = len(lines) + 1
-        add(f"{prefix}Traceback (most recent call last):")
-        add(f'{prefix}  File "/srv/app/m.py", line {rng.randint(1, 900)}, in step')
-        add(f"{prefix}    step()")
-        add(f"{prefix}KeyError: 'planted {n}'")
-        planted.append((start, "KeyError", f"'planted {n}'", size))
-        if after_tb or n % 3 == 0:  # an error line right after it, without a prefix
-            add(f"ValueError: planted {n} follows")
-            planted.append((len(lines), "ValueError", f"planted {n} follows", size))
-    add("[2026-01-02 03:04:08 TP0] done")
-    return "\n".join(lines) + "\n", planted
-
-
-def _count(
-    found: list[tuple[int, str, str]], planted: Iterable[tuple[int, str, str, int]], readable: int
-) -> tuple[int, int]:
-    expected = {(s, c, m) for s, c, m, end in planted if end <= readable}
-    return len(expected & set(found)), len(expected)
-
-
-def case_10(tmp: Path) -> Result:
-    text, planted = _planted(6000, 10, after_tb=False)
-    packed = gzip.compress(text.encode(), mtime=0)
-    cut = packed[: len(packed) * 6 // 10]
-    readable = len(zlib.decompressobj(wbits=31).decompress(cut).decode("utf-8", "replace"))
-    results = []
-    runs = []
-    for name, data, chars in (
-        ("cut", cut, readable),
-        ("trailing", packed + b"garbage after the end", len(text)),
-    ):
-        path = tmp / f"{name}.log.gz"
-        path.write_bytes(data)
-        ran = _scan(path)
-        runs.append(ran)
-        results.append(
-            (*_count(_events(ran), planted, chars), ran.code, "damaged after" in ran.err)
-        )
-    ok = _no_traceback(runs) and all(f == e and code == 2 and said for f, e, code, said in results)
-    figure = ", ".join(
-        f"{name} {f:,}/{e:,} events"
-        for name, (f, e, _, _) in zip(("cut at 60%", "trailing bytes"), results, strict=True)
-    )
-    return Result(
-        "10",
-        "gzip cut at 60% / with trailing bytes (planted tracebacks and error lines)",
-        ok,
-        figure + ", damage reported (exit 2)",
-    )
-
-
-def case_11(tmp: Path) -> Result:
-    text, planted = _planted(2000, 11, after_tb=True)
-    path = tmp / "after.log"
-    path.write_text(text)
-    ran = _scan(path)
-    found, expected = _count(_events(ran), planted, len(text))
-    return Result(
-        "11",
-        "2,000 prefixed tracebacks, each followed at once by an unprefixed error line",
-        found == expected and not ran.traceback,
-        f"{found:,}/{expected:,} events",
-    )
-
-
-def _expected_log(name: str) -> tuple[int, int, Ran]:
-    ran = _scan(INPUTS / f"{name}.log")
-    expected = [tuple(e) for e in json.loads((INPUTS / f"{name}.expected.json").read_text())]
-    found = _events(ran)
-    return sum(e in found for e in expected), len(expected) + len(set(found) - set(expected)), ran
-
-
-def case_12(tmp: Path) -> Result:
-    found, expected, ran = _expected_log("odd_classes")
-    return Result(
-        "12",
-        "bare lines of classes not ending in Error (re.error, StopIteration, decimal.DivisionByZero, ...)",
-        found == expected and not ran.traceback,
-        f"{found}/{expected} events",
-    )
-
-
-def case_12b(tmp: Path) -> Result:
-    found, expected, ran = _expected_log("level_words")
-    return Result(
-        "12b",
-        "new: error lines behind level words / clocks, each followed by `INFO ok`-like lines",
-        found == expected and not ran.traceback,
-        f"{found}/{expected} events, messages exact",
-    )
-
-
-def case_11b(tmp: Path) -> Result:
-    found, expected, ran = _expected_log("vllm_ranks")
-    return Result(
-        "11b",
-        "new: (VllmWorker rank=0/1 pid=...) tracebacks interleaved, EngineCore_DP0, APIServer",
-        found == expected and not ran.traceback,
-        f"{found}/{expected} events, each its own class",
-    )
-
-
-def case_13(tmp: Path) -> Result:
-    line = tmp / "oneline.log"
-    with line.open("wb") as fh:
-        fh.write(b"ERROR ValueError: at the start ")
-        chunk = b"y" * MiB
-        for _ in range(256):
-            fh.write(chunk)
-        fh.write(b" KeyError: at the end")
-    zeros = tmp / "zeros.log.gz"
-    zeros.write_bytes(_zeros_gz(1 << 30))
-    runs = [_scan(line), _scan(zeros)]
-    ok = _no_traceback(runs) and all(r.peak_mib < 200 for r in runs) and len(_events(runs[0])) == 1
-    return Result(
-        "13",
-        "scan 256 MiB without a line end; a 1 MiB gzip of 1 GiB zeros (was 4.2 GB / 2.1 GB)",
-        ok,
-        f"peak {runs[0].peak_mib:.0f} MiB / {runs[1].peak_mib:.0f} MiB",
-    )
-
-
-def case_13b(tmp: Path) -> Result:
-    try:
-        import zstandard
-    except ImportError:
-        return Result(
-            "13b", "new: scan a zstd frame of 1 GiB zeros", None, "zstandard not installed"
-        )
-    packer = zstandard.ZstdCompressor(level=3).compressobj()
-    path = tmp / "zeros.log.zst"
-    with path.open("wb") as fh:
-        for _ in range(1024):
-            fh.write(packer.compress(b"\0" * MiB))
-        fh.write(packer.flush())
-    ran = _scan(path)
-    ok = ran.peak_mib < 200 and not ran.traceback
-    return Result(
-        "13b",
-        f"new: scan a {path.stat().st_size / 1024:.0f} KiB zstd of 1 GiB zeros",
-        ok,
-        f"peak {ran.peak_mib:.0f} MiB, {ran.seconds:.1f} s",
     )
 
 
@@ -852,6 +683,15 @@ def case_19b(tmp: Path) -> Result:
 
 
 def _cases() -> dict[str, Callable[[Path], Result]]:
+    from adversarial_scan import (
+        case_10,
+        case_11,
+        case_11b,
+        case_12,
+        case_12b,
+        case_13,
+        case_13b,
+    )
     from adversarial_serve import SERVE_CASES
 
     local = {

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -235,3 +236,61 @@ def test_a_manifest_cannot_name_a_file_outside_its_directory(tmp_path: Path, nam
     for read in (lambda: list(iter_path(data)), lambda: Catalog.from_path(data, lazy=True)):
         with pytest.raises(CatalogSourceError, match=r"out of the data directory|not a relative"):
             read()
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [(b"", "empty (0 bytes)"), (gzip.compress(b""), "decompresses to nothing")],
+    ids=["zero-bytes", "empty-gzip"],
+)
+@pytest.mark.parametrize("name", ["cat.jsonl.gz", "cat.json.gz", "cat.txt.gz"])
+def test_an_empty_compressed_catalog_is_reported_not_loaded_as_no_records(
+    tmp_path: Path, data: bytes, reason: str, name: str
+) -> None:
+    """Issue 28 leftover: an empty .jsonl.gz loaded as a catalog of no records, silently."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    (item,) = iter_path(path)
+    assert item.envelope is None and item.problem is not None
+    assert reason in str(item.problem) and str(path) in str(item.problem)
+    catalog = Catalog.from_path(path)
+    assert len(catalog) == 0 and len(catalog.problems) == 1
+    with pytest.raises(InvalidRecordError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        Catalog.from_path(path, strict=True)
+
+
+def test_an_empty_gzip_in_a_data_directory_is_reported_by_every_reader(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.jsonl").write_text(_lines(seed_objects()[:1]), encoding="utf-8")
+    (data / "b.jsonl.gz").write_bytes(gzip.compress(b""))
+    eager = Catalog.from_path(data, lazy=False)
+    lazy = Catalog.from_path(data, lazy=True)
+    for catalog in (eager, lazy):
+        assert len(catalog) == 1
+        assert ["decompresses to nothing" in str(p) for p in catalog.problems] == [True]
+
+
+@pytest.mark.parametrize("name", ["bomb.json.gz", "bomb.txt.gz"])
+def test_a_document_bomb_is_never_decompressed_past_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A .json.gz read as one document was decompressed up to 256 MiB (the document bound)
+    before the 64x bound was checked: a 1 GiB bomb peaked at 294 MiB (bench_adversarial 3b)."""
+    from errcat import loaders
+
+    limit = 1 << 20
+    monkeypatch.setattr(loaders, "inflate_limit", lambda size: limit)
+    reads: list[int] = []
+    real = loaders._Inflating._counted
+
+    def counted(self: loaders._Inflating, data: bytes) -> bytes:
+        reads.append(len(data))
+        return real(self, data)
+
+    monkeypatch.setattr(loaders._Inflating, "_counted", counted)
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(b"[" + b" " * (8 << 20) + b"]"))
+    with pytest.raises(CatalogSourceError, match="decompresses to more than"):
+        list(iter_path(path))
+    assert max(reads) <= limit + 1

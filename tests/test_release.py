@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
 import json
 import shutil
@@ -278,6 +279,43 @@ def test_build_deletes_only_files_whose_records_it_moved(tmp_path: Path) -> None
     result = build(data, version=V1)
     assert result.removed == ["records/b.jsonl"]
     assert (data / "notes.txt").is_file() and (data / "settings.json").read_text() == "[]"
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_build_neither_reads_nor_removes_prose_files(tmp_path: Path, compress: bool) -> None:
+    """Case 19 of issue 28: a notes.txt of prose was read as JSON Lines, each line a
+    schema error, and the build refused the data over it."""
+    data = tmp_path / "data"
+    (data / "records").mkdir(parents=True)
+    lines = (FIXTURES / "v1" / "records" / "example__project.jsonl").read_text().splitlines()
+    (data / "records" / "b.jsonl").write_text(lines[0] + "\n", encoding="utf-8")
+    notes = b"These are my notes about the data.\nRebuild it weekly: {see below}\n"
+    if compress:
+        (data / "notes.txt.gz").write_bytes(gzip.compress(notes))
+    else:
+        (data / "notes.txt").write_bytes(notes)
+    (data / "README.txt").write_bytes(b"\n\n  [draft] read me\n")
+    (data / "settings.json").write_text("[]", encoding="utf-8")
+    report = check([data])
+    assert report.ok and report.count("error") == 0
+    result = build(data, version=V1)
+    assert result.removed == ["records/b.jsonl"]
+    assert (data / ("notes.txt.gz" if compress else "notes.txt")).is_file()
+    assert (data / "README.txt").read_bytes() == b"\n\n  [draft] read me\n"
+    assert (data / "settings.json").read_text() == "[]"
+
+
+def test_a_txt_file_of_records_is_still_data(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "records").mkdir(parents=True)
+    lines = (FIXTURES / "v1" / "records" / "example__project.jsonl").read_text().splitlines()
+    (data / "records" / "b.jsonl").write_text(lines[0] + "\n", encoding="utf-8")
+    (data / "more.txt").write_text(lines[1] + "\n{not json\n", encoding="utf-8")
+    report = check([data])
+    assert report.records == 2
+    assert [(f.path, f.line) for f in report.findings if f.level == "error"] == [
+        (str(data / "more.txt"), 2)
+    ]
 
 
 def test_check_refuses_a_manifest_naming_files_outside(tmp_path: Path) -> None:

@@ -374,6 +374,21 @@ def test_zstd_is_read_or_named_as_a_missing_extra(
     assert isinstance(caught.value, OSError) and caught.value.path == str(log)
 
 
+def test_a_zstd_bomb_is_decompressed_a_few_mib_at_a_time(tmp_path: Path) -> None:
+    """A 2 KiB zstd of 64 MiB of zeros came out of one 4 KiB step whole (a 1 GiB one took
+    550 MiB to scan): zstd's output per compressed byte is up to 32,768 times more."""
+    import io
+
+    from errcat.scan.logs import _unzstd
+
+    zstandard = pytest.importorskip("zstandard")
+    packer = zstandard.ZstdCompressor().compressobj()
+    data = b"".join(packer.compress(b"\0" * (1 << 20)) for _ in range(64)) + packer.flush()
+    sizes = [len(block) for block in _unzstd(io.BytesIO(data), "zeros.zst")]
+    assert sum(sizes) == 64 << 20
+    assert max(sizes) <= 4 << 20
+
+
 def test_summary_counts_by_record_most_frequent_first(tmp_path: Path) -> None:
     log = tmp_path / "a.log"
     log.write_text(SEED_LOG + "KeyError: 'a'\nINFO 03-06 10:05:08 [x.py:1] ok\n" + SEED_LOG)

@@ -114,6 +114,13 @@ _REPEATED_RE: Final = re.compile(r"\[Previous line repeated \d+ more times?\]")
 _CARET_RE: Final = re.compile(r"[ \t]*[~^][~^ \t]*")
 # A horizontal rule or pytest section line: a new record, never a message line.
 _RULE_RE: Final = re.compile(r"(?:={3,}|-{3,}|_{3,}|\*{3,})")
+# The start of a log line that no known prefix matched: a level word as loggers print
+# it ("INFO ok", "WARNING: x", "ERROR] y"), or a date and time ("2026/01/04 08:00",
+# "08:00:01 ..."). Such a line is a new log record, not a message's next line.
+LOG_LINE_START_RE: Final = re.compile(
+    r"(?:TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)(?:[ \t:\]|]|$)"
+    r"|\d{4}[-/.]\d\d[-/.]\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d(?:[.,]\d+)?[ \t\]]"
+)
 
 
 def _indent(text: str) -> int:

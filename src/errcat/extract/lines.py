@@ -51,8 +51,9 @@ _PREFIX_RE: Final = re.compile(
     rf"""
     (?P<sgl>\[{_TS}(?P<sgl_tags>(?:\ [A-Za-z]{{1,8}}[_-]?\d{{1,6}})*)\]:?\ ?)
                                     # sglang: [2026-03-02 10:11:12 TP0 EP1]
-  | (?P<ray>\((?P<ray_id>(?:[\w.-]{{1,80}}\ )?pid=\d{{1,10}}(?:,\ ip=[\w.:]{{1,64}})?)\)\ ?)
-                                    # vLLM / Ray workers: (Worker_TP1 pid=88)
+  | (?P<ray>\((?P<ray_id>(?:[\w.=-]{{1,80}}\ ){{0,3}}pid=\d{{1,10}}(?:,\ ip=[\w.:]{{1,64}})?)\)\ ?)
+                                    # vLLM / Ray workers: (Worker_TP1 pid=88),
+                                    # (VllmWorker rank=0 pid=410)
   | (?P<rank>\[(?P<rank_id>(?:rank|default)\d{{1,6}})\]:?\ ?)
                                     # torch distributed: [rank0]:
   | (?P<pod>\[pod/(?P<pod_id>[^\]\s]{{1,200}})\]\ )

@@ -32,6 +32,7 @@ from errcat.extract.grammar import (
     _REPR_RE,
     _RULE_RE,
     _TB_HEADER,
+    LOG_LINE_START_RE,
     _indent,
     _looks_like_exception,
 )
@@ -411,7 +412,9 @@ def _ends_message(line: _Line, record: str | None, *, every_line: bool, verbatim
         return True
     if (first.isdigit() or first in "FEPSX") and _PYTEST_SUMMARY_RE.fullmatch(stripped):
         return True
-    if not verbatim and (first.isalpha() or first == "_"):
+    if not verbatim and (first.isalpha() or first == "_" or first.isdigit()):
+        if LOG_LINE_START_RE.match(text) is not None:  # a log line no prefix matched
+            return True
         match = _EXC_START_RE.match(text) or _BARE_RE.fullmatch(text)
         if match is not None and _looks_like_exception(match.group("cls")):
             return True

@@ -64,6 +64,7 @@ __all__ = [
     "dump_envelope",
     "is_artifact",
     "is_compressed",
+    "is_prose",
     "iter_data_files",
     "iter_path",
     "load_envelopes",
@@ -169,6 +170,11 @@ class _Inflating:
         self._limit = limit
         self._done = 0
 
+    @property
+    def done(self) -> int:
+        """Bytes decompressed so far."""
+        return self._done
+
     def _counted(self, data: bytes) -> bytes:
         self._done += len(data)
         if self._limit is not None and self._done > self._limit:
@@ -176,7 +182,7 @@ class _Inflating:
         return data
 
     def read(self, size: int = -1) -> bytes:
-        if size < 0 and self._limit is not None:
+        if self._limit is not None and (size < 0 or size > self._limit + 1 - self._done):
             size = self._limit + 1 - self._done  # never more than the bound, plus one
         try:
             data = self._stream.read(size)
@@ -269,15 +275,35 @@ def _iter_json_document(text: str, source: str, *, strict: bool) -> Iterator[Loa
 MAX_DOCUMENT_BYTES = 256 << 20
 
 
+def _empty_compressed(source: str, size: int) -> Loaded:
+    """The problem of a compressed data file holding nothing (not read as no records)."""
+    reason = (
+        "the file is empty (0 bytes): not gzip data, no records read"
+        if size == 0
+        else "the compressed file decompresses to nothing: no records read"
+    )
+    return Loaded(source, 0, problem=InvalidRecordError(reason, path=source))
+
+
 def _iter_file(path: Traversable | Path, source: str, *, strict: bool) -> Iterator[Loaded]:
     suffix = data_suffix(path.name)
     try:
+        if is_compressed(path.name):
+            with path.open("rb") as probe:
+                if not probe.read(1):  # gzip reads an empty file as no data at all
+                    yield _empty_compressed(source, 0)
+                    return
         if suffix in JSONL_SUFFIXES:
             with open_data(path) as fh:
                 yield from _iter_jsonl(bounded_lines(fh), source, strict=strict)
+                if isinstance(fh, _Inflating) and fh.done == 0:
+                    yield _empty_compressed(source, 1)
             return
         with open_data(path) as fh:
             raw = fh.read(MAX_DOCUMENT_BYTES + 1)
+        if not raw and is_compressed(path.name):
+            yield _empty_compressed(source, 1)
+            return
     except _DamagedError as exc:
         raise CatalogSourceError(f"Cannot read {source}: {exc}") from None
     except (OSError, EOFError, zlib.error) as exc:
@@ -321,9 +347,42 @@ def _data_files(directory: Path) -> list[Path]:
             if name.lower().endswith((".history.json", ".history.json.gz")):
                 continue  # a history sidecar (errcat.history), not records
             suffix = data_suffix(name)
+            if suffix in SNIFFED_SUFFIXES and is_prose(Path(root) / name):
+                continue  # a notes.txt: not errcat's data, neither read nor touched
             if suffix in JSONL_SUFFIXES | JSON_SUFFIXES | SNIFFED_SUFFIXES:
                 found.append(Path(root) / name)
     return found
+
+
+#: Bytes read from the start of a ``.txt`` file to tell records from prose.
+_SNIFF_BYTES = 4096
+
+
+def is_prose(path: Traversable | Path) -> bool:
+    r"""True for a ``.txt`` file that holds no records: it opens with neither ``{`` nor ``[{``.
+
+    Such a file in a data directory (``notes.txt``, a README) is not data: a
+    directory search leaves it out, so ``release check`` does not report its
+    lines and ``release build`` neither reads nor removes it. A file that cannot
+    be read is not called prose (reading it reports the problem).
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     notes, records = pathlib.Path(tmp) / "notes.txt", pathlib.Path(tmp) / "r.txt"
+    ...     _ = notes.write_text("Rebuild weekly.\n")
+    ...     _ = records.write_text('\ufeff  {"schemaVersion": 2}\n')
+    ...     is_prose(notes), is_prose(records)
+    (True, False)
+    """
+    try:
+        with open_data(path) as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except (OSError, EOFError, zlib.error, _DamagedError):
+        return False
+    start = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if start[:1] == b"[":  # a list of envelopes, not "[draft] read me"
+        start = start[1:].lstrip() or b"]"
+    return bool(start) and start[:1] not in (b"{", b"]")
 
 
 def manifest_files(
@@ -377,9 +436,9 @@ def data_files(directory: str | os.PathLike[str]) -> list[Path]:
     """The data files under a directory, sorted, whatever its manifest lists.
 
     These are the ``.jsonl``, ``.ndjson``, ``.json`` and ``.txt`` files, also
-    gzip-compressed (``.jsonl.gz``), the manifest, ``SOURCES.json`` and hidden
-    files aside: what a release check reads, so that a
-    record added or edited since the last build is seen.
+    gzip-compressed (``.jsonl.gz``), the manifest, ``SOURCES.json``, hidden
+    files and prose ``.txt`` files (:func:`is_prose`) aside: what a release
+    check reads, so that a record added or edited since the last build is seen.
     """
     return _data_files(Path(directory))
 
@@ -411,7 +470,8 @@ def iter_path(
 
     A directory with a ``manifest.json`` is read through it (files checked
     against their sha256); any other directory is searched for ``.jsonl``,
-    ``.ndjson``, ``.json`` and ``.txt`` files, in sorted order; any of them may
+    ``.ndjson``, ``.json`` and ``.txt`` files (prose ``.txt`` files aside), in
+    sorted order; any of them may
     be gzip-compressed (``cat.jsonl.gz``). A release artifact
     (``errcat-data-<version>.zip``) is verified whole before its first record
     is yielded. A file whose whole text is one JSON value is one envelope

@@ -12,7 +12,8 @@ any size) and yields one :class:`ScanEvent` per exception event:
   body) whose class name ends in ``Error``, ``Exception`` or ``Warning``.
 
 Lines are keyed by the stream their log prefix names (``TP3``,
-``(Worker_TP1 pid=88)``, ``[rank0]:``, a compose service), so ranks printing
+``(Worker_TP1 pid=88)``, ``(VllmWorker rank=0 pid=410)``, ``[rank0]:``, a
+compose service), so ranks printing
 the same traceback line by line are put back together one by one; a line
 without such a prefix belongs to the stream of the line before it. The text of
 each event goes to :func:`errcat.extract.extract_reports` (which strips the

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from errcat.extract import ExceptionReport
+from errcat.extract.grammar import LOG_LINE_START_RE
 
 __all__ = [
     "CHAIN",
@@ -178,6 +179,7 @@ def take(
         or content.lstrip().startswith('File "')
         or event.message_lines >= _MAX_MESSAGE_LINES
         or _NEW_EXC_RE.match(content) is not None  # another exception, after a traceback too
+        or LOG_LINE_START_RE.match(content) is not None  # a log line no prefix matched
         or (odd is not None and content[:1].isalpha() and _starts_odd(content, odd))
     ):
         return False

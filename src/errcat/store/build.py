@@ -314,7 +314,12 @@ def scan_files(
     tails: list[str] = []
     patterns: list[str] = []
     file_of, offsets, lengths, lines = array("I"), array("Q"), array("I"), array("I")
-    problems: list[InvalidRecordError] = []
+    problems: list[InvalidRecordError] = [
+        # A compressed file that decompressed to nothing is reported, not read as no records.
+        InvalidRecordError("the compressed file decompresses to nothing: no records read", path=n)
+        for f, n in zip(files, names, strict=True)
+        if n.lower().endswith(".gz") and f.stat().st_size == 0
+    ]
     seen: dict[int, int] = {}  # id (as the integer its 16 hex digits spell) -> position
     try:
         for done, (chunk, part) in enumerate(zip(chunks, results, strict=True), start=1):

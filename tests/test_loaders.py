@@ -148,6 +148,25 @@ def _good_line(n: int = 0) -> str:
     return make_envelope(id=f"{n:016x}", slug=f"case-{n}").model_dump_json(by_alias=True)
 
 
+def test_a_lone_surrogate_is_a_bad_line_not_a_later_crash(tmp_path: Path) -> None:
+    """A record holding ``\\ud800`` loaded, then crashed ``release build`` (UnicodeEncodeError)."""
+    envelope = json.loads(_good_line(3))
+    envelope["record"]["documentation"] = "half a pair \ud800 here"
+    path = tmp_path / "cat.jsonl"
+    path.write_text(f"{_good_line(1)}\n{json.dumps(envelope)}\n{_good_line(2)}\n", encoding="utf-8")
+    items = list(iter_path(path))
+    assert [i.envelope is not None for i in items] == [True, False, True]
+    assert items[1].problem is not None and "lone surrogate" in str(items[1].problem)
+    for lazy in (False, True):
+        catalog = Catalog.from_path(path, lazy=lazy)
+        assert len(catalog) == 2 and [p.line for p in catalog.problems] == [2]
+    paired = json.loads(_good_line(4))
+    paired["record"]["documentation"] = "a whole pair \U0001f600 is one character"
+    path.write_text(json.dumps(paired) + "\n", encoding="utf-8")  # escaped as \ud83d\ude00
+    (item,) = iter_path(path)
+    assert item.envelope is not None and "\U0001f600" in item.envelope.record.documentation
+
+
 def test_json_nested_too_deep_is_a_bad_line_not_a_crash(tmp_path: Path) -> None:
     """Case 4: one line nested 2,000 deep crashed validate, match --catalog and release."""
     deep = '{"record": ' + "[" * 2000 + "]" * 2000 + "}"

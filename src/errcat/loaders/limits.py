@@ -14,6 +14,12 @@ file cannot fill the disk or the memory.
 Traceback (most recent call last):
 ...
 errcat.loaders.limits.JSONTooDeepError: JSON nested too deeply to read
+>>> parse_json(r'{"a": "\ud83d\ude00 ok"}')  # a surrogate pair is one character
+{'a': '😀 ok'}
+>>> parse_json(r'{"a": "\ud800"}')
+Traceback (most recent call last):
+...
+errcat.loaders.limits.LoneSurrogateError: JSON holds a lone surrogate (half of a pair)
 >>> import io
 >>> list(bounded_lines(io.BytesIO(b"a\n" + b"x" * 20 + b"\nb"), max_line=8))
 [b'a\n', OverlongLine(size=21), b'b']
@@ -22,6 +28,7 @@ errcat.loaders.limits.JSONTooDeepError: JSON nested too deeply to read
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -56,12 +63,52 @@ class JSONTooDeepError(ValueError):
     """JSON nested deeper than the parser can follow (a bad line, not a crash)."""
 
 
+class LoneSurrogateError(ValueError):
+    r"""JSON text escaping half a surrogate pair (``\ud800``): a bad line, not text to keep.
+
+    Python reads it into a string that cannot be written back as UTF-8, so a
+    record holding one would fail later, far from its line (in ``release build``).
+    """
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def parse_json(data: str | bytes | bytearray) -> Any:
-    """``json.loads``, with JSON nested too deeply raising :class:`JSONTooDeepError`."""
+    """``json.loads``, with JSON nested too deeply raising :class:`JSONTooDeepError`.
+
+    A string holding a lone surrogate raises :class:`LoneSurrogateError`.
+    """
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except RecursionError:
         raise JSONTooDeepError("JSON nested too deeply to read") from None
+    escaped = (
+        _SURROGATE_ESCAPE.search(data)
+        if isinstance(data, str)
+        else _SURROGATE_ESCAPE_BYTES.search(data)
+    )
+    if escaped is not None and _holds_surrogate(value):
+        raise LoneSurrogateError("JSON holds a lone surrogate (half of a pair)")
+    return value
+
+
+def _holds_surrogate(value: Any) -> bool:
+    """True when a string anywhere in a parsed JSON value holds a lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from errcat.errors import InvalidRecordError
+from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.loaders.limits import MAX_LINE_BYTES, parse_json
 from errcat.pattern_cost import pattern_problem
 from errcat.patterns import is_simple_pattern
@@ -78,7 +78,10 @@ def identity_of(files: Sequence[Path]) -> list[list[Any]]:
     """What the stored index remembers of its data files: path, size, modification time."""
     out = []
     for path in files:
-        stat = path.stat()
+        try:
+            stat = path.stat()
+        except OSError as exc:  # a manifest naming a file that is not there, say
+            raise CatalogSourceError(f"{path}: cannot read: {exc.strerror}") from None
         out.append([str(path.resolve()), stat.st_size, stat.st_mtime_ns])
     return out
 

@@ -50,9 +50,12 @@ _PLAIN_FRAME_RE: Final = re.compile(
     r'  File "([^"\n]+)", line (\d+), in ([^\n]+)(?:\n    ([^\n]*))?'
 )
 # Anything that needs the full parser: escapes, carriage returns, other control
-# characters, tabs, and messages that may hold another exception, a repr or a body.
-_NOT_PLAIN_RE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\[type=|\{|Traceback")
-_NOT_PLAIN_FRAMES_RE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|Traceback")
+# characters, tabs, colour codes whose ESC was lost in copy-paste (``[0m``: the full
+# parser removes them, see errcat.extract.lines), and messages that may hold another
+# exception, a repr or a body.
+_SGR_REMNANT: Final = r"\[\d{1,3}(?:;\d{1,3}){0,15}m"
+_NOT_PLAIN_RE: Final = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f]|\[type=|\{{|Traceback|{_SGR_REMNANT}")
+_NOT_PLAIN_FRAMES_RE: Final = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f]|Traceback|{_SGR_REMNANT}")
 
 
 def _plain_traceback(text: str) -> list[ExceptionReport] | None:

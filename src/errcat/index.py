@@ -31,7 +31,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
+from errcat.patterns import (
+    CompiledPattern,
+    compile_pattern,
+    literal_fragments,
+    pattern_pieces,
+    pieces_wordless,
+)
 from errcat.text import fold_whitespace, words
 
 __all__ = [
@@ -173,6 +179,15 @@ class Postings:
             self._memo[word] = found
         return found
 
+    def span(self, word: str) -> tuple[int, int]:
+        """Where ``word``'s ids lie in :attr:`ids` (``start == end`` when it has none).
+
+        >>> Postings.from_lists({"cache": [3, 4], "model": [1]}).span("model")
+        (2, 3)
+        """
+        k = self._find(word)
+        return (0, 0) if k < 0 else (self.starts[k], self.starts[k + 1])
+
     def _find(self, word: str) -> int:
         if self.keys is not None:
             return self.keys.get(word, -1)
@@ -242,6 +257,7 @@ class Entry:
     rarity: int = 0
     _compiled: CompiledPattern | None = field(default=None, repr=False)
     _record_set: frozenset[int] | None = field(default=None, repr=False)
+    _wordless: bool | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, pattern: str, records: tuple[int, ...], rarity: int = 0) -> Entry:
@@ -259,6 +275,19 @@ class Entry:
         if self._record_set is None:
             self._record_set = frozenset(self.records)
         return self._record_set
+
+    @property
+    def wordless(self) -> bool:
+        """Whether the pattern has no word of its own (:func:`errcat.patterns.is_wordless`).
+
+        Worked out on first use and kept (every stage of a match asks).
+
+        >>> Entry.build("(.+?): (.+?)", (0,)).wordless, Entry.build("bad (.+?)", (0,)).wordless
+        (True, False)
+        """
+        if self._wordless is None:
+            self._wordless = self.pieces is not None and pieces_wordless(self.pieces)
+        return self._wordless
 
     @property
     def compiled(self) -> CompiledPattern:

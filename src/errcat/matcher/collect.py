@@ -83,6 +83,8 @@ class _Collector:
     #: Fuzzy hints (see :meth:`add`), kept apart: listed only when nothing matched.
     hints: list[Match] = field(default_factory=list)
     _histories: dict[int, History | None] = field(default_factory=dict)
+    #: Each record's raising line of code, read once per call: (part, position) -> code.
+    _sources: dict[tuple[int, int], str] = field(default_factory=dict)
 
     def statement_owners(
         self, ctx: ReportContext, records: Sequence[int]
@@ -337,14 +339,20 @@ class _Collector:
         """The raising line of code of the current part's record at ``position``.
 
         Empty when the record's source cannot be read (a stored index shipped
-        without it, as to Spark executors): that evidence is then not used.
+        without it, as to Spark executors): that evidence is then not used. Read
+        once per call (several stages of one match ask for the same record's).
         """
-        from errcat.view import raise_source
+        key = (self.part, position)
+        found = self._sources.get(key)
+        if found is None:
+            from errcat.view import raise_source
 
-        try:
-            return raise_source(self.catalog.parts[self.part].view(position))
-        except CatalogSourceError:
-            return ""
+            try:
+                found = raise_source(self.catalog.parts[self.part].view(position))
+            except CatalogSourceError:
+                found = ""
+            self._sources[key] = found
+        return found
 
     def lineage(self, record_id: str) -> Lineage | None:
         """A record's lineage in the current part's history (None without one)."""
@@ -465,7 +473,10 @@ class _Collector:
         if not answers:
             return None
         cause = next((m for m in answers if not _is_wrapper(m)), answers[0])
-        return replace(cause, related=tuple(m for m in answers if m is not cause))
+        related = tuple(m for m in answers if m is not cause)
+        if not related and not cause.related:
+            return cause  # the same match: no copy needed
+        return replace(cause, related=related)
 
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})

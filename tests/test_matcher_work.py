@@ -6,6 +6,7 @@ measured by ``benchmarks/bench_match.py`` and ``benchmarks/profile_match.py``).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from conftest import make_envelope
 from errcat import Catalog, match_all, match_error
+from errcat.index import PatternIndex
 from errcat.matcher import site_evidence
 from errcat.matcher.summaries import raised_near
 from errcat.patterns import compile_pattern, template_to_pattern
@@ -193,3 +195,47 @@ def test_answers_of_a_stored_index_are_unchanged_by_the_stored_lines(stored: Fil
     found = match_error(text, catalog)
     assert found is not None and found.summary.id == f"{1:016x}"
     assert found.reasons and any("raise site" in r for r in found.reasons)
+
+
+_WORDS = st.sampled_from(["shard", "of", "is", "missing", "bad", "value", "x", "é", "_a"])
+_GLUE = st.sampled_from([" ", "", ", ", ": ", "-", "'", "("])
+
+
+def _phrase(draw: st.DrawFn, size: int) -> str:
+    return "".join(draw(_WORDS) + draw(_GLUE) for _ in range(size))
+
+
+@st.composite
+def _patterns_and_text(draw: st.DrawFn) -> tuple[list[str], str]:
+    patterns = [
+        re.escape(_phrase(draw, draw(st.integers(1, 4))))
+        + draw(st.sampled_from(["", "(.+?)", " (.+?)"]))
+        for _ in range(draw(st.integers(1, 6)))
+    ]
+    return patterns, _phrase(draw, draw(st.integers(0, 8)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_patterns_and_text())
+def test_key_masks_pass_over_only_keys_the_text_cannot_hold(
+    case: tuple[list[str], str],
+) -> None:
+    patterns, text = case
+    index = PatternIndex(patterns)
+    every = set(range(len(index.patterns)))
+    assert set(index._with_key(text, every)) == {p for p in every if index.keys[p] in text}
+
+
+def test_a_key_with_a_word_the_text_lacks_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    index = PatternIndex(["checkpoint (.+?) is missing from (.+?)", "checkpoint (.+?) failed"])
+    read: list[int] = []
+    key = index._key
+
+    def counted(pid: int) -> str:
+        read.append(pid)
+        return key(pid)
+
+    monkeypatch.setattr(index, "_key", counted)
+    found = index.candidates("checkpoint 3 failed")
+    assert [e.pattern for e in found] == ["checkpoint (.+?) failed"]
+    assert read == [1]  # the first's key, " is missing from ", holds words the text lacks

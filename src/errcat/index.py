@@ -241,6 +241,9 @@ class IndexTables:
     pairs: Postings
     #: ... and the same patterns under their rarest word, for very wordy messages.
     common: Postings
+    #: For each pattern, the :func:`word_mask` of the words inside its key (see
+    #: :func:`key_words`): a text whose mask lacks a bit of it cannot hold the key.
+    key_masks: Sequence[int]
 
 
 @dataclass(eq=False)
@@ -348,6 +351,7 @@ class PatternIndex:
         index.always = tables.always
         index.rarity = tables.rarity
         index.keys = tables.keys
+        index.key_masks = tables.key_masks
         index._pairs = tables.pairs
         index._common = tables.common
         index._pair_words = _pair_words(tables.pairs)
@@ -364,6 +368,7 @@ class PatternIndex:
             always=self.always,
             rarity=self.rarity,
             keys=self.keys,
+            key_masks=self.key_masks,
             pairs=self._pairs,
             common=self._common,
         )
@@ -377,6 +382,7 @@ class PatternIndex:
         bounds = array("I", [0])
         first_words: dict[str, list[int]] = {}
         keys: list[str] = []
+        key_masks = array("Q")
         # The words of each pattern's first fragment (a cut-off text holds no other).
         lead_words = array("I")
         lead_bounds = array("I", [0])
@@ -387,6 +393,7 @@ class PatternIndex:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
             keys.append(max((p for p in pieces if p.strip()), key=len, default=""))
+            key_masks.append(word_mask(key_words(keys[-1])))
             in_lead = _lead_words(pieces)
             for word in _bounded_words(pieces):
                 k = vocab.get(word)
@@ -453,6 +460,7 @@ class PatternIndex:
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
         self.keys: Sequence[str] = keys
+        self.key_masks: Sequence[int] = key_masks
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -512,10 +520,16 @@ class PatternIndex:
         return key
 
     def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
-        """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
+        """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed).
+
+        A pattern whose key holds a word the text lacks (by the key's word mask) is
+        passed over without reading its key.
+        """
         pids = self._proposed(text) if proposed is None else proposed
         key = self._key
-        return (pid for pid in pids if key(pid) in text)
+        masks = self.key_masks
+        lacking = ~_text_mask(text)
+        return (pid for pid in pids if not masks[pid] & lacking and key(pid) in text)
 
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
@@ -620,6 +634,39 @@ class ScanIndex(PatternIndex):
     def candidates(self, text: str) -> list[Entry]:
         """Every pattern, most specific first."""
         return sorted((self.entry(pid) for pid in range(len(self.patterns))), key=_rank_key)
+
+
+def key_words(key: str) -> set[str]:
+    r"""The words of a key that any text holding the key holds as whole words.
+
+    Those with a non-word character on both sides inside the key: the text has the
+    same characters there, so each is one of the text's ``\w+`` runs. (A word at
+    the key's edge may be glued to the text around it.)
+
+    >>> sorted(key_words(" must be non-negative, got "))
+    ['be', 'got', 'must', 'negative', 'non']
+    >>> sorted(key_words("bad value for x"))
+    ['for', 'value']
+    """
+    return {m.group() for m in _WORD.finditer(key) if m.start() > 0 and m.end() < len(key)}
+
+
+def word_mask(found: Iterable[str]) -> int:
+    """A 64-bit mask with one bit per word (its CRC-32 modulo 64; stable across processes).
+
+    >>> word_mask(["a"]) == 1 << (zlib.crc32(b"a") & 63), word_mask([])
+    (True, 0)
+    """
+    mask = 0
+    for word in found:
+        mask |= 1 << (zlib.crc32(word.encode("utf-8", "surrogatepass")) & 63)
+    return mask
+
+
+@functools.lru_cache(maxsize=8)
+def _text_mask(text: str) -> int:
+    r"""The :func:`word_mask` of every ``\w+`` run of a text (the last few texts kept)."""
+    return word_mask(set(_WORD.findall(text)))
 
 
 def _pair_words(pairs: Postings) -> frozenset[str]:

@@ -35,7 +35,6 @@ from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
 from errcat.matcher.verify import _spaced_name
 from errcat.patterns import GROUP
-from errcat.store import file_tail
 from errcat.tags import FUNCTION_TAG_PREFIX, WRAPPER_TAG
 from errcat.text import fold_whitespace
 
@@ -189,8 +188,7 @@ class _Collector:
             if not report.frames:
                 return
             pool = entry.record_set if only is None else frozenset(only)
-            in_file = store.records_in_file(file_tail(report.frames[-1].path))
-            only = sorted(pool.intersection(in_file))
+            only = sorted(pool & ctx.in_raise_file(self.part, store))
             if not only:
                 return
         literal = entry.literal_length if present_literal is None else present_literal

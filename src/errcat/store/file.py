@@ -91,6 +91,7 @@ class FileStore:
             always=parts["always"],
             rarity=parts["rarity"],
             keys=StringTable(parts["keys"], parts["key_offsets"]),
+            key_masks=parts["key_masks"],
             pairs=postings_of(parts, "pair"),
             common=postings_of(parts, "common"),
         )

@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 10
+FORMAT_VERSION = 11
 MAGIC = b"ERRCATIX"
 
 
@@ -110,6 +110,7 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     yield "always", arr("I", tables.always)
     yield "rarity", arr("I", tables.rarity)
     yield from strings("keys", "key_offsets", tables.keys)
+    yield "key_masks", arr("Q", tables.key_masks)
     yield from postings("pair", tables.pairs)
     yield from postings("common", tables.common)
     by_file: dict[str, list[int]] = {}
@@ -157,6 +158,7 @@ ARRAY_KINDS = {
     "always": "I",
     "rarity": "I",
     "key_offsets": "Q",
+    "key_masks": "Q",
     "pair_word_offsets": "Q",
     "pair_starts": "I",
     "pair_ids": "I",

@@ -229,13 +229,14 @@ def test_key_masks_pass_over_only_keys_the_text_cannot_hold(
 def test_a_key_with_a_word_the_text_lacks_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     index = PatternIndex(["checkpoint (.+?) is missing from (.+?)", "checkpoint (.+?) failed"])
     read: list[int] = []
-    key = index._key
+    keys = index.keys
 
-    def counted(pid: int) -> str:
-        read.append(pid)
-        return key(pid)
+    class Counted(list[str]):
+        def __getitem__(self, pid: Any) -> Any:
+            read.append(pid)
+            return keys[pid]
 
-    monkeypatch.setattr(index, "_key", counted)
+    monkeypatch.setattr(index, "keys", Counted(keys))
     found = index.candidates("checkpoint 3 failed")
     assert [e.pattern for e in found] == ["checkpoint (.+?) failed"]
     assert read == [1]  # the first's key, " is missing from ", holds words the text lacks

@@ -522,14 +522,24 @@ class PatternIndex:
     def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
         """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed).
 
-        A pattern whose key holds a word the text lacks (by the key's word mask) is
-        passed over without reading its key.
+        A key not read yet is read only when the text holds every word inside it (by
+        the key's word mask, :func:`key_words`): most proposed patterns' keys are
+        not in the text, and reading one from a stored index costs more than the test.
         """
         pids = self._proposed(text) if proposed is None else proposed
-        key = self._key
+        read = self._keys_read
         masks = self.key_masks
-        lacking = ~_text_mask(text)
-        return (pid for pid in pids if not masks[pid] & lacking and key(pid) in text)
+        lacking = None
+        for pid in pids:
+            key = read.get(pid)
+            if key is None:
+                if lacking is None:
+                    lacking = ~_text_mask(text)
+                if masks[pid] & lacking:
+                    continue  # a word inside the key is not in the text
+                key = read[pid] = self.keys[pid]
+            if key in text:
+                yield pid
 
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""

@@ -1325,6 +1325,59 @@ def test_plain_traceback_fast_path_agrees_with_the_full_parser(
     assert extract_reports(text) == _extract(text)
 
 
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ('raise ValueError("bad")', "bad value[0m"),
+        ('raise ValueError("bad")', "[31mbad value"),
+        ('raise ValueError("bad[0m")', "bad value"),
+        ("raise ValueError(x)", "bad [1;31mvalue[0m 3"),
+    ],
+)
+def test_plain_traceback_fast_path_leaves_colour_remnants_to_the_full_parser(
+    source: str, message: str
+) -> None:
+    # A colour code whose ESC was lost in copy-paste (``[0m``) is removed by the full
+    # parser; the fast path used to keep it in the message and the frame's code.
+    from errcat.extract.pipeline import _extract
+
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app.py", line 3, in main\n'
+        f"    {source}\n"
+        f"ValueError: {message}\n"
+    )
+    (report,) = extract_reports(text)
+    assert [report] == _extract(text)
+    assert "[0m" not in report.message and "[0m" not in report.frames[0].source
+    assert "[31m" not in report.message and "[1;31m" not in report.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(
+        alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\r\x1b"), max_size=30
+    ),
+    st.text(
+        alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\r\x1b"), max_size=30
+    ),
+    st.sampled_from(["[0m", "[31m", "[1;32m", "[m", "[0", "[12345m"]),
+)
+def test_plain_traceback_fast_path_agrees_on_colour_remnants(
+    head: str, tail: str, remnant: str
+) -> None:
+    from errcat.extract.pipeline import _extract
+
+    def inner() -> None:
+        raise ValueError(head + remnant + tail)
+
+    try:
+        inner()
+    except ValueError as exc:
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    assert extract_reports(text) == _extract(text)
+
+
 def test_plain_traceback_fast_path_is_taken_for_a_plain_traceback() -> None:
     from errcat.extract.tracebacks import _plain_traceback
 

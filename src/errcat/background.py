@@ -99,8 +99,9 @@ def class_key(error_class: str, wording: str) -> str:
     return f"{error_class.rsplit('.', 1)[-1]}\x1f{wording}"
 
 
+@functools.lru_cache(maxsize=4096)
 def builtin_wording(message: str) -> str:
-    """A message's words without its quoted values, reprs and numbers.
+    """A message's words without its quoted values, reprs and numbers (kept: asked twice).
 
     >>> builtin_wording("'bytes' object cannot be interpreted as an integer")
     'object cannot be interpreted as an integer'

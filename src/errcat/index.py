@@ -31,7 +31,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from errcat.patterns import CompiledPattern, compile_pattern, literal_fragments, pattern_pieces
+from errcat.patterns import (
+    CompiledPattern,
+    compile_pattern,
+    literal_fragments,
+    pattern_pieces,
+    pieces_wordless,
+)
 from errcat.text import fold_whitespace, words
 
 __all__ = [
@@ -173,6 +179,15 @@ class Postings:
             self._memo[word] = found
         return found
 
+    def span(self, word: str) -> tuple[int, int]:
+        """Where ``word``'s ids lie in :attr:`ids` (``start == end`` when it has none).
+
+        >>> Postings.from_lists({"cache": [3, 4], "model": [1]}).span("model")
+        (2, 3)
+        """
+        k = self._find(word)
+        return (0, 0) if k < 0 else (self.starts[k], self.starts[k + 1])
+
     def _find(self, word: str) -> int:
         if self.keys is not None:
             return self.keys.get(word, -1)
@@ -226,6 +241,9 @@ class IndexTables:
     pairs: Postings
     #: ... and the same patterns under their rarest word, for very wordy messages.
     common: Postings
+    #: For each pattern, the :func:`word_mask` of the words inside its key (see
+    #: :func:`key_words`): a text whose mask lacks a bit of it cannot hold the key.
+    key_masks: Sequence[int]
 
 
 @dataclass(eq=False)
@@ -242,6 +260,7 @@ class Entry:
     rarity: int = 0
     _compiled: CompiledPattern | None = field(default=None, repr=False)
     _record_set: frozenset[int] | None = field(default=None, repr=False)
+    _wordless: bool | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, pattern: str, records: tuple[int, ...], rarity: int = 0) -> Entry:
@@ -259,6 +278,19 @@ class Entry:
         if self._record_set is None:
             self._record_set = frozenset(self.records)
         return self._record_set
+
+    @property
+    def wordless(self) -> bool:
+        """Whether the pattern has no word of its own (:func:`errcat.patterns.is_wordless`).
+
+        Worked out on first use and kept (every stage of a match asks).
+
+        >>> Entry.build("(.+?): (.+?)", (0,)).wordless, Entry.build("bad (.+?)", (0,)).wordless
+        (True, False)
+        """
+        if self._wordless is None:
+            self._wordless = self.pieces is not None and pieces_wordless(self.pieces)
+        return self._wordless
 
     @property
     def compiled(self) -> CompiledPattern:
@@ -319,6 +351,7 @@ class PatternIndex:
         index.always = tables.always
         index.rarity = tables.rarity
         index.keys = tables.keys
+        index.key_masks = tables.key_masks
         index._pairs = tables.pairs
         index._common = tables.common
         index._pair_words = _pair_words(tables.pairs)
@@ -335,6 +368,7 @@ class PatternIndex:
             always=self.always,
             rarity=self.rarity,
             keys=self.keys,
+            key_masks=self.key_masks,
             pairs=self._pairs,
             common=self._common,
         )
@@ -348,6 +382,7 @@ class PatternIndex:
         bounds = array("I", [0])
         first_words: dict[str, list[int]] = {}
         keys: list[str] = []
+        key_masks = array("Q")
         # The words of each pattern's first fragment (a cut-off text holds no other).
         lead_words = array("I")
         lead_bounds = array("I", [0])
@@ -358,6 +393,7 @@ class PatternIndex:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
             keys.append(max((p for p in pieces if p.strip()), key=len, default=""))
+            key_masks.append(word_mask(key_words(keys[-1])))
             in_lead = _lead_words(pieces)
             for word in _bounded_words(pieces):
                 k = vocab.get(word)
@@ -424,6 +460,7 @@ class PatternIndex:
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
         self.keys: Sequence[str] = keys
+        self.key_masks: Sequence[int] = key_masks
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -483,10 +520,26 @@ class PatternIndex:
         return key
 
     def _with_key(self, text: str, proposed: Iterable[int] | None = None) -> Iterator[int]:
-        """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed)."""
+        """Proposed patterns whose longest fragment occurs in ``text`` (no analysis needed).
+
+        A key not read yet is read only when the text holds every word inside it (by
+        the key's word mask, :func:`key_words`): most proposed patterns' keys are
+        not in the text, and reading one from a stored index costs more than the test.
+        """
         pids = self._proposed(text) if proposed is None else proposed
-        key = self._key
-        return (pid for pid in pids if key(pid) in text)
+        read = self._keys_read
+        masks = self.key_masks
+        lacking = None
+        for pid in pids:
+            key = read.get(pid)
+            if key is None:
+                if lacking is None:
+                    lacking = ~_text_mask(text)
+                if masks[pid] & lacking:
+                    continue  # a word inside the key is not in the text
+                key = read[pid] = self.keys[pid]
+            if key in text:
+                yield pid
 
     def candidates(self, text: str) -> list[Entry]:
         """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
@@ -591,6 +644,39 @@ class ScanIndex(PatternIndex):
     def candidates(self, text: str) -> list[Entry]:
         """Every pattern, most specific first."""
         return sorted((self.entry(pid) for pid in range(len(self.patterns))), key=_rank_key)
+
+
+def key_words(key: str) -> set[str]:
+    r"""The words of a key that any text holding the key holds as whole words.
+
+    Those with a non-word character on both sides inside the key: the text has the
+    same characters there, so each is one of the text's ``\w+`` runs. (A word at
+    the key's edge may be glued to the text around it.)
+
+    >>> sorted(key_words(" must be non-negative, got "))
+    ['be', 'got', 'must', 'negative', 'non']
+    >>> sorted(key_words("bad value for x"))
+    ['for', 'value']
+    """
+    return {m.group() for m in _WORD.finditer(key) if m.start() > 0 and m.end() < len(key)}
+
+
+def word_mask(found: Iterable[str]) -> int:
+    """A 64-bit mask with one bit per word (its CRC-32 modulo 64; stable across processes).
+
+    >>> word_mask(["a"]) == 1 << (zlib.crc32(b"a") & 63), word_mask([])
+    (True, 0)
+    """
+    mask = 0
+    for word in found:
+        mask |= 1 << (zlib.crc32(word.encode("utf-8", "surrogatepass")) & 63)
+    return mask
+
+
+@functools.lru_cache(maxsize=8)
+def _text_mask(text: str) -> int:
+    r"""The :func:`word_mask` of every ``\w+`` run of a text (the last few texts kept)."""
+    return word_mask(set(_WORD.findall(text)))
 
 
 def _pair_words(pairs: Postings) -> frozenset[str]:

@@ -51,9 +51,24 @@ _PLAIN_FRAME_RE: Final = re.compile(
     r'  File "([^"\n]+)", line (\d+), in ([^\n]+)(?:\n    ([^\n]*))?'
 )
 # Anything that needs the full parser: escapes, carriage returns, other control
-# characters, tabs, and messages that may hold another exception, a repr or a body.
-_NOT_PLAIN_RE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\[type=|\{|Traceback")
-_NOT_PLAIN_FRAMES_RE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|Traceback")
+# characters, tabs, colour codes whose ESC was lost in copy-paste (``[0m``: the full
+# parser removes them, see errcat.extract.lines), and messages that may hold another
+# exception, a repr or a body.
+_SGR_REMNANT: Final = r"\[\d{1,3}(?:;\d{1,3}){0,15}m"
+_NOT_PLAIN_RE: Final = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f]|\[type=|\{{|Traceback|{_SGR_REMNANT}")
+# The frames (most of a traceback) are checked one question at a time: a regex of
+# alternatives steps through the text trying each, a third the speed.
+_CONTROL_CHAR_RE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_SGR_REMNANT_RE: Final = re.compile(_SGR_REMNANT)
+
+
+def _frames_not_plain(frames: str) -> bool:
+    """Whether a plain traceback's frames need the full parser (see ``_NOT_PLAIN_RE``)."""
+    return (
+        "Traceback" in frames
+        or _CONTROL_CHAR_RE.search(frames) is not None
+        or ("[" in frames and _SGR_REMNANT_RE.search(frames) is not None)
+    )
 
 
 def _plain_traceback(text: str) -> list[ExceptionReport] | None:
@@ -67,7 +82,7 @@ def _plain_traceback(text: str) -> list[ExceptionReport] | None:
     if match is None:
         return None
     message = match.group("msg") or ""
-    if _NOT_PLAIN_RE.search(message) or _NOT_PLAIN_FRAMES_RE.search(match.group("frames")):
+    if _NOT_PLAIN_RE.search(message) or _frames_not_plain(match.group("frames")):
         return None
     if _CLASS_MSG_RE.search(message) or _REPR_RE.search(message) or "Value error," in message:
         return None

@@ -35,7 +35,6 @@ from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
 from errcat.matcher.verify import _spaced_name
 from errcat.patterns import GROUP
-from errcat.store import file_tail
 from errcat.tags import FUNCTION_TAG_PREFIX, WRAPPER_TAG
 from errcat.text import fold_whitespace
 
@@ -83,6 +82,8 @@ class _Collector:
     #: Fuzzy hints (see :meth:`add`), kept apart: listed only when nothing matched.
     hints: list[Match] = field(default_factory=list)
     _histories: dict[int, History | None] = field(default_factory=dict)
+    #: Each record's raising line of code, read once per call: (part, position) -> code.
+    _sources: dict[tuple[int, int], str] = field(default_factory=dict)
 
     def statement_owners(
         self, ctx: ReportContext, records: Sequence[int]
@@ -187,8 +188,7 @@ class _Collector:
             if not report.frames:
                 return
             pool = entry.record_set if only is None else frozenset(only)
-            in_file = store.records_in_file(file_tail(report.frames[-1].path))
-            only = sorted(pool.intersection(in_file))
+            only = sorted(pool & ctx.in_raise_file(self.part, store))
             if not only:
                 return
         literal = entry.literal_length if present_literal is None else present_literal
@@ -337,14 +337,20 @@ class _Collector:
         """The raising line of code of the current part's record at ``position``.
 
         Empty when the record's source cannot be read (a stored index shipped
-        without it, as to Spark executors): that evidence is then not used.
+        without it, as to Spark executors): that evidence is then not used. Read
+        once per call (several stages of one match ask for the same record's).
         """
-        from errcat.view import raise_source
+        key = (self.part, position)
+        found = self._sources.get(key)
+        if found is None:
+            from errcat.view import raise_source
 
-        try:
-            return raise_source(self.catalog.parts[self.part].view(position))
-        except CatalogSourceError:
-            return ""
+            try:
+                found = raise_source(self.catalog.parts[self.part].view(position))
+            except CatalogSourceError:
+                found = ""
+            self._sources[key] = found
+        return found
 
     def lineage(self, record_id: str) -> Lineage | None:
         """A record's lineage in the current part's history (None without one)."""
@@ -465,7 +471,10 @@ class _Collector:
         if not answers:
             return None
         cause = next((m for m in answers if not _is_wrapper(m)), answers[0])
-        return replace(cause, related=tuple(m for m in answers if m is not cause))
+        related = tuple(m for m in answers if m is not cause)
+        if not related and not cause.related:
+            return cause  # the same match: no copy needed
+        return replace(cause, related=related)
 
     def keep(self, order: int, match: Match) -> None:
         held = self.best.setdefault(order, {})

@@ -48,6 +48,7 @@ class ReportContext:
     #: The raise frame's line of code, whitespace folded ("" without one).
     raise_code: str
     _in_files: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
+    _in_raise_file: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
     _at_frame: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -98,6 +99,19 @@ class ReportContext:
             names = self.frames.by_name
             found = frozenset().union(*(store.records_in_file(name) for name in names))
             self._in_files[part] = found
+        return found
+
+    def in_raise_file(self, part: int, store: Store) -> frozenset[int]:
+        """Positions (in ``store``) of records in the raise frame's file name (none: no frames)."""
+        found = self._in_raise_file.get(part)
+        if found is None:
+            frames = self.report.frames
+            found = (
+                frozenset(store.records_in_file(file_tail(frames[-1].path)))
+                if frames
+                else frozenset()
+            )
+            self._in_raise_file[part] = found
         return found
 
     def raised_at_frame(self, part: int, store: Store) -> frozenset[int]:

@@ -207,6 +207,9 @@ def _lone_own_class(report: ExceptionReport, hits: Sequence[_Found], store: Stor
     """
     if not _module_qualified(report.error_class):
         return None
+    assert report.error_class is not None
+    # "custom" needs the same short name, and a qualified report a qualified record class.
+    short = "." + report.error_class.rsplit(".", 1)[-1]
     budget = _LONE_BUDGET
     found_at: set[int] = set()
     for found in hits:
@@ -217,6 +220,8 @@ def _lone_own_class(report: ExceptionReport, hits: Sequence[_Found], store: Stor
             return None
         for position in found.entry.records:
             summary = _summary(store, position)
+            if not summary.error_class.endswith(short):
+                continue  # another class, or an unqualified one: not its own
             if _class_state(report, summary) == "custom" and _module_qualified(
                 report.error_class, summary.error_class
             ):

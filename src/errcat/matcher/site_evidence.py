@@ -8,6 +8,7 @@ the same site in another version.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,13 @@ from errcat.evidence import NEAR_LINES, FrameEvidence
 from errcat.extract import ExceptionReport, Frame
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _MIN_BITS
-from errcat.patterns import compile_pattern, template_to_pattern
+from errcat.patterns import (
+    compile_pattern,
+    pattern_pieces,
+    pieces_fullmatch,
+    pieces_truncated,
+    template_to_pattern,
+)
 from errcat.store import RecordSummary
 from errcat.tags import FUNCTION_TAG_PREFIX
 from errcat.text import fold_whitespace, words
@@ -134,8 +141,31 @@ def _shows_other_code(shown: str, source_of: Callable[[], str]) -> bool:
     return bool(shown and own and shown != own)
 
 
+@functools.lru_cache(maxsize=4096)
+def _template_pieces(template: str) -> tuple[str, ...] | None:
+    """The literal pieces of a template's pattern (None: it needs its regex)."""
+    try:
+        return pattern_pieces(template_to_pattern(template))
+    except ValueError:  # an unreadable template: its regex says so
+        return None
+
+
 def _fits(template: str, text: str) -> bool:
-    """Whether a message is the template's, whole or cut off (a cheap check of one record)."""
+    """Whether a message is the template's, whole or cut off (a cheap check of one record).
+
+    A template of literal text and placeholders is read piece by piece (the same
+    answer as its regex's full or partial match, in time linear in the text: the
+    regex's partial match backtracks over a long traceback message); others by
+    their regex.
+
+    >>> _fits("shard {i} of {n} is missing", "shard 3 of 8 is missing")
+    True
+    >>> _fits("shard {i} of {n} is missing", "shard 3 of 8 is mis"), _fits("shard {i}", "disk")
+    (True, False)
+    """
+    pieces = _template_pieces(template)
+    if pieces is not None:
+        return pieces_fullmatch(pieces, text) is not None or pieces_truncated(pieces, text)
     try:
         full = compile_pattern(template_to_pattern(template)).full
         return bool(

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import bisect
 import weakref
+from collections.abc import Sequence
 
 from errcat.store import RecordSummary, Store
+from errcat.store.file import FileStore
 
 __all__ = ["KEPT", "raised_near", "summary"]
 
@@ -45,7 +47,7 @@ def summary(store: Store, position: int) -> RecordSummary:
     return found
 
 
-_LINES: weakref.WeakKeyDictionary[Store, dict[str, tuple[list[int], list[int]]]] = (
+_LINES: weakref.WeakKeyDictionary[Store, dict[str, tuple[Sequence[int], Sequence[int]]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -59,9 +61,13 @@ def raised_near(store: Store, tail: str, line: int, within: int) -> list[int]:
     if table is None:
         if len(tables) >= KEPT:
             tables.clear()
-        order = sorted((store.summary(p).line_number, p) for p in store.records_in_file(tail))
-        table = tables[tail] = ([n for n, _ in order], [p for _, p in order])
+        if isinstance(store, FileStore):
+            table = store.raised_lines(tail)  # stored in line order: no row is read
+        else:
+            order = sorted((store.summary(p).line_number, p) for p in store.records_in_file(tail))
+            table = ([n for n, _ in order], [p for _, p in order])
+        tables[tail] = table
     lines, positions = table
     start = bisect.bisect_left(lines, line - within)
     end = bisect.bisect_right(lines, line + within)
-    return positions[start:end]
+    return list(positions[start:end])

@@ -16,7 +16,6 @@ from errcat import background
 from errcat.confidence import TextEvidence, catalog_rarity
 from errcat.index import Entry
 from errcat.matcher.result import REGEX_TIMEOUT
-from errcat.patterns import pieces_wordless
 from errcat.text import fold_whitespace
 
 #: Below this many bits of background information (errcat.background.information), a
@@ -121,7 +120,7 @@ def _text_evidence(
     # though its words say nothing of which wrapper printed it (no information).
     held_c = (
         tuple(c for c in captures if c and background.is_c_message(c))
-        if mode == "full" and any(background.shape_words(w) for w in words)
+        if mode == "full" and _has_words(tuple(words))
         else ()
     )
     told = literal + sum(map(len, held_c))
@@ -170,6 +169,12 @@ def _text_evidence(
             " the message alone cannot tell which did"
         )
     return evidence, reasons, builtin and origin.printed
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _has_words(fragments: tuple[str, ...]) -> bool:
+    """Whether literal fragments hold a word as the background model counts words."""
+    return any(background.shape_words(f) for f in fragments)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -235,4 +240,4 @@ _MODE_REASON = {
 
 def _is_wordless(entry: Entry) -> bool:
     """Whether a pattern has no word of its own (:func:`errcat.patterns.is_wordless`)."""
-    return entry.pieces is not None and pieces_wordless(entry.pieces)
+    return entry.wordless

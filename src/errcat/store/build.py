@@ -10,7 +10,7 @@ import os
 import sys
 from array import array
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -102,6 +102,9 @@ class Built:
     lines: array[int]
     patterns: list[str]
     problems: list[InvalidRecordError]
+    #: Each record's raise line (``lineNumber``), so the stored index can find the
+    #: records raised near a traceback frame without reading their rows.
+    raise_lines: array[int] = field(default_factory=lambda: array("q"))
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,7 @@ class _Scanned:
     lengths: list[int]
     lines: list[int]
     problems: list[dict[str, Any]]
+    raise_lines: list[int] = field(default_factory=list)
 
 
 #: Sources at least this large are validated on every core, in chunks of about this size.
@@ -178,6 +182,7 @@ def _scan_chunk(chunk: _Chunk) -> _Scanned:
             out.offsets.append(start)
             out.lengths.append(len(raw))
             out.lines.append(line_no)
+            out.raise_lines.append(summary.line_number)
     return out
 
 
@@ -317,6 +322,7 @@ def scan_files(
     tails: list[str] = []
     patterns: list[str] = []
     file_of, offsets, lengths, lines = array("I"), array("Q"), array("I"), array("I")
+    raise_lines = array("q")
     problems: list[InvalidRecordError] = [
         # A compressed file that decompressed to nothing is reported, not read as no records.
         InvalidRecordError("the compressed file decompresses to nothing: no records read", path=n)
@@ -355,6 +361,7 @@ def scan_files(
                 offsets.append(part.offsets[n])
                 lengths.append(part.lengths[n])
                 lines.append(part.lines[n])
+                raise_lines.append(part.raise_lines[n])
     finally:
         if pool is not None:
             pool.terminate()
@@ -377,6 +384,7 @@ def scan_files(
         offsets = array("Q", (offsets[n] for n in keep))
         lengths = array("I", (lengths[n] for n in keep))
         lines = array("I", (lines[n] for n in keep))
+        raise_lines = array("q", (raise_lines[n] for n in keep))
     return Built(
         list(files),
         rows,
@@ -390,4 +398,5 @@ def scan_files(
         lines,
         patterns,
         problems,
+        raise_lines,
     )

@@ -91,12 +91,15 @@ class FileStore:
             always=parts["always"],
             rarity=parts["rarity"],
             keys=StringTable(parts["keys"], parts["key_offsets"]),
+            key_masks=parts["key_masks"],
             pairs=postings_of(parts, "pair"),
             common=postings_of(parts, "common"),
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}
         self._by_file = postings_of(parts, "file")
+        self._near_ids = parts["near_ids"]
+        self._near_lines = parts["near_lines"]
         self.problems = tuple(problem_of(p) for p in header["problems"])
 
     def __len__(self) -> int:
@@ -174,6 +177,15 @@ class FileStore:
     def records_in_file(self, tail: str) -> Sequence[int]:
         """Positions of the records raised in a file with this :func:`file_tail`."""
         return self._by_file.get(tail)
+
+    def raised_lines(self, tail: str) -> tuple[Sequence[int], Sequence[int]]:
+        """The raise lines of the records in files named ``tail``, ascending, and their positions.
+
+        Read from the index (no record's row is decoded): what
+        :func:`errcat.matcher.summaries.raised_near` bisects.
+        """
+        start, end = self._by_file.span(tail)
+        return self._near_lines[start:end], self._near_ids[start:end]
 
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""

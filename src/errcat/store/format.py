@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 9
+FORMAT_VERSION = 11
 MAGIC = b"ERRCATIX"
 
 
@@ -72,11 +72,15 @@ class StringTable(Sequence[str]):
 
     def __getitem__(self, index: int) -> str:  # type: ignore[override]
         """The string at ``index`` (slices are not supported)."""
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        index %= len(self)
-        start, end = self._offsets[index], self._offsets[index + 1]
-        return bytes(self._blob[start:end]).decode("utf-8", "surrogatepass")
+        offsets = self._offsets
+        count = len(offsets) - 1
+        if not 0 <= index < count:
+            if not -count <= index < 0:
+                raise IndexError(index)
+            index += count
+        return bytes(self._blob[offsets[index] : offsets[index + 1]]).decode(
+            "utf-8", "surrogatepass"
+        )
 
 
 def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | memoryview]]:
@@ -106,13 +110,29 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     yield "always", arr("I", tables.always)
     yield "rarity", arr("I", tables.rarity)
     yield from strings("keys", "key_offsets", tables.keys)
+    yield "key_masks", arr("Q", tables.key_masks)
     yield from postings("pair", tables.pairs)
     yield from postings("common", tables.common)
     by_file: dict[str, list[int]] = {}
     for position, tail in enumerate(built.tails):
         by_file.setdefault(tail, []).append(position)
-    yield from postings("file", Postings.from_lists(by_file))
+    files = Postings.from_lists(by_file)
     del by_file
+    yield from postings("file", files)
+    # The same records, each file name's ordered by raise line, with their lines: the
+    # records raised near a frame are found by bisection, without reading a row.
+    near = array("I")
+    near_lines = array("q")
+    raise_lines = built.raise_lines
+    for k in range(len(files.words)):
+        ordered = sorted(
+            files.ids[files.starts[k] : files.starts[k + 1]], key=lambda p: (raise_lines[p], p)
+        )
+        near.extend(ordered)
+        near_lines.extend(raise_lines[p] for p in ordered)
+    yield "near_ids", near.tobytes()
+    yield "near_lines", near_lines.tobytes()
+    del near, near_lines, files
     yield "rows", memoryview(built.rows)
     yield "row_offsets", built.row_offsets.tobytes()
     yield "file_of", built.file_of.tobytes()
@@ -138,6 +158,7 @@ ARRAY_KINDS = {
     "always": "I",
     "rarity": "I",
     "key_offsets": "Q",
+    "key_masks": "Q",
     "pair_word_offsets": "Q",
     "pair_starts": "I",
     "pair_ids": "I",
@@ -150,6 +171,8 @@ ARRAY_KINDS = {
     "file_starts": "I",
     "file_ids": "I",
     "file_slots": "I",
+    "near_ids": "I",
+    "near_lines": "q",
     "row_offsets": "Q",
     "file_of": "I",
     "offsets": "Q",

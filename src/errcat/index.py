@@ -60,6 +60,8 @@ _WORD = re.compile(r"\w+")
 #: look up cut-off messages by their first word; a pattern whose rarest word is
 #: that common is filed under the pair of its two rarest words instead.
 RARE_WORD = 64
+#: How many patterns opening with a text's first word a wide prefix search reads.
+WIDE_FIRST_WORD = 256
 #: A message with more distinct pair-anchor words than this probes the pair-anchored
 #: patterns by their rarest word instead of by every pair (bounded work, same answers).
 PAIR_WORDS_MAX = 48
@@ -573,8 +575,14 @@ class PatternIndex:
         found.sort(key=_rank_key)
         return found
 
-    def prefix_candidates(self, text: str) -> list[Entry]:
-        """Patterns ``text`` could be a cut-off rendering of (it holds their first fragment)."""
+    def prefix_candidates(self, text: str, *, wide: bool = False) -> list[Entry]:
+        """Patterns ``text`` could be a cut-off rendering of (it holds their first fragment).
+
+        ``wide`` also reads the patterns that open with the text's first word when
+        that word opens up to :data:`WIDE_FIRST_WORD` of them (a second pass, for a
+        text nothing else answered: ``CUDA out of memory. ... is free.`` cut
+        before the template's longest fragment).
+        """
         # Patterns whose longest fragment is in the text or is cut partway by the text's
         # end (an issue title stops at the end of a sentence its template goes on
         # from), and those that start with the text's first word (the cut may have
@@ -587,7 +595,7 @@ class PatternIndex:
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())
-            if len(sharing) <= RARE_WORD:
+            if len(sharing) <= (WIDE_FIRST_WORD if wide else RARE_WORD):
                 pids.update(sharing)
         out = []
         for pid in pids:

@@ -107,10 +107,12 @@ def _unpunctuated_hits(index: PatternIndex, text: str) -> Iterator[_Found]:
             yield _Found(entry, hit, text, entry.literal_length - 1)
 
 
-def _truncated_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_Found]:
+def _truncated_hits(
+    index: PatternIndex, variants: Sequence[str], *, wide: bool = False
+) -> Iterator[_Found]:
     """The patterns each variant is a cut-off rendering of (mode ``truncated``)."""
     for text in variants:
-        for entry in index.prefix_candidates(text):
+        for entry in index.prefix_candidates(text, wide=wide):
             if _is_wordless(entry):
                 continue  # nothing of it to see cut off
             present = _literal_prefix(entry, text)
@@ -206,4 +208,8 @@ def _find_hits(
             for found in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS])
             if found.entry.pattern not in matched  # it matched as it is
         )
+    if not hits and forms:
+        # Nothing at all: the cut may have come before the template's longest fragment,
+        # and its first word opens many templates (``CUDA out of memory. ... is free.``).
+        hits.extend(_truncated_hits(index, forms[:1], wide=True))
     return hits

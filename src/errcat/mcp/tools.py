@@ -22,7 +22,6 @@ meant for the caller; :mod:`errcat.mcp.server` turns them into tool errors.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -30,12 +29,12 @@ from typing import TYPE_CHECKING, Final
 from pydantic import BaseModel, Field
 
 from errcat.errors import ErrcatError
+from errcat.search import RecordSearch
 
 if TYPE_CHECKING:
     from errcat.advice import Advice
     from errcat.catalog import Catalog
     from errcat.matcher import Match
-    from errcat.store import RecordSummary
     from errcat.view import RecordFields
 
 __all__ = [
@@ -219,8 +218,7 @@ class Tools:
         """``log_roots``: directories ``scan_log`` may read under (``None``: any readable file)."""
         self.catalog = catalog
         self.log_roots = None if log_roots is None else tuple(Path(r).resolve() for r in log_roots)
-        self._search: list[tuple[RecordSummary, str]] | None = None
-        self._lock = threading.Lock()
+        self._search = RecordSearch(catalog)
 
     # -- match_error -------------------------------------------------------------------
 
@@ -279,23 +277,6 @@ class Tools:
 
     # -- search_records ------------------------------------------------------------------
 
-    def _summaries(self) -> list[tuple[RecordSummary, str]]:
-        with self._lock:
-            if self._search is None:
-                rows = []
-                for number, store in enumerate(self.catalog.parts):
-                    for position in range(len(store)):
-                        summary = store.summary(position)
-                        if self.catalog.hidden(number, summary.id):
-                            continue
-                        haystack = (
-                            f"{summary.error_class}: {summary.error_message} {summary.slug} "
-                            f"{summary.file_path} {summary.id}"
-                        ).lower()
-                        rows.append((summary, haystack))
-                self._search = rows
-            return self._search
-
     def search_records(
         self,
         query: str = "",
@@ -317,20 +298,10 @@ class Tools:
                 f"{len(self.catalog):,} records"
             )
         phrase = " ".join(words)
-        hits: list[tuple[bool, RecordSummary]] = []
-        for summary, haystack in self._summaries():
-            if repo and summary.repo != repo:
-                continue
-            if error_class and error_class not in {
-                summary.error_class,
-                summary.error_class.rsplit(".", 1)[-1],
-            }:
-                continue
-            if tag and tag not in summary.tags:
-                continue
-            if any(w not in haystack for w in words):
-                continue
-            hits.append((phrase not in summary.error_message.lower(), summary))
+        hits = [
+            (phrase not in summary.error_message.lower(), summary)
+            for summary in self._search.find(words, repo=repo, error_class=error_class, tag=tag)
+        ]
         hits.sort(key=lambda hit: hit[0])  # stable: the phrase itself first, then load order
         page = hits[offset : offset + limit]
         return SearchResult(

@@ -16,7 +16,8 @@ from errcat.catalog import Catalog, bundled_data_version
 from errcat.catalog_arg import CatalogArg, as_catalog
 from errcat.errors import ErrcatError
 from errcat.matcher import match_all
-from errcat.models import SCHEMA_VERSION, ErrorRecord, format_timestamp
+from errcat.models import SCHEMA_VERSION, format_timestamp
+from errcat.search import RecordSearch
 from errcat.server.limits import (
     DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_BODY_BYTES,
@@ -79,42 +80,6 @@ def _answer(catalog: Catalog, request: MatchRequest) -> MatchResponse:
 
 def _short_class(name: str) -> str:
     return name.rsplit(".", 1)[-1]
-
-
-class _RecordSearch:
-    """Filtering and word search over a catalog's records, prepared once."""
-
-    def __init__(self, catalog: Catalog) -> None:
-        self.records = list(catalog)
-        self.haystacks = [
-            f"{r.error_class}: {r.error_message} {r.slug} {r.file_path} {r.id}".lower()
-            for r in self.records
-        ]
-
-    def find(
-        self,
-        *,
-        repo: str | None,
-        error_class: str | None,
-        tag: str | None,
-        q: str | None,
-    ) -> list[ErrorRecord]:
-        needles = q.lower().split() if q else []
-        out = []
-        for record, haystack in zip(self.records, self.haystacks, strict=True):
-            if repo is not None and record.repo != repo:
-                continue
-            if error_class is not None and error_class not in {
-                record.error_class,
-                _short_class(record.error_class),
-            }:
-                continue
-            if tag is not None and tag not in record.tags:
-                continue
-            if any(n not in haystack for n in needles):
-                continue
-            out.append(record)
-        return out
 
 
 def _data_version(catalog: Catalog) -> str | None:
@@ -215,7 +180,7 @@ def create_app(
     chosen = as_catalog(catalog)
     cat = chosen if chosen is not None else Catalog.default()
     _ = cat.index  # build it now, not during the first request
-    search = _RecordSearch(cat)
+    search = RecordSearch(cat)  # summaries only, read on the first /v1/records
     data_version = _data_version(cat)
     try:
         bundled: str | None = bundled_data_version()
@@ -295,8 +260,9 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = 50,
     ) -> RecordPage:
         """Records, filtered by repo, class, tag and words, a page at a time."""
-        found = search.find(repo=repo, error_class=error_class, tag=tag, q=q)
-        items = [record_summary(r) for r in found[offset : offset + limit]]
+        words = q.split() if q else []
+        found = search.find(words, repo=repo, error_class=error_class, tag=tag)
+        items = [record_summary(cat[s.id]) for s in found[offset : offset + limit]]
         return RecordPage(total=len(found), offset=offset, limit=limit, items=items)
 
     @app.get("/v1/version", response_model=VersionOut, tags=["meta"])

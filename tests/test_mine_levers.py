@@ -506,3 +506,46 @@ def test_a_test_computed_from_the_model_asks_for_another_model() -> None:
     assert [w.text for w in ways_out(reader, test)] == [
         "Use another model: one for which `supports_v2(model_config.hf_config)` holds"
     ]
+
+
+def test_a_value_measured_by_a_call_that_takes_a_flag_is_not_that_flag(tmp_path: Path) -> None:
+    """``free = measure(self.device)`` is not ``--device``: no "Set --device to a value ...".
+
+    sglang's "The memory capacity is unbalanced" compared the GPU memory a call measured
+    (given the device) with another rank's; the advice said to set --device to a number.
+    A value that is an operand (``x = cfg.x or fallback()``) still names its flag.
+    """
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS.replace(
+                '    hicache_ratio: A[float, "Host to device cache size ratio."] = 2.0\n',
+                '    hicache_ratio: A[float, "Host to device cache size ratio."] = 2.0\n'
+                '    device: A[Literal["cuda", "xpu"], "The device type."] = "cuda"\n',
+            ),
+            "runner.py": """
+                from sglang.server_args import ServerArgs
+                def measure(device, gpu_id):
+                    return 1.0
+                class Runner:
+                    def __init__(self, server_args: ServerArgs, gpu_id):
+                        self.device = server_args.device
+                        self.ratio = server_args.hicache_ratio
+                        self.gpu_id = gpu_id
+                    def check(self):
+                        lowest = measure(self.device, self.gpu_id)
+                        local = measure(self.device, self.gpu_id)
+                        if lowest < local * 0.9:
+                            raise ValueError("The memory capacity is unbalanced.")
+                    def check_ratio(self):
+                        ratio = self.ratio or 2.0
+                        if ratio < 1:
+                            raise ValueError("The host cache ratio is too small.")
+            """,
+        },
+    )
+    unbalanced = _only(records, "The memory capacity")
+    assert "--device" not in " ".join(unbalanced.solutions)
+    assert "--device is less than" not in (unbalanced.documentation or "")  # was so
+    ratio = _only(records, "The host cache ratio")
+    assert any("--hicache-ratio" in s for s in ratio.solutions)

@@ -172,6 +172,8 @@ def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> li
         for ref in reader.sources(side)[:_MAX_SOURCES]:
             if side is right and ref.key in on_left:
                 continue  # a lever on both sides: its way is the left side's
+            if ref.key not in signs and not _sized(ref):
+                continue  # measure(self.device): a kind of thing handed to a call, no size
             sign = signs.get(ref.key, {1})
             verb = _VERBS[(too_big == (1 in sign))] if len(sign) == 1 else "Change"
             term = shown_term(side)
@@ -183,6 +185,17 @@ def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> li
                 text = f"{verb} {_named(ref)} if you can (it decides `{term}`)"
             out.append(Way(text, ref.kind, ref))
     return out
+
+
+def _sized(ref: Ref) -> bool:
+    """Whether a lever can be raised or lowered: not a switch, not a choice of names.
+
+    >>> _sized(Ref("flag", "--device", ("cuda", "xpu"))), _sized(Ref("flag", "--tp-size"))
+    (False, True)
+    """
+    if ref.is_bool:
+        return False
+    return not ref.choices or any(c.lstrip("-").replace(".", "", 1).isdigit() for c in ref.choices)
 
 
 def shown_term(node: ast.expr) -> str:

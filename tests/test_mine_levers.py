@@ -513,7 +513,7 @@ def test_a_value_measured_by_a_call_that_takes_a_flag_is_not_that_flag(tmp_path:
 
     sglang's "The memory capacity is unbalanced" compared the GPU memory a call measured
     (given the device) with another rank's; the advice said to set --device to a number.
-    A value that is an operand (``x = float(cfg.x or 2.0)``) still names its flag.
+    A value that is an operand (``x = cfg.x or fallback()``) still names its flag.
     """
     records = _mine(
         tmp_path,
@@ -538,7 +538,7 @@ def test_a_value_measured_by_a_call_that_takes_a_flag_is_not_that_flag(tmp_path:
                         if lowest < local * 0.9:
                             raise ValueError("The memory capacity is unbalanced.")
                     def check_ratio(self):
-                        ratio = float(self.ratio or 2.0)
+                        ratio = self.ratio or 2.0
                         if ratio < 1:
                             raise ValueError("The host cache ratio is too small.")
             """,

@@ -789,7 +789,5 @@ def _operands(expr: ast.expr) -> Iterator[ast.AST]:
         yield node
         if isinstance(node, ast.Call):
             stack.append(node.func)  # cfg.x.lower() reads cfg.x; f(cfg.x) does not
-            if callee(node) in _CONVERSIONS:
-                stack.extend(node.args)  # int(cfg.x or 1) is cfg.x, converted
         else:
             stack.extend(ast.iter_child_nodes(node))

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from errcat.mine.facts import _AttrDef, _Def
@@ -252,7 +252,7 @@ class Reader:
             if found is None:  # x = cfg.x or fallback(...): the one option it reads
                 reads = {
                     r.name: r
-                    for n in _operands(single)
+                    for n in ast.walk(single)
                     if isinstance(n, ast.Attribute)
                     and (r := self.ref(n, depth + 1)) is not None
                     and r.kind not in ("arg", "hardware")
@@ -768,26 +768,3 @@ class Reader:
         """The terms named so far, of the given kinds, in order."""
         wanted = set(kinds)
         return [r for r in self.named.values() if r.kind in wanted]
-
-
-def _operands(expr: ast.expr) -> Iterator[ast.AST]:
-    """The nodes of ``expr`` that can be its value, leaving out what calls are given.
-
-    ``cfg.x or fallback()`` can be ``cfg.x``; ``measure(self.device)`` is what
-    ``measure`` returns, not the device it was given.
-
-    >>> [
-    ...     ast.unparse(n)
-    ...     for n in _operands(ast.parse("a.b or f(c.d)", mode="eval").body)
-    ...     if isinstance(n, ast.Attribute)
-    ... ]
-    ['a.b']
-    """
-    stack: list[ast.AST] = [expr]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.Call):
-            stack.append(node.func)  # cfg.x.lower() reads cfg.x; f(cfg.x) does not
-        else:
-            stack.extend(ast.iter_child_nodes(node))

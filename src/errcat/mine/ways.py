@@ -172,8 +172,8 @@ def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> li
         for ref in reader.sources(side)[:_MAX_SOURCES]:
             if side is right and ref.key in on_left:
                 continue  # a lever on both sides: its way is the left side's
-            if ref.key not in signs and not _sized(ref):
-                continue  # measure(self.device): a kind of thing handed to a call, no size
+            if not _sized(ref):
+                continue  # a switch or a choice of names (--device) is never raised or lowered
             sign = signs.get(ref.key, {1})
             verb = _VERBS[(too_big == (1 in sign))] if len(sign) == 1 else "Change"
             term = shown_term(side)
@@ -326,6 +326,8 @@ def _set_action(reader: Reader, ref: Ref, op: ast.cmpop, right: ast.expr) -> lis
         where = f"`{shown_term(right)}`"
         return [_give(ref, f"a value {'not ' if isinstance(op, ast.In) else ''}in {where}")]
     if type(op) in ORDER_WORDS:
+        if not _sized(ref):
+            return []  # measure(self.device) < x: --device is no number to set "at least x"
         inverse = INVERSE[type(op)]
         value = _version_or_value(reader, right)
         inclusive = inverse in (ast.LtE, ast.GtE) and isinstance(right, ast.Constant)

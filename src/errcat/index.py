@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from errcat.background import WordEvidence, word_evidence
 from errcat.patterns import (
     CompiledPattern,
     compile_pattern,
@@ -46,9 +47,11 @@ __all__ = [
     "PatternIndex",
     "Postings",
     "ScanIndex",
+    "WordColumns",
     "ends_inside",
     "fold_whitespace",
     "hash_slots",
+    "word_columns",
     "words",
 ]
 
@@ -246,6 +249,9 @@ class IndexTables:
     #: For each pattern, the :func:`word_mask` of the words inside its key (see
     #: :func:`key_words`): a text whose mask lacks a bit of it cannot hold the key.
     key_masks: Sequence[int]
+    #: For each pattern, its :class:`~errcat.background.WordEvidence`, as three columns
+    #: (bits, projects, flags: see :func:`word_columns`); None when not worked out.
+    priors: WordColumns | None = None
 
 
 @dataclass(eq=False)
@@ -260,19 +266,28 @@ class Entry:
     pieces: tuple[str, ...] | None
     #: How many patterns of the index contain this one's rarest word (0: no word).
     rarity: int = 0
+    #: What the background model says of its words, when the index holds it (else
+    #: the matcher asks the model).
+    prior: WordEvidence | None = field(default=None, repr=False)
     _compiled: CompiledPattern | None = field(default=None, repr=False)
     _record_set: frozenset[int] | None = field(default=None, repr=False)
     _wordless: bool | None = field(default=None, repr=False)
 
     @classmethod
-    def build(cls, pattern: str, records: tuple[int, ...], rarity: int = 0) -> Entry:
+    def build(
+        cls,
+        pattern: str,
+        records: tuple[int, ...],
+        rarity: int = 0,
+        prior: WordEvidence | None = None,
+    ) -> Entry:
         """Analyse ``pattern`` once."""
         pieces = pattern_pieces(pattern)
         if pieces is None:
             fragments = literal_fragments(pattern)
         else:  # the same fragments, without tokenizing the regex again
             fragments = tuple(p for p in pieces if p.strip())
-        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity)
+        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity, prior)
 
     @property
     def record_set(self) -> frozenset[int]:
@@ -305,6 +320,34 @@ class Entry:
     def groups(self) -> int:
         """Number of capture groups."""
         return len(self.pieces) - 1 if self.pieces is not None else self.compiled.groups
+
+
+@dataclass(frozen=True)
+class WordColumns:
+    """Every pattern's :class:`~errcat.background.WordEvidence`, column by column."""
+
+    #: Bits of information of its literal words (float64: the very value the model gives).
+    bits: Sequence[float]
+    #: How many projects raise its shape.
+    projects: Sequence[int]
+    #: 1: its fragments hold a word; 2: C raises its wording.
+    flags: Sequence[int]
+
+
+def word_columns(patterns: Iterable[str]) -> WordColumns:
+    """The background model's word evidence of each pattern, as a stored index keeps it.
+
+    >>> columns = word_columns(["No module named (.+?)", "(.+?): (.+?)"])
+    >>> list(columns.projects), list(columns.flags)
+    ([6, 1], [3, 0])
+    """
+    bits, projects, flags = array("d"), array("I"), array("B")
+    for pattern in patterns:
+        evidence = word_evidence(Entry.build(pattern, ()).fragments)
+        bits.append(evidence.information)
+        projects.append(evidence.projects)
+        flags.append(int(evidence.has_words) | 2 * int(evidence.c_wording))
+    return WordColumns(bits, projects, flags)
 
 
 class PatternIndex:
@@ -354,6 +397,7 @@ class PatternIndex:
         index.rarity = tables.rarity
         index.keys = tables.keys
         index.key_masks = tables.key_masks
+        index.priors = tables.priors
         index._pairs = tables.pairs
         index._common = tables.common
         index._pair_words = _pair_words(tables.pairs)
@@ -371,6 +415,7 @@ class PatternIndex:
             rarity=self.rarity,
             keys=self.keys,
             key_masks=self.key_masks,
+            priors=self.priors,
             pairs=self._pairs,
             common=self._common,
         )
@@ -463,6 +508,9 @@ class PatternIndex:
         self.rarity: Sequence[int] = rarest
         self.keys: Sequence[str] = keys
         self.key_masks: Sequence[int] = key_masks
+        #: Each pattern's word evidence (:func:`word_columns`), when a stored index holds
+        #: it; an index built in memory leaves it to the matcher's (cached) questions.
+        self.priors: WordColumns | None = None
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -476,7 +524,14 @@ class PatternIndex:
         """The analysed pattern ``pid`` (built on first use and kept)."""
         entry = self._entries.get(pid)
         if entry is None:
-            entry = Entry.build(self.patterns[pid], self.records_of(pid), self.rarity[pid])
+            columns = self.priors
+            prior = None
+            if columns is not None:
+                flags = columns.flags[pid]
+                prior = WordEvidence(
+                    columns.bits[pid], columns.projects[pid], bool(flags & 1), bool(flags & 2)
+                )
+            entry = Entry.build(self.patterns[pid], self.records_of(pid), self.rarity[pid], prior)
             self._entries[pid] = entry
         return entry
 

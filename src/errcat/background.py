@@ -212,8 +212,11 @@ class WordEvidence:
     c_wording: bool
 
 
-def word_evidence(fragments: Sequence[str]) -> WordEvidence:
+def word_evidence(fragments: Sequence[str], memo: dict[str, float] | None = None) -> WordEvidence:
     """The :class:`WordEvidence` of a pattern's literal fragments (not cached: built once each).
+
+    Each fragment's words are found once for all four answers; ``memo`` keeps
+    each word's bits across calls (an index build asks of every pattern).
 
     >>> e = word_evidence(["No module named "])
     >>> e.information == information(["No module named "]), e.has_words, e.c_wording
@@ -221,13 +224,25 @@ def word_evidence(fragments: Sequence[str]) -> WordEvidence:
     >>> word_evidence(["(", "): "])
     WordEvidence(information=0, projects=1, has_words=False, c_wording=False)
     """
-    key = tuple(fragments)
-    wording = pattern_wording(key)
+    model = load()
+    per = [shape_words(f) for f in fragments]
+    # Built as _information builds it, so that the sum adds the same floats in order.
+    seen = {w for found in per for w in found}
+    if memo is None:
+        memo = {}
+    information = 0.0
+    for w in seen:
+        bits = memo.get(w)
+        if bits is None:
+            bits = memo[w] = model.word_bits(w)
+        information += bits
+    shape = " {} ".join(part for part in (" ".join(found) for found in per) if part)
+    wording = " ".join(w for found in per for w in found)  # pattern_wording's
     return WordEvidence(
-        information=_information.__wrapped__(key),
-        projects=_projects.__wrapped__(key),
-        has_words=any(shape_words(f) for f in key),
-        c_wording=bool(wording) and wording in load().builtin,
+        information=information if seen else 0,
+        projects=max(1, model.shapes.get(shape, 1)),
+        has_words=any(per),
+        c_wording=bool(wording) and wording in model.builtin,
     )
 
 

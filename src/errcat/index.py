@@ -342,8 +342,9 @@ def word_columns(patterns: Iterable[str]) -> WordColumns:
     ([6, 1], [3, 0])
     """
     bits, projects, flags = array("d"), array("I"), array("B")
+    memo: dict[str, float] = {}
     for pattern in patterns:
-        evidence = word_evidence(Entry.build(pattern, ()).fragments)
+        evidence = word_evidence(Entry.build(pattern, ()).fragments, memo)
         bits.append(evidence.information)
         projects.append(evidence.projects)
         flags.append(int(evidence.has_words) | 2 * int(evidence.c_wording))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from conftest import make_envelope
 from errcat import background
 from errcat.catalog import Catalog
-from errcat.index import Entry, PatternIndex, ends_inside, fold_whitespace, word_columns
+from errcat.index import Entry, PatternIndex, ends_inside, fold_whitespace
 from errcat.matcher import match_all
 from errcat.patterns import (
     compile_pattern,
@@ -22,6 +22,7 @@ from errcat.patterns import (
     pieces_prefix,
     template_to_pattern,
 )
+from errcat.store.format import word_columns
 
 alphabet = st.sampled_from(list("ab .:;'()[]x-_"))
 literal = st.text(alphabet=alphabet, max_size=6)
@@ -288,3 +289,19 @@ def test_an_index_from_tables_hands_each_entry_its_stored_word_evidence() -> Non
     prior = stored.entry(0).prior
     assert prior == background.word_evidence(stored.entry(0).fragments)
     assert prior is not None and prior.c_wording and prior.has_words
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.one_of(simple_patterns(), _C_LIKE, st.just(r"bad \d+ (?:x|y) items")), max_size=6)
+)
+def test_index_built_with_priors_agrees_with_each_patterns_evidence(patterns: list[str]) -> None:
+    # The stored index's builder works the evidence out from the pieces it splits
+    # anyway; it must be what each pattern's own fragments give.
+    built = PatternIndex(patterns, priors=True).priors
+    assert built is not None
+    distinct = list(dict.fromkeys(patterns))
+    expected = word_columns(distinct)
+    assert list(built.bits) == list(expected.bits)
+    assert list(built.projects) == list(expected.projects)
+    assert list(built.flags) == list(expected.flags)

@@ -51,7 +51,6 @@ __all__ = [
     "ends_inside",
     "fold_whitespace",
     "hash_slots",
-    "word_columns",
     "words",
 ]
 
@@ -250,7 +249,7 @@ class IndexTables:
     #: :func:`key_words`): a text whose mask lacks a bit of it cannot hold the key.
     key_masks: Sequence[int]
     #: For each pattern, its :class:`~errcat.background.WordEvidence`, as three columns
-    #: (bits, projects, flags: see :func:`word_columns`); None when not worked out.
+    #: (bits, projects, flags: see :class:`WordColumns`); None when not worked out.
     priors: WordColumns | None = None
 
 
@@ -334,31 +333,18 @@ class WordColumns:
     flags: Sequence[int]
 
 
-def word_columns(patterns: Iterable[str]) -> WordColumns:
-    """The background model's word evidence of each pattern, as a stored index keeps it.
-
-    >>> columns = word_columns(["No module named (.+?)", "(.+?): (.+?)"])
-    >>> list(columns.projects), list(columns.flags)
-    ([6, 1], [3, 0])
-    """
-    bits, projects, flags = array("d"), array("I"), array("B")
-    memo: dict[str, float] = {}
-    for pattern in patterns:
-        evidence = word_evidence(Entry.build(pattern, ()).fragments, memo)
-        bits.append(evidence.information)
-        projects.append(evidence.projects)
-        flags.append(int(evidence.has_words) | 2 * int(evidence.c_wording))
-    return WordColumns(bits, projects, flags)
-
-
 class PatternIndex:
     """The prefilter: map a whitespace-folded message to the patterns it may match."""
 
     #: Whether verification may use the regex-free path for literal-and-group patterns.
     uses_pieces = True
 
-    def __init__(self, patterns: Iterable[str]) -> None:
-        """Index ``patterns``; the n-th pattern belongs to the record at position n."""
+    def __init__(self, patterns: Iterable[str], *, priors: bool = False) -> None:
+        """Index ``patterns``; the n-th pattern belongs to the record at position n.
+
+        ``priors`` also works out each pattern's word evidence (:attr:`priors`), from
+        the pieces indexing splits anyway: what a stored index keeps.
+        """
         self._entries: dict[int, Entry] = {}
         self._keys_read: dict[int, str] = {}
         ids: dict[str, int] = {}
@@ -381,7 +367,7 @@ class PatternIndex:
             records[fill[pid]] = position
             fill[pid] += 1
         self._records: Sequence[int] = records
-        self._build_anchors()
+        self._build_anchors(priors)
 
     @classmethod
     def from_tables(cls, tables: IndexTables) -> PatternIndex:
@@ -421,7 +407,7 @@ class PatternIndex:
             common=self._common,
         )
 
-    def _build_anchors(self) -> None:
+    def _build_anchors(self, priors: bool = False) -> None:
         # Words are numbered (vocab) and each pattern's words kept in one flat array,
         # so a million patterns do not cost a million Python sets.
         vocab: dict[str, int] = {}
@@ -434,12 +420,23 @@ class PatternIndex:
         # The words of each pattern's first fragment (a cut-off text holds no other).
         lead_words = array("I")
         lead_bounds = array("I", [0])
+        prior_bits, prior_projects, prior_flags = array("d"), array("I"), array("B")
+        memo: dict[str, float] = {}
         for pid in range(len(self.patterns)):
             pattern = self.patterns[pid]
             pieces = pattern_pieces(pattern)
+            simple = pieces is not None
             if pieces is None:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
+            if priors:
+                # Entry.build's fragments, from the same pieces.
+                told = word_evidence(
+                    tuple(p for p in pieces if p.strip()) if simple else pieces[1:-1], memo
+                )
+                prior_bits.append(told.information)
+                prior_projects.append(told.projects)
+                prior_flags.append(int(told.has_words) | 2 * int(told.c_wording))
             keys.append(max((p for p in pieces if p.strip()), key=len, default=""))
             key_masks.append(word_mask(key_words(keys[-1])))
             in_lead = _lead_words(pieces)
@@ -509,9 +506,11 @@ class PatternIndex:
         self.rarity: Sequence[int] = rarest
         self.keys: Sequence[str] = keys
         self.key_masks: Sequence[int] = key_masks
-        #: Each pattern's word evidence (:func:`word_columns`), when a stored index holds
+        #: Each pattern's word evidence (:class:`WordColumns`), when a stored index holds
         #: it; an index built in memory leaves it to the matcher's (cached) questions.
-        self.priors: WordColumns | None = None
+        self.priors: WordColumns | None = (
+            WordColumns(prior_bits, prior_projects, prior_flags) if priors else None
+        )
 
     def __len__(self) -> int:
         """Number of distinct patterns."""

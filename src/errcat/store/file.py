@@ -278,7 +278,7 @@ def open_file_store(
     if progress is None:
         progress = sys.stderr.isatty()
     built = build.scan_files(files, progress, [str(f) for f in listed], trusted)
-    index = PatternIndex(built.patterns)
+    index = PatternIndex(built.patterns, priors=True)
     try:
         write_index(path, identity, built, index)
     except OSError as exc:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from errcat import background
-from errcat.index import PatternIndex, Postings, WordColumns, hash_slots, word_columns
+from errcat.index import Entry, PatternIndex, Postings, WordColumns, hash_slots
 from errcat.store.base import problem_dict
 from errcat.store.build import Built
 
@@ -33,6 +33,7 @@ __all__ = [
     "StringTable",
     "postings_of",
     "priors_of",
+    "word_columns",
     "write_index",
 ]
 
@@ -227,6 +228,23 @@ def write_index(path: Path, identity: list[list[Any]], built: Built, index: Patt
         fh.write(len(header).to_bytes(8, "little"))
         fh.write(MAGIC)
     tmp.replace(path)
+
+
+def word_columns(patterns: Iterable[str]) -> WordColumns:
+    """The background model's word evidence of each pattern, as a stored index keeps it.
+
+    >>> columns = word_columns(["No module named (.+?)", "(.+?): (.+?)"])
+    >>> list(columns.projects), list(columns.flags)
+    ([6, 1], [3, 0])
+    """
+    bits, projects, flags = array("d"), array("I"), array("B")
+    memo: dict[str, float] = {}
+    for pattern in patterns:
+        evidence = background.word_evidence(Entry.build(pattern, ()).fragments, memo)
+        bits.append(evidence.information)
+        projects.append(evidence.projects)
+        flags.append(int(evidence.has_words) | 2 * int(evidence.c_wording))
+    return WordColumns(bits, projects, flags)
 
 
 def priors_of(parts: dict[str, Any]) -> WordColumns:

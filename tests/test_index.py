@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import make_envelope
+from errcat import background
 from errcat.catalog import Catalog
-from errcat.index import PatternIndex, ends_inside, fold_whitespace
+from errcat.index import Entry, PatternIndex, ends_inside, fold_whitespace
 from errcat.matcher import match_all
 from errcat.patterns import (
     compile_pattern,
@@ -19,6 +22,7 @@ from errcat.patterns import (
     pieces_prefix,
     template_to_pattern,
 )
+from errcat.store.format import word_columns
 
 alphabet = st.sampled_from(list("ab .:;'()[]x-_"))
 literal = st.text(alphabet=alphabet, max_size=6)
@@ -237,3 +241,67 @@ def test_truncated_pieces_agree_with_the_regex_partial_match(pattern: str, text:
     assert pieces is not None
     m = compile_pattern(pattern).full.fullmatch(text, partial=True)
     assert pieces_truncated(pieces, text) == (m is not None and m.partial)
+
+
+_C_LIKE = st.sampled_from(
+    [
+        template_to_pattern(t)
+        for t in (
+            "No module named {name!r}",
+            "{obj!r} object is not callable",
+            "list index out of range",
+            "invalid literal for int() with base {base}: {value!r}",
+            "{name} must be a positive integer",
+        )
+    ]
+)
+
+
+@settings(max_examples=300)
+@given(
+    st.one_of(simple_patterns(), _C_LIKE),
+    st.one_of(texts, st.just("No module named 'vllm._C'"), st.just("list index out of range")),
+    st.sampled_from([None, "ValueError", "IndexError", "ModuleNotFoundError", "pkg.Error"]),
+)
+def test_stored_word_evidence_is_what_the_model_says(
+    pattern: str, message: str, error_class: str | None
+) -> None:
+    # A stored index keeps each pattern's word evidence: reading it must answer as
+    # asking the background model does, C's question included.
+    entry = Entry.build(pattern, ())
+    columns = word_columns([pattern])
+    fragments = entry.fragments
+    assert columns.bits[0] == background.information(fragments)
+    assert columns.projects[0] == background.projects(fragments)
+    assert bool(columns.flags[0] & 1) == any(background.shape_words(f) for f in fragments)
+    c_wording = bool(columns.flags[0] & 2)
+    assert background.c_origin(
+        message, fragments, error_class, c_wording=c_wording
+    ) == background.c_origin(message, fragments, error_class)
+
+
+def test_an_index_from_tables_hands_each_entry_its_stored_word_evidence() -> None:
+    patterns = [template_to_pattern("No module named {name!r}"), template_to_pattern("bad {x}")]
+    built = PatternIndex(patterns)
+    assert built.entry(0).prior is None  # in memory: the matcher asks the model
+    tables = built.tables()
+    stored = PatternIndex.from_tables(replace(tables, priors=word_columns(tables.patterns)))
+    prior = stored.entry(0).prior
+    assert prior == background.word_evidence(stored.entry(0).fragments)
+    assert prior is not None and prior.c_wording and prior.has_words
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.one_of(simple_patterns(), _C_LIKE, st.just(r"bad \d+ (?:x|y) items")), max_size=6)
+)
+def test_index_built_with_priors_agrees_with_each_patterns_evidence(patterns: list[str]) -> None:
+    # The stored index's builder works the evidence out from the pieces it splits
+    # anyway; it must be what each pattern's own fragments give.
+    built = PatternIndex(patterns, priors=True).priors
+    assert built is not None
+    distinct = list(dict.fromkeys(patterns))
+    expected = word_columns(distinct)
+    assert list(built.bits) == list(expected.bits)
+    assert list(built.projects) == list(expected.projects)
+    assert list(built.flags) == list(expected.flags)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_envelope
+from errcat import background
 from errcat.catalog import Catalog
 from errcat.errors import InvalidRecordError
 from errcat.loaders import write_jsonl
@@ -231,3 +232,25 @@ def test_a_damaged_decompressed_copy_is_made_again(
     again = match_error(text, Catalog.from_path(path, lazy=True))
     assert again is not None and again.record == first.record
     assert copy.read_bytes() == data
+
+
+def _header(index_file: Path) -> dict[str, object]:
+    data = index_file.read_bytes()
+    size = int.from_bytes(data[-16:-8], "little")
+    header: dict[str, object] = json.loads(data[-16 - size : -16])
+    return header
+
+
+def test_index_built_with_another_background_model_is_rebuilt(
+    catalog_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The index keeps each pattern's word evidence from the background model: a new
+    # model makes those numbers stale, so the index names its model and is rebuilt.
+    open_file_store(catalog_file)
+    index_file = index_path_for(catalog_file)
+    assert _header(index_file)["background"] == background.fingerprint()
+    monkeypatch.setattr(background, "fingerprint", lambda: "1:0000abcd")
+    store = open_file_store(catalog_file)
+    assert store is not None and _header(index_file)["background"] == "1:0000abcd"
+    entry = store.index.entry(0)
+    assert entry.prior == background.word_evidence(entry.fragments)

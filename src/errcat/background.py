@@ -42,6 +42,7 @@ import json
 import math
 import re
 import threading
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -49,10 +50,12 @@ from importlib import resources
 __all__ = [
     "Background",
     "COrigin",
+    "WordEvidence",
     "builtin_wording",
     "c_examples",
     "c_origin",
     "class_key",
+    "fingerprint",
     "information",
     "is_c_message",
     "load",
@@ -62,6 +65,7 @@ __all__ = [
     "raised_by_builtins",
     "shape_key",
     "shape_words",
+    "word_evidence",
 ]
 
 _RESOURCE = "_background.json.gz"
@@ -177,6 +181,71 @@ def projects(fragments: Sequence[str]) -> int:
     return _projects(tuple(fragments))
 
 
+@functools.lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """The shipped model's identity: its file's size and CRC-32 (the file holds its version).
+
+    Read without decompressing the model (opening a stored index asks). A stored
+    index keeps :func:`word_evidence` of every pattern: it names the model those
+    numbers came from, and one built with another model is rebuilt.
+
+    >>> len(fingerprint().split(":"))
+    2
+    """
+    raw = resources.files("errcat").joinpath(_RESOURCE).read_bytes()
+    return f"{len(raw)}:{zlib.crc32(raw):08x}"
+
+
+@dataclass(frozen=True, slots=True)
+class WordEvidence:
+    """What the model says of a pattern's literal words, worked out once per pattern.
+
+    ``information`` and ``projects`` are :func:`information` and :func:`projects`
+    of its fragments; ``has_words``, whether they hold a word as the model counts
+    words; ``c_wording``, whether CPython's C code raises its wording as some class
+    (when false, :func:`raised_by_builtins` is false whatever the class).
+    """
+
+    information: float
+    projects: int
+    has_words: bool
+    c_wording: bool
+
+
+def word_evidence(fragments: Sequence[str], memo: dict[str, float] | None = None) -> WordEvidence:
+    """The :class:`WordEvidence` of a pattern's literal fragments (not cached: built once each).
+
+    Each fragment's words are found once for all four answers; ``memo`` keeps
+    each word's bits across calls (an index build asks of every pattern).
+
+    >>> e = word_evidence(["No module named "])
+    >>> e.information == information(["No module named "]), e.has_words, e.c_wording
+    (True, True, True)
+    >>> word_evidence(["(", "): "])
+    WordEvidence(information=0, projects=1, has_words=False, c_wording=False)
+    """
+    model = load()
+    per = [shape_words(f) for f in fragments]
+    # Built as _information builds it, so that the sum adds the same floats in order.
+    seen = {w for found in per for w in found}
+    if memo is None:
+        memo = {}
+    information = 0.0
+    for w in seen:
+        bits = memo.get(w)
+        if bits is None:
+            bits = memo[w] = model.word_bits(w)
+        information += bits
+    shape = " {} ".join(part for part in (" ".join(found) for found in per) if part)
+    wording = " ".join(w for found in per for w in found)  # pattern_wording's
+    return WordEvidence(
+        information=information if seen else 0,
+        projects=max(1, model.shapes.get(shape, 1)),
+        has_words=any(per),
+        c_wording=bool(wording) and wording in model.builtin,
+    )
+
+
 def _c_raises(wording: str, error_class: str | None) -> bool:
     model = load()
     if not wording or wording not in model.builtin:
@@ -277,12 +346,15 @@ def c_origin(
     error_class: str | None = None,
     *,
     own: Sequence[str] | None = None,
+    c_wording: bool | None = None,
 ) -> COrigin:
     """Did CPython's C code print this message? One question, all its answers (:class:`COrigin`).
 
     ``fragments`` is the literal text a pattern's hit explains; ``own`` the
     pattern's own, when the hit explains more (a wrapper holding another
-    message); ``error_class`` the class the message was raised as, if known.
+    message); ``error_class`` the class the message was raised as, if known;
+    ``c_wording`` the :attr:`WordEvidence.c_wording` of ``fragments``, when known
+    (False spares the question of the pattern's words).
 
     >>> c_origin("No module named 'vllm._C'", ["No module named "], "ModuleNotFoundError")
     ... # doctest: +ELLIPSIS
@@ -290,8 +362,8 @@ def c_origin(
     >>> c_origin("batch size 3 exceeds the cache", ["batch size ", " exceeds the cache"])
     COrigin(raised=False, printed=False, examples=())
     """
-    raised = message_raised_by_builtins(message, error_class) or raised_by_builtins(
-        fragments, error_class
+    raised = message_raised_by_builtins(message, error_class) or (
+        c_wording is not False and raised_by_builtins(fragments, error_class)
     )
     if not raised:
         return _NOT_C

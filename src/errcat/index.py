@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from errcat.background import WordEvidence, word_evidence
 from errcat.patterns import (
     CompiledPattern,
     compile_pattern,
@@ -46,6 +47,7 @@ __all__ = [
     "PatternIndex",
     "Postings",
     "ScanIndex",
+    "WordColumns",
     "ends_inside",
     "fold_whitespace",
     "hash_slots",
@@ -246,6 +248,9 @@ class IndexTables:
     #: For each pattern, the :func:`word_mask` of the words inside its key (see
     #: :func:`key_words`): a text whose mask lacks a bit of it cannot hold the key.
     key_masks: Sequence[int]
+    #: For each pattern, its :class:`~errcat.background.WordEvidence`, as three columns
+    #: (bits, projects, flags: see :class:`WordColumns`); None when not worked out.
+    priors: WordColumns | None = None
 
 
 @dataclass(eq=False)
@@ -260,19 +265,28 @@ class Entry:
     pieces: tuple[str, ...] | None
     #: How many patterns of the index contain this one's rarest word (0: no word).
     rarity: int = 0
+    #: What the background model says of its words, when the index holds it (else
+    #: the matcher asks the model).
+    prior: WordEvidence | None = field(default=None, repr=False)
     _compiled: CompiledPattern | None = field(default=None, repr=False)
     _record_set: frozenset[int] | None = field(default=None, repr=False)
     _wordless: bool | None = field(default=None, repr=False)
 
     @classmethod
-    def build(cls, pattern: str, records: tuple[int, ...], rarity: int = 0) -> Entry:
+    def build(
+        cls,
+        pattern: str,
+        records: tuple[int, ...],
+        rarity: int = 0,
+        prior: WordEvidence | None = None,
+    ) -> Entry:
         """Analyse ``pattern`` once."""
         pieces = pattern_pieces(pattern)
         if pieces is None:
             fragments = literal_fragments(pattern)
         else:  # the same fragments, without tokenizing the regex again
             fragments = tuple(p for p in pieces if p.strip())
-        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity)
+        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity, prior)
 
     @property
     def record_set(self) -> frozenset[int]:
@@ -307,14 +321,30 @@ class Entry:
         return len(self.pieces) - 1 if self.pieces is not None else self.compiled.groups
 
 
+@dataclass(frozen=True)
+class WordColumns:
+    """Every pattern's :class:`~errcat.background.WordEvidence`, column by column."""
+
+    #: Bits of information of its literal words (float64: the very value the model gives).
+    bits: Sequence[float]
+    #: How many projects raise its shape.
+    projects: Sequence[int]
+    #: 1: its fragments hold a word; 2: C raises its wording.
+    flags: Sequence[int]
+
+
 class PatternIndex:
     """The prefilter: map a whitespace-folded message to the patterns it may match."""
 
     #: Whether verification may use the regex-free path for literal-and-group patterns.
     uses_pieces = True
 
-    def __init__(self, patterns: Iterable[str]) -> None:
-        """Index ``patterns``; the n-th pattern belongs to the record at position n."""
+    def __init__(self, patterns: Iterable[str], *, priors: bool = False) -> None:
+        """Index ``patterns``; the n-th pattern belongs to the record at position n.
+
+        ``priors`` also works out each pattern's word evidence (:attr:`priors`), from
+        the pieces indexing splits anyway: what a stored index keeps.
+        """
         self._entries: dict[int, Entry] = {}
         self._keys_read: dict[int, str] = {}
         ids: dict[str, int] = {}
@@ -337,7 +367,7 @@ class PatternIndex:
             records[fill[pid]] = position
             fill[pid] += 1
         self._records: Sequence[int] = records
-        self._build_anchors()
+        self._build_anchors(priors)
 
     @classmethod
     def from_tables(cls, tables: IndexTables) -> PatternIndex:
@@ -354,6 +384,7 @@ class PatternIndex:
         index.rarity = tables.rarity
         index.keys = tables.keys
         index.key_masks = tables.key_masks
+        index.priors = tables.priors
         index._pairs = tables.pairs
         index._common = tables.common
         index._pair_words = _pair_words(tables.pairs)
@@ -371,11 +402,12 @@ class PatternIndex:
             rarity=self.rarity,
             keys=self.keys,
             key_masks=self.key_masks,
+            priors=self.priors,
             pairs=self._pairs,
             common=self._common,
         )
 
-    def _build_anchors(self) -> None:
+    def _build_anchors(self, priors: bool = False) -> None:
         # Words are numbered (vocab) and each pattern's words kept in one flat array,
         # so a million patterns do not cost a million Python sets.
         vocab: dict[str, int] = {}
@@ -388,12 +420,23 @@ class PatternIndex:
         # The words of each pattern's first fragment (a cut-off text holds no other).
         lead_words = array("I")
         lead_bounds = array("I", [0])
+        prior_bits, prior_projects, prior_flags = array("d"), array("I"), array("B")
+        memo: dict[str, float] = {}
         for pid in range(len(self.patterns)):
             pattern = self.patterns[pid]
             pieces = pattern_pieces(pattern)
+            simple = pieces is not None
             if pieces is None:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
+            if priors:
+                # Entry.build's fragments, from the same pieces.
+                told = word_evidence(
+                    tuple(p for p in pieces if p.strip()) if simple else pieces[1:-1], memo
+                )
+                prior_bits.append(told.information)
+                prior_projects.append(told.projects)
+                prior_flags.append(int(told.has_words) | 2 * int(told.c_wording))
             keys.append(max((p for p in pieces if p.strip()), key=len, default=""))
             key_masks.append(word_mask(key_words(keys[-1])))
             in_lead = _lead_words(pieces)
@@ -463,6 +506,11 @@ class PatternIndex:
         self.rarity: Sequence[int] = rarest
         self.keys: Sequence[str] = keys
         self.key_masks: Sequence[int] = key_masks
+        #: Each pattern's word evidence (:class:`WordColumns`), when a stored index holds
+        #: it; an index built in memory leaves it to the matcher's (cached) questions.
+        self.priors: WordColumns | None = (
+            WordColumns(prior_bits, prior_projects, prior_flags) if priors else None
+        )
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -476,7 +524,14 @@ class PatternIndex:
         """The analysed pattern ``pid`` (built on first use and kept)."""
         entry = self._entries.get(pid)
         if entry is None:
-            entry = Entry.build(self.patterns[pid], self.records_of(pid), self.rarity[pid])
+            columns = self.priors
+            prior = None
+            if columns is not None:
+                flags = columns.flags[pid]
+                prior = WordEvidence(
+                    columns.bits[pid], columns.projects[pid], bool(flags & 1), bool(flags & 2)
+                )
+            entry = Entry.build(self.patterns[pid], self.records_of(pid), self.rarity[pid], prior)
             self._entries[pid] = entry
         return entry
 

@@ -110,7 +110,16 @@ def _text_evidence(
     print C's form of its words (``no module named {name!r}``) is not C's copy.
     """
     words = entry.fragments if fragments is None else tuple(fragments)
-    origin = background.c_origin(message, words, error_class, own=entry.fragments)
+    # The index may hold what the model says of the pattern's own words (worked out
+    # when it was built): read, not asked again, when the hit explains those words.
+    prior = entry.prior if fragments is None else None
+    origin = background.c_origin(
+        message,
+        words,
+        error_class,
+        own=entry.fragments,
+        c_wording=None if prior is None else prior.c_wording,
+    )
     builtin = origin.raised
     if builtin and mode == "full" and message and not _c_could_print(entry, origin.examples):
         builtin = False  # C's words, but never as this record prints them
@@ -120,7 +129,7 @@ def _text_evidence(
     # though its words say nothing of which wrapper printed it (no information).
     held_c = (
         tuple(c for c in captures if c and background.is_c_message(c))
-        if mode == "full" and _has_words(tuple(words))
+        if mode == "full" and (_has_words(tuple(words)) if prior is None else prior.has_words)
         else ()
     )
     told = literal + sum(map(len, held_c))
@@ -140,8 +149,8 @@ def _text_evidence(
         explained=explained,
         outside=outside,
         placeholders=sum(1 for c in captures if c is not None),
-        information=background.information(words),
-        background=background.projects(words),
+        information=background.information(words) if prior is None else prior.information,
+        background=background.projects(words) if prior is None else prior.projects,
         catalog_rarity=catalog_rarity(entry.rarity if rarity is None else rarity, patterns),
         records=len(entry.records) if records is None else records,
         present=present,

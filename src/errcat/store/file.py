@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from errcat import background
 from errcat.errors import CatalogSourceError, InvalidRecordError
 from errcat.index import IndexTables, PatternIndex
 from errcat.loaders.limits import parse_json
@@ -30,6 +31,7 @@ from errcat.store.format import (
     MAGIC,
     StringTable,
     postings_of,
+    priors_of,
     write_index,
 )
 
@@ -60,6 +62,8 @@ class FileStore:
             raise ValueError("built by another format version or byte order")
         if header.get("sources") != identity:
             raise ValueError("built for other data (files changed since)")
+        if header.get("background") != background.fingerprint():
+            raise ValueError("built with another background model (its word evidence is stale)")
         parts: dict[str, Any] = {}
         for name, (offset, length, crc) in header["sections"].items():
             chunk = view[offset : offset + length]
@@ -92,6 +96,7 @@ class FileStore:
             rarity=parts["rarity"],
             keys=StringTable(parts["keys"], parts["key_offsets"]),
             key_masks=parts["key_masks"],
+            priors=priors_of(parts),
             pairs=postings_of(parts, "pair"),
             common=postings_of(parts, "common"),
         )
@@ -273,7 +278,7 @@ def open_file_store(
     if progress is None:
         progress = sys.stderr.isatty()
     built = build.scan_files(files, progress, [str(f) for f in listed], trusted)
-    index = PatternIndex(built.patterns)
+    index = PatternIndex(built.patterns, priors=True)
     try:
         write_index(path, identity, built, index)
     except OSError as exc:

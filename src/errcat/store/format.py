@@ -21,7 +21,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from errcat.index import PatternIndex, Postings, hash_slots
+from errcat import background
+from errcat.index import Entry, PatternIndex, Postings, WordColumns, hash_slots
 from errcat.store.base import problem_dict
 from errcat.store.build import Built
 
@@ -31,11 +32,13 @@ __all__ = [
     "MAGIC",
     "StringTable",
     "postings_of",
+    "priors_of",
+    "word_columns",
     "write_index",
 ]
 
 #: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 MAGIC = b"ERRCATIX"
 
 
@@ -111,6 +114,13 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     yield "rarity", arr("I", tables.rarity)
     yield from strings("keys", "key_offsets", tables.keys)
     yield "key_masks", arr("Q", tables.key_masks)
+    # What the background model says of each pattern's words, worked out here once
+    # rather than at each pattern's first hit (the header names the model).
+    priors = tables.priors or word_columns(tables.patterns)
+    yield "prior_bits", array("d", priors.bits).tobytes()
+    yield "prior_projects", arr("I", priors.projects)
+    yield "prior_flags", arr("B", priors.flags)
+    del priors
     yield from postings("pair", tables.pairs)
     yield from postings("common", tables.common)
     by_file: dict[str, list[int]] = {}
@@ -159,6 +169,9 @@ ARRAY_KINDS = {
     "rarity": "I",
     "key_offsets": "Q",
     "key_masks": "Q",
+    "prior_bits": "d",
+    "prior_projects": "I",
+    "prior_flags": "B",
     "pair_word_offsets": "Q",
     "pair_starts": "I",
     "pair_ids": "I",
@@ -205,6 +218,7 @@ def write_index(path: Path, identity: list[list[Any]], built: Built, index: Patt
                 "format": FORMAT_VERSION,
                 "byteorder": sys.byteorder,
                 "sources": identity,
+                "background": background.fingerprint(),
                 "records": len(built.ids),
                 "problems": [problem_dict(p) for p in built.problems],
                 "sections": layout,
@@ -214,6 +228,28 @@ def write_index(path: Path, identity: list[list[Any]], built: Built, index: Patt
         fh.write(len(header).to_bytes(8, "little"))
         fh.write(MAGIC)
     tmp.replace(path)
+
+
+def word_columns(patterns: Iterable[str]) -> WordColumns:
+    """The background model's word evidence of each pattern, as a stored index keeps it.
+
+    >>> columns = word_columns(["No module named (.+?)", "(.+?): (.+?)"])
+    >>> list(columns.projects), list(columns.flags)
+    ([6, 1], [3, 0])
+    """
+    bits, projects, flags = array("d"), array("I"), array("B")
+    memo: dict[str, float] = {}
+    for pattern in patterns:
+        evidence = background.word_evidence(Entry.build(pattern, ()).fragments, memo)
+        bits.append(evidence.information)
+        projects.append(evidence.projects)
+        flags.append(int(evidence.has_words) | 2 * int(evidence.c_wording))
+    return WordColumns(bits, projects, flags)
+
+
+def priors_of(parts: dict[str, Any]) -> WordColumns:
+    """The per-pattern word evidence stored in the ``prior_*`` sections."""
+    return WordColumns(parts["prior_bits"], parts["prior_projects"], parts["prior_flags"])
 
 
 def postings_of(parts: dict[str, Any], name: str) -> Postings:

@@ -40,8 +40,9 @@ JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 def data_files(source: Path) -> list[Path] | None:
     """The JSON Lines files of a source (also ``.jsonl.gz``), or None when it holds others.
 
-    A manifest that names a file outside the directory raises
-    :class:`~errcat.errors.CatalogSourceError` (see :func:`errcat.loaders.manifest_files`).
+    A manifest that names a file outside the directory (see
+    :func:`errcat.loaders.manifest_files`) or a file that is not there raises
+    :class:`~errcat.errors.CatalogSourceError`.
     """
     from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, manifest_files
     from errcat.loaders.names import data_suffix
@@ -49,7 +50,11 @@ def data_files(source: Path) -> list[Path] | None:
     if source.is_file():
         return [source] if data_suffix(source.name) in JSONL_SUFFIXES else None
     if (source / MANIFEST_NAME).is_file():
-        paths = [Path(str(path)) for _, path, _ in manifest_files(source)]
+        paths = []
+        for name, path, _ in manifest_files(source):
+            if not path.is_file():  # as the eager loader says it
+                raise CatalogSourceError(f"{source}/{name}: listed in the manifest but missing")
+            paths.append(Path(str(path)))
     else:
         paths = []
         for root, dirs, names in os.walk(source):
@@ -78,10 +83,7 @@ def identity_of(files: Sequence[Path]) -> list[list[Any]]:
     """What the stored index remembers of its data files: path, size, modification time."""
     out = []
     for path in files:
-        try:
-            stat = path.stat()
-        except OSError as exc:  # a manifest naming a file that is not there, say
-            raise CatalogSourceError(f"{path}: cannot read: {exc.strerror}") from None
+        stat = path.stat()
         out.append([str(path.resolve()), stat.st_size, stat.st_mtime_ns])
     return out
 

@@ -238,9 +238,6 @@ def open_file_store(
     listed = build.data_files(source)
     if not listed:
         return None
-    for f in listed:
-        if not f.is_file():  # as the eager loader says it (a manifest naming a lost file)
-            raise CatalogSourceError(f"{f}: listed in the manifest but missing")
     packed = [f for f in listed if is_compressed(f.name)]
     inflated: dict[Path, Path] = {}
     shas: dict[Path, str] = {}

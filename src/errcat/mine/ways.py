@@ -252,15 +252,23 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
         )
     elif isinstance(inverse, (ast.Is, ast.IsNot)) and _is_sentinel(right):
         must = "be set" if isinstance(inverse, ast.IsNot) else "be left unset"
-    elif isinstance(inverse, (ast.Eq, ast.Is)):
-        must = f"be {reader.value(right)}"
-    elif isinstance(inverse, (ast.NotEq, ast.IsNot)):
-        must = f"not be {reader.value(right)}"
+    elif isinstance(inverse, (ast.Eq, ast.Is, ast.NotEq, ast.IsNot)):
+        equal = isinstance(inverse, (ast.Eq, ast.Is))
+        other = reader.ref(right)
+        if other is not None and other.kind != "arg":
+            must = f"be the same as {_named(other)}" if equal else f"differ from {_named(other)}"
+        elif isinstance(right, ast.Constant) or reader.values(right) is not None:
+            must = f"{'' if equal else 'not '}be {reader.value(right)}"
+        else:
+            return []  # a value the code computes (``1 if x else len(y)``): no one can follow it
     else:
         return []
     names = or_list([_named(r) for r in refs])
-    verb = "decides" if len(refs) == 1 else "decide"
     best = min(refs, key=lambda r: RANK.get(r.kind, len(RANK)))
+    if len(refs) == 1 and reader.ref(left) is not None:
+        # The lever is the value compared (``int(cfg.x)``): no term to show.
+        return [Way(f"Change {names}: it must {must}", best.kind, best)]
+    verb = "decides" if len(refs) == 1 else "decide"
     text = f"Change {names}: {'it' if len(refs) == 1 else 'they'} {verb} `{shown_term(left)}`"
     return [Way(f"{text}, which must {must}", best.kind, best)]
 

@@ -48,3 +48,27 @@ def test_census_is_judged_per_group_and_the_holdout_is_not_read() -> None:
     text = bench_stack.table(counts, "dev")
     assert "confident wrong: 1/5 = 20.0%; confident for absent: 1/3 = 33.3%" in text
     assert bench_stack.read_census(CENSUS, "holdout")[0]["id"] == "h1"
+
+
+def test_a_wrapper_is_also_answered_right_by_the_cause_its_paste_shows() -> None:
+    wrapper = {
+        "raising_repo": "pydantic/pydantic-core",
+        "file_path": None,
+        "error_class": "ValidationError",
+        "message_prefix": "1 validation error for ModelConfig",
+    }
+    cause = {
+        "raising_repo": "example/flux",
+        "file_path": "src/flux/core.py",
+        "error_class": "RuntimeError",
+        "message_prefix": "the flux capacitor",
+    }
+    flux = _catalog()["f1f1f1f1f1f1f1f1"]
+    presence = bench_stack.Presence.of(_catalog())
+    assert not bench_stack.is_right(flux, wrapper)
+    assert not presence.has(wrapper)
+    assert bench_stack.is_right(flux, {**wrapper, "cause": cause})
+    assert presence.has({**wrapper, "cause": cause})
+    # a cause of another repo does not make the flux record right
+    elsewhere = {**cause, "raising_repo": "example/other", "message_prefix": "other"}
+    assert not bench_stack.is_right(flux, {**wrapper, "cause": elsewhere})

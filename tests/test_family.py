@@ -225,9 +225,11 @@ def test_a_load_weights_frame_of_another_function_is_not_the_site() -> None:
 def test_raise_frame_skips_only_delegating_frames() -> None:
     getattr_frame = Frame("/x/site-packages/torch/nn/modules/module.py", 1, "__getattr__")
     call_frame = Frame("/x/site-packages/torch/nn/modules/module.py", 2, "_call_impl")
+    buffer_frame = Frame("/x/site-packages/torch/nn/modules/module.py", 4, "register_buffer")
     engine = Frame("/x/site-packages/vllm/worker/runner.py", 3, "run")
     assert raise_frame([engine, getattr_frame]) == engine
-    assert raise_frame([engine, call_frame]) == call_frame
+    assert raise_frame([engine, call_frame, getattr_frame]) == engine
+    assert raise_frame([engine, buffer_frame]) == buffer_frame
     assert raise_frame([getattr_frame]) is None
 
 
@@ -297,3 +299,23 @@ def test_model_attribute_error_elsewhere_is_never_a_family_answer(
     )
     found = match_all(text, catalog=_families(), limit=3)
     assert all(not m.confident for m in found)
+
+
+def test_a_forward_that_cannot_bind_the_engine_arguments_is_the_engine_call() -> None:
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py", '
+        "line 2210, in execute_model\n"
+        "    hidden = self.model(input_ids=ids, positions=pos)\n"
+        '  File "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py", line 1751, '
+        "in _wrapped_call_impl\n"
+        "    return self._call_impl(*args, **kwargs)\n"
+        '  File "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py", line 1762, '
+        "in _call_impl\n"
+        "    return forward_call(*args, **kwargs)\n"
+        "TypeError: MyCausalLM.forward() got an unexpected keyword argument 'positions'\n"
+    )
+    found = match_error(paste, catalog=_families())
+    assert found is not None and found.record.repo == "vllm-project/vllm"
+    user = paste.replace("/opt/venv/lib/python3.12/site-packages/vllm/v1/worker", "/srv/app")
+    assert match_error(user, catalog=_families()) is None

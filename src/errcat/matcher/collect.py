@@ -238,7 +238,10 @@ class _Collector:
         if report.frames and _outside_cannot_qualify(text_logit + outside, floor):
             # Only a record raised in one of the traceback's files can make the results,
             # or a family record, raised wherever its scope is (errcat.matcher.family).
-            in_files = self.in_frame_files(ctx) | family_members(store, records)
+            in_files = self.in_frame_files(ctx)
+            family = family_members(store, records)
+            if family:
+                in_files |= family
             if len(in_files) < len(records):
                 records = sorted(in_files.intersection(records))
             else:

@@ -9,12 +9,14 @@ raises ``KeyError``). So the raise frame is the evidence: a raise frame in one
 of the record's scope directories (:data:`~errcat.tags.SCOPE_TAG_PREFIX`, else
 the directory of its file) and in a function its ``errcat:in:`` tags name is
 its raise site; in the scope but another function, its raise file. Anywhere
-else the record has what any record has there (a frame in its package, or none),
-and its generic words keep it below the answer threshold.
+else the record has what any record has there (a frame in its package, or none).
+Without a raise site it stays under the answer threshold
+(:func:`errcat.matcher.score._score`): a hint, never an answer.
 
 The raise frame is the innermost frame, but a frame that only raises on its
 caller's behalf (``torch.nn.Module.__getattr__``: ``'Qwen3ForCausalLM' object has
-no attribute 'pooler'``) gives way to its caller.
+no attribute 'pooler'``) gives way to its caller; so does ``nn.Module.__call__``,
+where a ``forward()`` fails to bind the arguments its caller passed.
 
 >>> from errcat.extract import extract_reports
 >>> report = extract_reports(
@@ -59,7 +61,13 @@ __all__ = [
 #: more records than this is a mined message's, and none of them is looked at.
 FAMILY_MAX = 8
 #: Frames that raise on their caller's behalf: (the file's last path components, function).
-_DELEGATING = frozenset({(("torch", "nn", "modules", "module.py"), "__getattr__")})
+#: torch's ``nn.Module.__getattr__`` raises for the attribute its caller read; its
+#: ``__call__`` (``_wrapped_call_impl``, ``_call_impl``) is where a ``forward()``
+#: its caller passed the wrong arguments to fails to bind them.
+_TORCH_MODULE = ("torch", "nn", "modules", "module.py")
+_DELEGATING = frozenset(
+    (_TORCH_MODULE, f) for f in ("__getattr__", "_call_impl", "_wrapped_call_impl")
+)
 #: Frame evidence for a report without frames, or with a traceback cut before its error.
 _NO_FRAMES = FrameEvidence("none", FAR, 0, None)
 #: Stands for the frame's file name when its directory is compared with a scope.

@@ -15,7 +15,12 @@ confident answer (``match_error``) by ``expect``:
 * ``{"native": kind}``: the record carries the tag ``errcat:native:<kind>``;
 * ``{"missing_module": "x"}``, ``{"cannot_import": "y", "from": "x"}``,
   ``{"undefined_symbol": true}``: the import-error record of that module or name;
-* free text (an HTTP status, a tool's output): no record is right.
+* free text (an HTTP status, a tool's output): no record is right;
+* a wrapper whose paste also shows what it wraps (a pydantic ``ValidationError``
+  around ``Value error, <the engine's message>``) carries that cause as
+  ``expect["cause"]``, a label of the same kinds: the wrapper's record and the
+  cause's are both right, as issue 26 asks for the root cause when the paste
+  holds it.
 
 A paste is *absent* when no record of the catalog could be right; a confident
 answer to one is "confident for absent". Only the split asked for is read
@@ -53,9 +58,11 @@ def _words(text: str) -> str:
 
 
 def is_right(record: ErrorRecord, expect: Any) -> bool:
-    """Whether ``record`` is a right answer for a paste labelled ``expect``."""
+    """Whether ``record`` is a right answer for a paste labelled ``expect`` (or for its cause)."""
     if not isinstance(expect, dict):
-        return False  # free text (HTTP status, a tool): no record is right
+        return False
+    if "cause" in expect and is_right(record, expect["cause"]):
+        return True  # free text (HTTP status, a tool): no record is right
     if "native" in expect:
         return f"{NATIVE_TAG}{expect['native']}" in record.tags
     if "missing_module" in expect:
@@ -106,9 +113,11 @@ class Presence:
         return cls(dict(files), messages, native, dict(literals))
 
     def has(self, expect: Any) -> bool:
-        """Whether some record of the catalog could be right for ``expect``."""
+        """Whether some record of the catalog could be right for ``expect`` (or its cause)."""
         if not isinstance(expect, dict):
             return False
+        if "cause" in expect and self.has(expect["cause"]):
+            return True
         if "native" in expect:
             return str(expect["native"]) in self.native
         if "missing_module" in expect:

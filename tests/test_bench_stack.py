@@ -76,3 +76,27 @@ def test_a_family_record_is_right_for_any_file_of_its_scope_and_its_class() -> N
     # Without the tag the file alone decides, as for any record.
     plain = record.model_copy(update={"tags": []})
     assert not bench_stack.is_right(plain, expect)
+
+
+def test_a_wrapper_is_also_answered_right_by_the_cause_its_paste_shows() -> None:
+    wrapper = {
+        "raising_repo": "pydantic/pydantic-core",
+        "file_path": None,
+        "error_class": "ValidationError",
+        "message_prefix": "1 validation error for ModelConfig",
+    }
+    cause = {
+        "raising_repo": "example/flux",
+        "file_path": "src/flux/core.py",
+        "error_class": "RuntimeError",
+        "message_prefix": "the flux capacitor",
+    }
+    flux = _catalog()["f1f1f1f1f1f1f1f1"]
+    presence = bench_stack.Presence.of(_catalog())
+    assert not bench_stack.is_right(flux, wrapper)
+    assert not presence.has(wrapper)
+    assert bench_stack.is_right(flux, {**wrapper, "cause": cause})
+    assert presence.has({**wrapper, "cause": cause})
+    # a cause of another repo does not make the flux record right
+    elsewhere = {**cause, "raising_repo": "example/other", "message_prefix": "other"}
+    assert not bench_stack.is_right(flux, {**wrapper, "cause": elsewhere})

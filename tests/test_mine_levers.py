@@ -549,3 +549,79 @@ def test_a_value_measured_by_a_call_that_takes_a_flag_is_not_that_flag(tmp_path:
     assert "--device" not in " ".join(unbalanced.solutions)
     ratio = _only(records, "The host cache ratio")
     assert any("--hicache-ratio" in s for s in ratio.solutions)
+
+
+def test_two_flags_that_must_agree_are_named_without_code(tmp_path: Path) -> None:
+    args = ARGS + (
+        '    speculative_num_draft_tokens: A[Optional[int], "Draft tokens per step."] = None\n'
+        '    speculative_block_size: A[Optional[int], "Block size of the verify window."] = None\n'
+    )
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": args,
+            "spec.py": """
+                def handle(server_args):
+                    a = server_args.speculative_num_draft_tokens
+                    b = server_args.speculative_block_size
+                    if a is not None and b is not None and int(a) != int(b):
+                        raise ValueError("Both draft tokens and block size are set but they differ")
+                def sized(server_args, items):
+                    if server_args.context_length * 2 != len(items):
+                        raise ValueError("The doubled context does not fit the items")
+            """,
+        },
+    )
+    both = " ".join(_only(records, "Both draft tokens").solutions)
+    assert (
+        "Change --speculative-num-draft-tokens: it must be the same as --speculative-block-size"
+        in both
+    )
+    assert "int(" not in both
+    # a value the code computes (len(items)) is nothing a user can set the flag to
+    assert "len(items)" not in " ".join(_only(records, "The doubled context").solutions)
+
+
+def test_a_processors_attributes_are_not_config_keys(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "processor.py": """
+                from transformers import ProcessorMixin, PretrainedConfig
+                class AudioProcessor(ProcessorMixin):
+                    def __call__(self, text, audios):
+                        n = text.count(self.audio_token)
+                        if n != len(audios):
+                            raise ValueError(f"Found {n} audio tokens but {len(audios)} audios")
+                def load(config: PretrainedConfig):
+                    if config._experimental:
+                        raise ValueError("Experimental configs are not loaded")
+            """,
+        },
+    )
+    audio = _only(records, "Found")
+    assert "config.json" not in " ".join([audio.documentation, *audio.solutions])
+    private = _only(records, "Experimental configs")
+    assert "`_experimental`" not in " ".join(private.solutions)
+
+
+def test_a_flag_that_must_be_an_enum_member_names_it(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "policy.py": """
+                from enum import Enum
+                class Mode(Enum):
+                    FAST = "fast"
+                    SLOW = "slow"
+                def run(server_args):
+                    if server_args.tool_call_parser != Mode.FAST:
+                        raise ValueError("Only the fast parser runs here")
+            """,
+        },
+    )
+    first = _only(records, "Only the fast parser").solutions[0]
+    assert first.startswith("Change --tool-call-parser: it must be ")
+    assert "FAST" in first or "fast" in first

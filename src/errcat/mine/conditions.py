@@ -216,7 +216,8 @@ class Reader:
             field_name = self.project.request_field(classes, node.attr)
             if field_name is not None:
                 return self._note(Ref("request", field_name))
-            if self.project.is_model_config(classes):
+            if self.project.is_model_config(classes) and not node.attr.startswith("_"):
+                # a private attribute of a config class is its own state, no config.json key
                 return self._note(Ref("model", node.attr))
         option = self.options.option(node.attr)
         if option is not None and (

@@ -40,7 +40,12 @@ __all__ = ["ProjectIndex", "is_request_class"]
 #: Class names of what a client sends: OpenAI-style request models, sampling parameters.
 _REQUEST_CLASS = re.compile(r"(?:Request|ReqInput|SamplingParams|RequestInput|Req)$")
 #: Classes of the model's own config (transformers).
-_MODEL_CONFIG_CLASS = re.compile(r"(?:^transformers\.|PretrainedConfig$|PreTrainedConfig$)")
+#: A model's config class: transformers' ``*Config`` classes (not its processors, tokenizers
+#: or feature extractors, whose attributes are no ``config.json`` keys; not
+#: ``GenerationConfig``, read from ``generation_config.json``).
+_MODEL_CONFIG_CLASS = re.compile(
+    r"(?:^transformers\.(?:\w+\.)*(?!Generation)\w*Config$|PretrainedConfig$|PreTrainedConfig$)"
+)
 _MAX_MRO = 12
 
 

@@ -37,6 +37,7 @@ from typing import Any
 
 import errcat
 from errcat import Catalog, Match
+from errcat.matcher.family import family_scopes, in_scope, is_family
 from errcat.mine.records import slugify
 from errcat.models import ErrorRecord
 from errcat.store import RecordSummary
@@ -140,12 +141,18 @@ def _unnamed(template: str) -> str:
 def _fits(record: RecordSummary | ErrorRecord, expect: dict[str, Any], any_site: bool) -> bool:
     """Whether a record is the labelled one: its file, and its template's start.
 
-    A label of a raise without a message (``message_prefix`` empty) names the
+    A family record (``errcat:family``) fits a label of its class in a file of its
+    scope. A label of a raise without a message (``message_prefix`` empty) names the
     statement by its ``slug`` (``assert-self-pool-is-not-none``), or by its
     ``statement`` (the source line, whose slug the miner gives such a record): the
     file's other raises without one are other statements.
     """
     files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
+    if is_family(record):
+        # A family record speaks for every file of its scope (errcat.matcher.family).
+        return expect.get("error_class") == record.error_class and any(
+            in_scope(f, s) for f in files for s in family_scopes(record)
+        )
     if record.file_path not in files:
         return False
     if "slug" in expect:

@@ -9,8 +9,9 @@ text against the default catalog (the bundled data plus every installed
 confident answer (``match_error``) by ``expect``:
 
 * a Python raise ``{"raising_repo", "file_path", "error_class", "message_prefix"}``:
-  the record is of that repo and file, or of that repo with a message that
-  starts as the paste's does;
+  the record is of that repo and file (for a family record, tagged
+  ``errcat:family``: of that repo, the file in its scope, its class the paste's),
+  or of that repo with a message that starts as the paste's does;
 * ``{"native": kind}``: the record carries the tag ``errcat:native:<kind>``;
 * ``{"missing_module": "x"}``, ``{"cannot_import": "y", "from": "x"}``,
   ``{"undefined_symbol": true}``: the import-error record of that module or name;
@@ -38,6 +39,7 @@ from typing import Any
 
 import errcat
 from errcat.catalog import Catalog
+from errcat.matcher.family import family_scopes, in_scope, is_family
 from errcat.models import ErrorRecord
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,8 +76,15 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
         return False
     if expect.get("file_path") and _path_fits(record.file_path, str(expect["file_path"])):
         return True
+    if is_family(record) and expect.get("file_path"):
+        # A family record speaks for every file of its scope (errcat.matcher.family).
+        wanted = str(expect["file_path"])
+        same_class = expect.get("error_class") in (None, record.error_class)
+        return same_class and any(in_scope(wanted, s) for s in family_scopes(record))
     prefix = _words(str(expect.get("message_prefix", "")))
     literal = _words(record.error_message.split("{", 1)[0])
+    if not any(c.isalnum() for c in literal):
+        return False  # a template opening with a placeholder (`'{name}'`): no words to compare
     return bool(prefix and literal) and (prefix.startswith(literal) or literal.startswith(prefix))
 
 

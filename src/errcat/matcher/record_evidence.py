@@ -24,6 +24,7 @@ from errcat.matcher.classes import (
     _short_class,
 )
 from errcat.matcher.context import ReportContext
+from errcat.matcher.family import family_site, is_family
 from errcat.matcher.site_evidence import (
     _CUT_TRACEBACK,
     _HISTORY_KINDS,
@@ -59,8 +60,10 @@ class RecordEvidence:
     ``named`` that the text names the record's project (or its own class);
     ``qualified`` that the report names the record's own class with its module;
     ``shared_statement`` that the raise frame prints the record's statement,
-    which several places write (a hint's tie-break). The reasons are what an
-    answer shows for each, if anything.
+    which several places write (a hint's tie-break); ``family`` that the record
+    stands for an error the interpreter raises anywhere in its scope
+    (:mod:`errcat.matcher.family`). The reasons are what an answer shows for
+    each, if anything.
     """
 
     state: str
@@ -69,6 +72,7 @@ class RecordEvidence:
     named: bool
     qualified: bool = False
     shared_statement: bool = False
+    family: bool = False
     class_reason: str | None = None
     named_reason: str | None = None
 
@@ -122,6 +126,9 @@ def _site(
 ) -> tuple[FrameEvidence, bool]:
     """The frames' evidence for the record's raise site, and whether it is only near it."""
     report = ctx.report
+    if is_family(record):
+        # No raise statement of its own: the raise frame's place is the evidence.
+        return family_site(record, report), False
     evidence = ctx.frames.evidence(record.file_path, record.line_number, record.repo)
     # A frame a line or two off the raise line counts as the site, but for a pattern
     # without words only the line itself (or its code, or its line in an older
@@ -233,6 +240,7 @@ def record_evidence(
         named=named,
         qualified=state == "custom" and _module_qualified(report.error_class, record.error_class),
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
+        family=is_family(record),
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,
     )

@@ -275,7 +275,7 @@ def test_fix_records() -> None:
 
 def test_fresh_records() -> None:
     rows = list(records(FRESH))
-    assert len(rows) >= 15
+    assert len(rows) >= 20
     for where, record in rows:
         check_fresh_record(where, record)
     splits = {record["split"] for _, record in rows}

@@ -39,12 +39,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
 
 from errcat.evidence import _REPO_ROOTS, FAR, FrameEvidence, package_of, path_parts
 from errcat.extract import ExceptionReport, Frame
-from errcat.models import ErrorRecord
 from errcat.store import RecordSummary, Store
 from errcat.tags import FAMILY_TAG, FUNCTION_TAG_PREFIX, SCOPE_TAG_PREFIX
+
+if TYPE_CHECKING:
+    from errcat.models import ErrorRecord  # annotations only: answers never import pydantic
 
 __all__ = [
     "FAMILY_MAX",

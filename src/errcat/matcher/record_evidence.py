@@ -155,7 +155,16 @@ def _site(
     if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
         evidence = _same_raise_code(evidence, record, report.frames[-1], ctx.raise_code, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
-        evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
+        # A raise without a message is its statement: an older revision's line tells
+        # only when the frame is at that very line, in the record's function, and
+        # does not print another statement (the next line often asserts another).
+        statement = wordless and not record.error_message
+        if not statement or not (
+            _in_other_function(report, record)
+            or (source_of is not None and _shows_other_code(ctx.raise_code, source_of))
+        ):
+            lineage = lineage_of(record.id)
+            evidence = _site_in_history(evidence, record, report, lineage, exact=statement)
     if evidence.kind == "raise_file" and not rival_at_frame:
         evidence = _same_function(evidence, record, report, text)
     if evidence.kind == "elsewhere" and (report.kind == "text" or hides_frames(record.tags)):

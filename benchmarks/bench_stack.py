@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import regex
+
 import errcat
 from errcat.catalog import Catalog
 from errcat.matcher.family import family_scopes, in_scope, is_family
@@ -51,6 +53,14 @@ def _path_fits(record_path: str, wanted: str) -> bool:
     """Whether a record's repo path is the file a label names (either may carry a prefix)."""
     a, b = record_path.strip("/"), wanted.strip("/")
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _prints(pattern: str, message: str) -> bool:
+    """Whether a record's pattern matches a whole message (a bad pattern matches nothing)."""
+    try:
+        return regex.fullmatch(pattern, message, timeout=1.0) is not None
+    except (regex.error, TimeoutError):
+        return False
 
 
 def _words(text: str) -> str:
@@ -84,7 +94,10 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
     prefix = _words(str(expect.get("message_prefix", "")))
     literal = _words(record.error_message.split("{", 1)[0])
     if not any(c.isalnum() for c in literal):
-        return False  # a template opening with a placeholder (`'{name}'`): no words to compare
+        # A template opening with a placeholder (`{count} validation errors for {title}`):
+        # its pattern must print the labelled message whole.
+        whole = str(expect.get("message_prefix") or "")
+        return bool(whole) and _prints(record.message_pattern, whole)
     return bool(prefix and literal) and (prefix.startswith(literal) or literal.startswith(prefix))
 
 

@@ -100,3 +100,21 @@ def test_a_wrapper_is_also_answered_right_by_the_cause_its_paste_shows() -> None
     # a cause of another repo does not make the flux record right
     elsewhere = {**cause, "raising_repo": "example/other", "message_prefix": "other"}
     assert not bench_stack.is_right(flux, {**wrapper, "cause": elsewhere})
+
+
+def test_a_template_opening_with_a_placeholder_must_print_the_labelled_message() -> None:
+    summary = make_envelope(
+        id="a1a1a1a1a1a1a1a1",
+        errorMessage="{count} validation error{plural} for {title}",
+        messagePattern="(.+?) validation error(.*?) for (.+?)",
+        repo="pydantic/pydantic-core",
+        filePath="src/errors/validation_exception.rs",
+    ).record
+    label = {
+        "raising_repo": "pydantic/pydantic-core",
+        "file_path": None,
+        "message_prefix": "1 validation error for ParallelConfig",
+    }
+    assert bench_stack.is_right(summary, label)
+    # a quote or a placeholder alone is no prefix: another message is not this one
+    assert not bench_stack.is_right(summary, {**label, "message_prefix": "forward() missing 1"})

@@ -148,10 +148,11 @@ def message_forms(report: ExceptionReport) -> list[str]:
     if report.kind == "text" and "\n" in message:
         lines = [line for line in message.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])
-    elif "\n" in stripped:
-        # A line the paste put under the message (the writer's next sentence, a command):
-        # the first line alone may be the whole message. The message as printed stays
-        # first, so a template that spans lines still explains it all.
+    elif "\n" in stripped and not stripped.split("\n", 1)[1][:1].isspace():
+        # A line the paste put under the message, flush left (the writer's next sentence,
+        # a command; an indented one goes on with the message): the first line alone may
+        # be the whole message. The message as printed stays first, so a template that
+        # spans lines still explains it all.
         out.append(stripped.split("\n", 1)[0])
     if report.tail:
         # A message that goes on after a blank line (tips): each paragraph more is tried,

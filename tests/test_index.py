@@ -64,7 +64,7 @@ def test_pieces_give_the_same_fragments_as_the_tokenizer(pattern: str) -> None:
 @settings(max_examples=800)
 @given(simple_patterns(), st.text(alphabet=alphabet, max_size=8), texts)
 def test_inner_pieces_agree_with_the_regex(pattern: str, before: str, text: str) -> None:
-    from errcat.patterns import inner_tail_possible, pieces_inner
+    from errcat.patterns import inner_tail_possible, pieces_inner, pieces_inner_lead
 
     pieces = pattern_pieces(pattern)
     assert pieces is not None
@@ -72,9 +72,24 @@ def test_inner_pieces_agree_with_the_regex(pattern: str, before: str, text: str)
     m = compile_pattern(pattern).inner.search(whole)
     if m is not None:
         assert inner_tail_possible(pieces, whole)
-    if pieces[0]:
-        got = pieces_inner(pieces, whole)
+    if pieces[0] or pattern.startswith("(.+?)"):  # (others keep their regex)
+        got = pieces_inner(pieces, whole) if pieces[0] else pieces_inner_lead(pieces, whole)
         assert got == ((m.groups(), m.start(), m.end()) if m else None)
+
+
+lead_patterns = simple_patterns().map(lambda p: "(.+?)" + p if not p.startswith("(.+?)") else p)
+
+
+@settings(max_examples=1500)
+@given(lead_patterns, st.text(alphabet=alphabet, max_size=24).map(fold_whitespace))
+def test_lead_group_inner_agrees_with_the_regex(pattern: str, text: str) -> None:
+    """A pattern opening with a placeholder is found at a message's end as its regex finds it."""
+    from errcat.patterns import pieces_inner_lead
+
+    pieces = pattern_pieces(pattern)
+    assert pieces is not None and not pieces[0]
+    m = compile_pattern(pattern).inner.search(text)
+    assert pieces_inner_lead(pieces, text) == ((m.groups(), m.start(), m.end()) if m else None)
 
 
 def test_non_simple_patterns_have_no_pieces() -> None:

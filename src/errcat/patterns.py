@@ -682,3 +682,75 @@ def pieces_inner(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int
         return None
     groups.append(text[position:found])
     return tuple(groups), start, found + len(last)
+
+
+def pieces_inner_lead(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int, int] | None:
+    """:func:`pieces_inner` for a pattern that opens with ``(.+?)``, on a folded ``text``.
+
+    The same result as ``compile_pattern(p).inner.search(text)``, whose leading
+    group is one non-blank token (``(\\S+?)``), without the regex (whose search
+    tries every start and every split, slow on a long message). Where a start
+    works, the start of its token works too, and the leftmost occurrence of each
+    literal leaves the most room for the rest: the first token whose shortest
+    split completes is the match.
+
+    >>> pieces_inner_lead(("", " is missing"), "worker 3: shard7 is missing.'")
+    (('shard7',), 10, 27)
+    >>> pieces_inner_lead(("", ""), "failed: gone.")
+    (('gone',), 8, 12)
+    """
+    if len(pieces) < 2 or pieces[0]:
+        raise ValueError("pieces_inner_lead needs a pattern that starts with a placeholder")
+    tail = len(text.rstrip(INNER_TRAIL))
+    size = len(text)
+    start = 0
+    while start < size:
+        if text[start] == " ":
+            start += 1
+            continue
+        blank = text.find(" ", start)
+        token_end = size if blank < 0 else blank  # the leading group ends by here
+        found = _lead_from(pieces, text, start, token_end, tail)
+        if found is not None:
+            return found
+        start = token_end + 1
+    return None
+
+
+def _lead_from(
+    pieces: Sequence[str], text: str, start: int, token_end: int, tail: int
+) -> tuple[tuple[str, ...], int, int] | None:
+    """The match of :func:`pieces_inner_lead` starting at ``start``, if any."""
+    first = pieces[1]
+    if len(pieces) == 2:
+        # The leading group is the only one: it (and the literal after it) ends the message.
+        if not first:
+            end = max(start + 1, tail)
+            return ((text[start:end],), start, end) if end <= token_end else None
+        found = text.find(first, max(start + 1, tail - len(first)))
+        if found < 0 or found > token_end:
+            return None
+        return (text[start:found],), start, found + len(first)
+    found = text.find(first, start + 1)
+    if found < 0 or found > token_end:
+        return None
+    groups = [text[start:found]]
+    position = found + len(first)
+    for piece in pieces[2:-1]:
+        found = text.find(piece, position + 1)
+        if found < 0:
+            return None
+        groups.append(text[position:found])
+        position = found + len(piece)
+    last = pieces[-1]
+    if not last:
+        end = max(position + 1, tail)
+        if end > len(text):
+            return None
+        groups.append(text[position:end])
+        return tuple(groups), start, end
+    found = text.find(last, max(position + 1, tail - len(last)))
+    if found < 0:
+        return None
+    groups.append(text[position:found])
+    return tuple(groups), start, found + len(last)

@@ -458,7 +458,6 @@ def _whitespace_tolerant(pattern: str, *, search: bool) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
 class CompiledPattern:
     """A ``messagePattern`` compiled for matching (see :func:`compile_pattern`).
 
@@ -466,12 +465,30 @@ class CompiledPattern:
     message; ``inner`` is searched inside a longer message and must end at the
     message's end (closing quotes and punctuation aside), so a trailing
     placeholder captures the rest of the message rather than one character.
+    ``inner`` is compiled on first use: it costs twice what ``full`` does, and
+    most callers (a cut-off text's check, a raise site's template) never ask.
     """
 
-    source: str
-    full: regex.Pattern[str]
-    inner: regex.Pattern[str]
-    groups: int
+    __slots__ = ("_inner", "full", "groups", "source")
+
+    def __init__(self, source: str, full: regex.Pattern[str]) -> None:
+        """Wrap ``full``, compiled from ``source``."""
+        self.source = source
+        self.full = full
+        self.groups: int = full.groups
+        self._inner: regex.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        """The pattern it was compiled from."""
+        return f"CompiledPattern({self.source!r})"
+
+    @property
+    def inner(self) -> regex.Pattern[str]:
+        """The pattern as searched inside a longer message (compiled on first use)."""
+        if self._inner is None:
+            inner_src = _whitespace_tolerant(self.source, search=True)
+            self._inner = regex.compile(rf"(?:{inner_src})(?=[\s'\"`)\]}}>.,;:!]*\Z)", regex.DOTALL)
+        return self._inner
 
 
 @lru_cache(maxsize=8192)
@@ -486,11 +503,9 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     """
     try:
         full = regex.compile(_whitespace_tolerant(pattern, search=False), regex.DOTALL)
-        inner_src = _whitespace_tolerant(pattern, search=True)
-        inner = regex.compile(rf"(?:{inner_src})(?=[\s'\"`)\]}}>.,;:!]*\Z)", regex.DOTALL)
     except regex.error as exc:
         raise InvalidPatternError(f"Invalid pattern {pattern!r}: {exc}") from None
-    return CompiledPattern(pattern, full, inner, full.groups)
+    return CompiledPattern(pattern, full)
 
 
 #: A pattern made only of literal characters, escaped punctuation and ``(.+?)`` groups.
@@ -685,10 +700,10 @@ def pieces_inner(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int
 
 
 def pieces_inner_lead(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int, int] | None:
-    """:func:`pieces_inner` for a pattern that opens with ``(.+?)``, on a folded ``text``.
+    r""":func:`pieces_inner` for a pattern that opens with ``(.+?)``, on a folded ``text``.
 
     The same result as ``compile_pattern(p).inner.search(text)``, whose leading
-    group is one non-blank token (``(\\S+?)``), without the regex (whose search
+    group is one non-blank token (``(\S+?)``), without the regex (whose search
     tries every start and every split, slow on a long message). Where a start
     works, the start of its token works too, and the leftmost occurrence of each
     literal leaves the most room for the rest: the first token whose shortest

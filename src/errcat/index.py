@@ -27,7 +27,7 @@ import functools
 import re
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -127,7 +127,7 @@ class Postings:
     ([1], [])
     """
 
-    __slots__ = ("_memo", "ids", "keys", "slots", "starts", "words")
+    __slots__ = ("_memo", "_same", "ids", "keys", "slots", "starts", "words")
 
     def __init__(
         self,
@@ -152,6 +152,8 @@ class Postings:
         self.slots = slots
         #: The words looked up in a stored table, with what was found (see :meth:`get`).
         self._memo: dict[str, Sequence[int]] = {}
+        #: A stored word table's test of word k against UTF-8 bytes, without decoding it.
+        self._same: Callable[[int, bytes], bool] | None = getattr(words, "same", None)
 
     @classmethod
     def from_lists(cls, table: dict[str, list[int]]) -> Postings:
@@ -198,9 +200,11 @@ class Postings:
         words, slots = self.words, self.slots
         if slots is not None and len(slots) > 1:
             mask = len(slots) - 1
-            at = zlib.crc32(word.encode("utf-8", "surrogatepass")) & mask
+            data = word.encode("utf-8", "surrogatepass")
+            at = zlib.crc32(data) & mask
+            same = self._same
             while taken := slots[at]:
-                if words[taken - 1] == word:
+                if same(taken - 1, data) if same is not None else words[taken - 1] == word:
                     return taken - 1
                 at = (at + 1) & mask
             return -1

@@ -320,3 +320,15 @@ def test_index_built_with_priors_agrees_with_each_patterns_evidence(patterns: li
     assert list(built.bits) == list(expected.bits)
     assert list(built.projects) == list(expected.projects)
     assert list(built.flags) == list(expected.flags)
+
+
+@settings(max_examples=400)
+@given(simple_patterns(), st.lists(st.text(alphabet=alphabet, max_size=16), max_size=3))
+def test_c_printing_check_reads_pieces_as_the_regex(pattern: str, examples: list[str]) -> None:
+    """Whether C could print a record's message: its pieces say what its regex says."""
+    from errcat.matcher.text_evidence import _c_could_print
+
+    entry = Entry.build(pattern, (0,))
+    assert entry.pieces is not None
+    by_regex = replace(entry, pieces=None)
+    assert _c_could_print(entry, examples) == _c_could_print(by_regex, examples)

@@ -332,3 +332,32 @@ def test_c_printing_check_reads_pieces_as_the_regex(pattern: str, examples: list
     assert entry.pieces is not None
     by_regex = replace(entry, pieces=None)
     assert _c_could_print(entry, examples) == _c_could_print(by_regex, examples)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=2, max_size=5), min_size=3, max_size=15),
+    st.lists(st.sampled_from(WORDS), max_size=8),
+)
+def test_pair_anchored_patterns_are_proposed_by_each_pair_the_text_holds(
+    lines: list[list[str]], said: list[str]
+) -> None:
+    """A pattern filed under a pair of words is proposed exactly when the text has both."""
+    import errcat.index as index_module
+
+    saved = index_module.RARE_WORD
+    index_module.RARE_WORD = 1  # every pattern's rarest word is common: all are pair-filed
+    try:
+        idx = PatternIndex([" ".join(words) for words in lines])
+    finally:
+        index_module.RARE_WORD = saved
+    text = " ".join(said)
+    present = set(said)
+    expected = set(idx.always)
+    for key in idx._pairs.words:
+        a, b = key.split("\x00")
+        if a in present and b in present:
+            expected.update(idx._pairs.get(key))
+    for word in present:
+        expected.update(idx._anchors.get(word))
+    assert idx._find_proposed(text) == expected

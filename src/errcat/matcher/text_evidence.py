@@ -46,6 +46,9 @@ def _mentions(text: str) -> Mapping[str, int]:
     the text naming the project: see :func:`_named_outside`).
     """
     plain = _ANSI.sub(" ", text[:_MENTION_CHARS])
+    if plain.isascii():
+        # Lowered whole, the same words (outside ASCII, lowering may make a letter).
+        return Counter(_MENTION_WORD.findall(plain.lower()))
     return Counter(map(str.lower, _MENTION_WORD.findall(plain)))
 
 

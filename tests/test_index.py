@@ -361,3 +361,36 @@ def test_pair_anchored_patterns_are_proposed_by_each_pair_the_text_holds(
     for word in present:
         expected.update(idx._anchors.get(word))
     assert idx._find_proposed(text) == expected
+
+
+def _pieces_by_the_whole_pattern(pattern: str) -> tuple[str, ...] | None:
+    """pattern_pieces as first written: one regex for the whole pattern, then each piece."""
+    import re
+
+    from errcat.patterns import GROUP, is_simple_pattern
+
+    if not is_simple_pattern(pattern):
+        return None
+    pieces = []
+    for raw in pattern.split(GROUP):
+        piece = re.sub(r"\\(.)", r"\1", raw, flags=re.DOTALL) if "\\" in raw else raw
+        if re.search(r"\s\s|[^\S ]", piece):
+            piece = re.sub(r"\s+", " ", piece)
+        pieces.append(piece)
+    pieces[0] = pieces[0].lstrip()
+    pieces[-1] = pieces[-1].rstrip()
+    return tuple(pieces)
+
+
+PATTERN_BITS = [
+    *["(.+?)", "\\", "\\.", "\\\\", "\\d", "(", ")", ".", "+", "?", "a", "  ", " ", "\t"],
+    *["\n", "\u00a0", "\u200b", "\x1c", "é", "{", "[", "|", "x y", "\\ ", "\\\t"],
+]
+
+
+@settings(max_examples=1500)
+@given(st.lists(st.sampled_from(PATTERN_BITS), max_size=10).map("".join))
+def test_pattern_pieces_read_piece_by_piece_as_the_whole(pattern: str) -> None:
+    """Pieces found piece by piece are those the whole-pattern test finds."""
+    pattern_pieces.cache_clear()
+    assert pattern_pieces(pattern) == _pieces_by_the_whole_pattern(pattern)

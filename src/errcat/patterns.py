@@ -510,7 +510,15 @@ def compile_pattern(pattern: str) -> CompiledPattern:
 
 #: A pattern made only of literal characters, escaped punctuation and ``(.+?)`` groups.
 _SIMPLE = re.compile(r"(?:[^\\()\[\]{}.^$|*+?]|\\[^A-Za-z0-9]|\(\.\+\?\))*")
+_SIMPLE_PIECE = re.compile(r"(?:[^\\()\[\]{}.^$|*+?]|\\[^A-Za-z0-9])*")
+_META_CHAR = re.compile(r"[\\()\[\]{}.^$|*+?]")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+def _escaped_char(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
 _RUN_OF_SPACE = re.compile(r"\s+")
 _ODD_SPACE = re.compile(r"\s\s|[^\S ]")
 
@@ -539,12 +547,20 @@ def pattern_pieces(pattern: str) -> tuple[str, ...] | None:
     >>> pattern_pieces(r"bad \d+") is None
     True
     """
-    if not _SIMPLE.fullmatch(pattern):
-        return None
+    # Piece by piece, the same test as is_simple_pattern (a simple pattern's "(.+?)" are
+    # all groups), the common piece, without a backslash, by one scan for a metacharacter.
     pieces = []
     for raw in pattern.split(GROUP):
-        piece = _UNESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-        if _ODD_SPACE.search(piece):
+        if "\\" in raw:
+            if not _SIMPLE_PIECE.fullmatch(raw):
+                return None
+            piece = _UNESCAPE.sub(_escaped_char, raw)
+        elif _META_CHAR.search(raw):
+            return None
+        else:
+            piece = raw
+        if ("  " in piece or not piece.isprintable()) and _ODD_SPACE.search(piece):
+            # (only a double space or a non-printable character can be odd space)
             piece = _RUN_OF_SPACE.sub(" ", piece)
         pieces.append(piece)
     pieces[0] = pieces[0].lstrip()

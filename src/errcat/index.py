@@ -150,9 +150,9 @@ class Postings:
         self.starts = starts
         self.ids = ids
         self.slots = slots
-        #: The words looked up in a stored table, with what was found (see :meth:`get`).
+        #: The words looked up in a stored table, with what was found (see :meth:`get`);
+        #: a stored word table's test of word k against UTF-8 bytes (no decoding).
         self._memo: dict[str, Sequence[int]] = {}
-        #: A stored word table's test of word k against UTF-8 bytes, without decoding it.
         self._same: Callable[[int, bytes], bool] | None = getattr(words, "same", None)
 
     @classmethod
@@ -200,8 +200,7 @@ class Postings:
         words, slots = self.words, self.slots
         if slots is not None and len(slots) > 1:
             mask = len(slots) - 1
-            data = word.encode("utf-8", "surrogatepass")
-            at = zlib.crc32(data) & mask
+            at = zlib.crc32(data := word.encode("utf-8", "surrogatepass")) & mask
             same = self._same
             while taken := slots[at]:
                 if same(taken - 1, data) if same is not None else words[taken - 1] == word:
@@ -565,8 +564,7 @@ class PatternIndex:
                 for word in paired:
                     pids.update(self._common.get(word))
             else:
-                # Only the pairs the index holds: each word's partners that the text has.
-                pairs, partners = self._pairs, self._partners
+                pairs, partners = self._pairs, self._partners  # (only pairs the index holds)
                 for a in paired:
                     for b in partners[a] & present:
                         hit = pairs.get(a + _PAIR + b)

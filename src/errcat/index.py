@@ -350,7 +350,6 @@ class PatternIndex:
         """
         self._entries: dict[int, Entry] = {}
         self._keys_read: dict[int, str] = {}
-        self._partners: dict[str, frozenset[str]] = {}
         ids: dict[str, int] = {}
         record_pattern = array("I")
         for pattern in patterns:
@@ -391,7 +390,7 @@ class PatternIndex:
         index.priors = tables.priors
         index._pairs = tables.pairs
         index._common = tables.common
-        index._pair_words, index._partners = _pair_words(tables.pairs), {}
+        index._pair_words, index._partners = _pair_words(tables.pairs)
         return index
 
     def tables(self) -> IndexTables:
@@ -504,7 +503,7 @@ class PatternIndex:
         self._anchors = Postings.from_lists(anchors)
         self._pairs = Postings.from_lists(pairs)
         self._common = Postings.from_lists(common)
-        self._pair_words = _pair_words(self._pairs)
+        self._pair_words, self._partners = _pair_words(self._pairs)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
@@ -565,22 +564,13 @@ class PatternIndex:
                 for word in paired:
                     pids.update(self._common.get(word))
             else:
-                for a in paired:  # only the pairs the index holds
-                    for b in self._later(a) & present:
-                        hit = self._pairs.get(a + _PAIR + b)
+                pairs, partners = self._pairs, self._partners  # (only pairs the index holds)
+                for a in paired:
+                    for b in partners[a] & present:
+                        hit = pairs.get(a + _PAIR + b)
                         if hit:
                             pids.update(hit)
         return frozenset(pids)
-
-    def _later(self, word: str) -> frozenset[str]:
-        """The words paired with ``word`` that sort after it: its sorted keys are together."""
-        found = self._partners.get(word)
-        if found is None:
-            keys, cut = self._pairs.words, len(word) + 1  # word's: word + _PAIR to word + "\x01"
-            at = bisect.bisect_left(keys, word + _PAIR)
-            end = bisect.bisect_left(keys, word + "\x01", at)
-            found = self._partners[word] = frozenset(keys[k][cut:] for k in range(at, end))
-        return found
 
     def _key(self, pid: int) -> str:
         """Pattern ``pid``'s longest fragment; a stored index's are decoded once, then kept."""
@@ -755,9 +745,19 @@ def _text_mask(text: str) -> int:
     return word_mask(set(_WORD.findall(text)))
 
 
-def _pair_words(pairs: Postings) -> frozenset[str]:
-    """Every word that is half of a pair anchor."""
-    return frozenset(w for key in pairs.words for w in key.split(_PAIR))
+def _pair_words(pairs: Postings) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """Every word that is half of a pair anchor, and each word's partners that sort after it.
+
+    >>> words, partners = _pair_words(Postings.from_lists({f"a{_PAIR}b": [0], f"a{_PAIR}c": [1]}))
+    >>> sorted(words), sorted(partners["a"]), partners["c"]
+    (['a', 'b', 'c'], ['b', 'c'], frozenset())
+    """
+    later: dict[str, set[str]] = {}
+    for key in pairs.words:
+        a, b = key.split(_PAIR)
+        later.setdefault(a, set()).add(b)
+        later.setdefault(b, set())
+    return frozenset(later), {word: frozenset(after) for word, after in later.items()}
 
 
 #: The least of a fragment a cut-off text must end with to be cut inside it.

@@ -150,8 +150,7 @@ class Postings:
         self.starts = starts
         self.ids = ids
         self.slots = slots
-        #: The words looked up in a stored table, with what was found (see :meth:`get`);
-        #: a stored word table's test of word k against UTF-8 bytes (no decoding).
+        #: The words looked up in a stored table, with what was found (see :meth:`get`).
         self._memo: dict[str, Sequence[int]] = {}
         self._same: Callable[[int, bytes], bool] | None = getattr(words, "same", None)
 
@@ -390,7 +389,7 @@ class PatternIndex:
         index.priors = tables.priors
         index._pairs = tables.pairs
         index._common = tables.common
-        index._pair_words, index._partners = _pair_words(tables.pairs)
+        index._pair_words, index._pair_keys = _pair_words(tables.pairs)
         return index
 
     def tables(self) -> IndexTables:
@@ -503,7 +502,7 @@ class PatternIndex:
         self._anchors = Postings.from_lists(anchors)
         self._pairs = Postings.from_lists(pairs)
         self._common = Postings.from_lists(common)
-        self._pair_words, self._partners = _pair_words(self._pairs)
+        self._pair_words, self._pair_keys = _pair_words(self._pairs)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
@@ -564,13 +563,22 @@ class PatternIndex:
                 for word in paired:
                     pids.update(self._common.get(word))
             else:
-                pairs, partners = self._pairs, self._partners  # (only pairs the index holds)
-                for a in paired:
-                    for b in partners[a] & present:
-                        hit = pairs.get(a + _PAIR + b)
+                for a in paired:  # only the pairs the index holds
+                    for b in self._later(a) & present:
+                        hit = self._pairs.get(a + _PAIR + b)
                         if hit:
                             pids.update(hit)
         return frozenset(pids)
+
+    def _later(self, word: str) -> frozenset[str]:
+        """The words paired with ``word`` that sort after it (its sorted keys are together)."""
+        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_partners", {})
+        found = memo.get(word)
+        if found is None:
+            at = bisect.bisect_left(keys := self._pair_keys, word + _PAIR)
+            end = bisect.bisect_left(keys, word + "\x01", at)
+            found = memo[word] = frozenset(k[len(word) + 1 :] for k in keys[at:end])
+        return found
 
     def _key(self, pid: int) -> str:
         """Pattern ``pid``'s longest fragment; a stored index's are decoded once, then kept."""
@@ -745,19 +753,10 @@ def _text_mask(text: str) -> int:
     return word_mask(set(_WORD.findall(text)))
 
 
-def _pair_words(pairs: Postings) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
-    """Every word that is half of a pair anchor, and each word's partners that sort after it.
-
-    >>> words, partners = _pair_words(Postings.from_lists({f"a{_PAIR}b": [0], f"a{_PAIR}c": [1]}))
-    >>> sorted(words), sorted(partners["a"]), partners["c"]
-    (['a', 'b', 'c'], ['b', 'c'], frozenset())
-    """
-    later: dict[str, set[str]] = {}
-    for key in pairs.words:
-        a, b = key.split(_PAIR)
-        later.setdefault(a, set()).add(b)
-        later.setdefault(b, set())
-    return frozenset(later), {word: frozenset(after) for word, after in later.items()}
+def _pair_words(pairs: Postings) -> tuple[frozenset[str], list[str]]:
+    """Every word that is half of a pair anchor, and the pair keys (sorted), decoded once."""
+    keys = list(pairs.words)
+    return frozenset(w for key in keys for w in key.split(_PAIR)), keys
 
 
 #: The least of a fragment a cut-off text must end with to be cut inside it.

@@ -64,7 +64,7 @@ def test_pieces_give_the_same_fragments_as_the_tokenizer(pattern: str) -> None:
 @settings(max_examples=800)
 @given(simple_patterns(), st.text(alphabet=alphabet, max_size=8), texts)
 def test_inner_pieces_agree_with_the_regex(pattern: str, before: str, text: str) -> None:
-    from errcat.patterns import inner_tail_possible, pieces_inner
+    from errcat.patterns import inner_tail_possible, pieces_inner, pieces_inner_lead
 
     pieces = pattern_pieces(pattern)
     assert pieces is not None
@@ -72,9 +72,24 @@ def test_inner_pieces_agree_with_the_regex(pattern: str, before: str, text: str)
     m = compile_pattern(pattern).inner.search(whole)
     if m is not None:
         assert inner_tail_possible(pieces, whole)
-    if pieces[0]:
-        got = pieces_inner(pieces, whole)
+    if pieces[0] or pattern.startswith("(.+?)"):  # (others keep their regex)
+        got = pieces_inner(pieces, whole) if pieces[0] else pieces_inner_lead(pieces, whole)
         assert got == ((m.groups(), m.start(), m.end()) if m else None)
+
+
+lead_patterns = simple_patterns().map(lambda p: "(.+?)" + p if not p.startswith("(.+?)") else p)
+
+
+@settings(max_examples=1500)
+@given(lead_patterns, st.text(alphabet=alphabet, max_size=24).map(fold_whitespace))
+def test_lead_group_inner_agrees_with_the_regex(pattern: str, text: str) -> None:
+    """A pattern opening with a placeholder is found at a message's end as its regex finds it."""
+    from errcat.patterns import pieces_inner_lead
+
+    pieces = pattern_pieces(pattern)
+    assert pieces is not None and not pieces[0]
+    m = compile_pattern(pattern).inner.search(text)
+    assert pieces_inner_lead(pieces, text) == ((m.groups(), m.start(), m.end()) if m else None)
 
 
 def test_non_simple_patterns_have_no_pieces() -> None:
@@ -305,3 +320,77 @@ def test_index_built_with_priors_agrees_with_each_patterns_evidence(patterns: li
     assert list(built.bits) == list(expected.bits)
     assert list(built.projects) == list(expected.projects)
     assert list(built.flags) == list(expected.flags)
+
+
+@settings(max_examples=400)
+@given(simple_patterns(), st.lists(st.text(alphabet=alphabet, max_size=16), max_size=3))
+def test_c_printing_check_reads_pieces_as_the_regex(pattern: str, examples: list[str]) -> None:
+    """Whether C could print a record's message: its pieces say what its regex says."""
+    from errcat.matcher.text_evidence import _c_could_print
+
+    entry = Entry.build(pattern, (0,))
+    assert entry.pieces is not None
+    by_regex = replace(entry, pieces=None)
+    assert _c_could_print(entry, examples) == _c_could_print(by_regex, examples)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=2, max_size=5), min_size=3, max_size=15),
+    st.lists(st.sampled_from(WORDS), max_size=8),
+)
+def test_pair_anchored_patterns_are_proposed_by_each_pair_the_text_holds(
+    lines: list[list[str]], said: list[str]
+) -> None:
+    """A pattern filed under a pair of words is proposed exactly when the text has both."""
+    import errcat.index as index_module
+
+    saved = index_module.RARE_WORD
+    index_module.RARE_WORD = 1  # every pattern's rarest word is common: all are pair-filed
+    try:
+        idx = PatternIndex([" ".join(words) for words in lines])
+    finally:
+        index_module.RARE_WORD = saved
+    text = " ".join(said)
+    present = set(said)
+    expected = set(idx.always)
+    for key in idx._pairs.words:
+        a, b = key.split("\x00")
+        if a in present and b in present:
+            expected.update(idx._pairs.get(key))
+    for word in present:
+        expected.update(idx._anchors.get(word))
+    assert idx._find_proposed(text) == expected
+
+
+def _pieces_by_the_whole_pattern(pattern: str) -> tuple[str, ...] | None:
+    """pattern_pieces as first written: one regex for the whole pattern, then each piece."""
+    import re
+
+    from errcat.patterns import GROUP, is_simple_pattern
+
+    if not is_simple_pattern(pattern):
+        return None
+    pieces = []
+    for raw in pattern.split(GROUP):
+        piece = re.sub(r"\\(.)", r"\1", raw, flags=re.DOTALL) if "\\" in raw else raw
+        if re.search(r"\s\s|[^\S ]", piece):
+            piece = re.sub(r"\s+", " ", piece)
+        pieces.append(piece)
+    pieces[0] = pieces[0].lstrip()
+    pieces[-1] = pieces[-1].rstrip()
+    return tuple(pieces)
+
+
+PATTERN_BITS = [
+    *["(.+?)", "\\", "\\.", "\\\\", "\\d", "(", ")", ".", "+", "?", "a", "  ", " ", "\t"],
+    *["\n", "\u00a0", "\u200b", "\x1c", "é", "{", "[", "|", "x y", "\\ ", "\\\t"],
+]
+
+
+@settings(max_examples=1500)
+@given(st.lists(st.sampled_from(PATTERN_BITS), max_size=10).map("".join))
+def test_pattern_pieces_read_piece_by_piece_as_the_whole(pattern: str) -> None:
+    """Pieces found piece by piece are those the whole-pattern test finds."""
+    pattern_pieces.cache_clear()
+    assert pattern_pieces(pattern) == _pieces_by_the_whole_pattern(pattern)

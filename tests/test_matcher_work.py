@@ -240,3 +240,33 @@ def test_a_key_with_a_word_the_text_lacks_is_not_read(monkeypatch: pytest.Monkey
     found = index.candidates("checkpoint 3 failed")
     assert [e.pattern for e in found] == ["checkpoint (.+?) failed"]
     assert read == [1]  # the first's key, " is missing from ", holds words the text lacks
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from(list("aZ_9 .\x1b[m:İK")), max_size=40))
+def test_mentions_lower_the_words_as_before(text: str) -> None:
+    """The words a text mentions: each word lowered (an ASCII text is lowered whole)."""
+    from collections import Counter
+
+    from errcat.matcher.text_evidence import _ANSI, _MENTION_WORD, _mentions
+
+    plain = _ANSI.sub(" ", text)
+    assert _mentions(text) == Counter(w.lower() for w in _MENTION_WORD.findall(plain))
+
+
+def test_a_pattern_opening_with_a_placeholder_is_found_inside_without_its_regex(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``worker 3 failed: <message>`` finds ``{x} is missing`` by its pieces, never its regex."""
+    from errcat.index import Entry
+    from errcat.matcher.verify import _verify
+
+    def no_regex(self: Entry) -> None:
+        raise AssertionError(f"compiled {self.pattern!r}")
+
+    entry = Entry.build("(.+?) is missing from (.+?)", (0,))
+    monkeypatch.setattr(Entry, "compiled", property(no_regex))
+    hit = _verify(entry, "worker 3 failed: shard7 is missing from '/ckpt'.", use_pieces=True)
+    assert hit is not None and (hit.mode, hit.groups) == ("inner", ("shard7", "'/ckpt"))
+    wrapped = _verify(entry, "worker crashed: shard7 is missing from x", use_pieces=True)
+    assert wrapped is not None and (wrapped.mode, wrapped.groups) == ("inner", ("shard7", "x"))

@@ -60,7 +60,7 @@ def path_parts(path: str) -> tuple[str, ...]:
     >>> path_parts("C:\\Python311\\Lib\\json\\decoder.py")
     ('C:', 'Python311', 'Lib', 'json', 'decoder.py')
     """
-    return tuple(part for part in path.replace("\\", "/").split("/") if part)
+    return tuple(filter(None, path.replace("\\", "/").split("/")))
 
 
 def _import_root_depth(parts: Sequence[str]) -> int | None:
@@ -166,7 +166,7 @@ class FrameView:
             if not parts:
                 continue
             self.by_name.setdefault(parts[-1], []).append((frame, parts))
-            self.packages.update(p.lower() for p in parts[:-1])
+            self.packages.update(map(str.lower, parts[:-1]))
 
     def evidence(self, file_path: str, line_number: int, repo: str) -> FrameEvidence:
         """The frame evidence for a record raised at ``file_path:line_number`` in ``repo``."""

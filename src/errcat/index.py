@@ -27,7 +27,7 @@ import functools
 import re
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -127,7 +127,7 @@ class Postings:
     ([1], [])
     """
 
-    __slots__ = ("_memo", "ids", "keys", "slots", "starts", "words")
+    __slots__ = ("_memo", "_same", "ids", "keys", "slots", "starts", "words")
 
     def __init__(
         self,
@@ -152,6 +152,7 @@ class Postings:
         self.slots = slots
         #: The words looked up in a stored table, with what was found (see :meth:`get`).
         self._memo: dict[str, Sequence[int]] = {}
+        self._same: Callable[[int, bytes], bool] | None = getattr(words, "same", None)
 
     @classmethod
     def from_lists(cls, table: dict[str, list[int]]) -> Postings:
@@ -198,9 +199,10 @@ class Postings:
         words, slots = self.words, self.slots
         if slots is not None and len(slots) > 1:
             mask = len(slots) - 1
-            at = zlib.crc32(word.encode("utf-8", "surrogatepass")) & mask
+            at = zlib.crc32(data := word.encode("utf-8", "surrogatepass")) & mask
+            same = self._same
             while taken := slots[at]:
-                if words[taken - 1] == word:
+                if same(taken - 1, data) if same is not None else words[taken - 1] == word:
                     return taken - 1
                 at = (at + 1) & mask
             return -1
@@ -387,7 +389,7 @@ class PatternIndex:
         index.priors = tables.priors
         index._pairs = tables.pairs
         index._common = tables.common
-        index._pair_words = _pair_words(tables.pairs)
+        index._pair_words, index._pair_keys = _pair_words(tables.pairs)
         return index
 
     def tables(self) -> IndexTables:
@@ -500,7 +502,7 @@ class PatternIndex:
         self._anchors = Postings.from_lists(anchors)
         self._pairs = Postings.from_lists(pairs)
         self._common = Postings.from_lists(common)
-        self._pair_words = _pair_words(self._pairs)
+        self._pair_words, self._pair_keys = _pair_words(self._pairs)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
@@ -561,13 +563,22 @@ class PatternIndex:
                 for word in paired:
                     pids.update(self._common.get(word))
             else:
-                pairs = self._pairs
-                for i, a in enumerate(paired):
-                    for b in paired[i + 1 :]:
-                        hit = pairs.get(a + _PAIR + b)
+                for a in paired:  # only the pairs the index holds
+                    for b in self._later(a) & present:
+                        hit = self._pairs.get(a + _PAIR + b)
                         if hit:
                             pids.update(hit)
         return frozenset(pids)
+
+    def _later(self, word: str) -> frozenset[str]:
+        """The words paired with ``word`` that sort after it (its sorted keys are together)."""
+        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_partners", {})
+        found = memo.get(word)
+        if found is None:
+            at = bisect.bisect_left(keys := self._pair_keys, word + _PAIR)
+            end = bisect.bisect_left(keys, word + "\x01", at)
+            found = memo[word] = frozenset(k[len(word) + 1 :] for k in keys[at:end])
+        return found
 
     def _key(self, pid: int) -> str:
         """Pattern ``pid``'s longest fragment; a stored index's are decoded once, then kept."""
@@ -742,9 +753,10 @@ def _text_mask(text: str) -> int:
     return word_mask(set(_WORD.findall(text)))
 
 
-def _pair_words(pairs: Postings) -> frozenset[str]:
-    """Every word that is half of a pair anchor."""
-    return frozenset(w for key in pairs.words for w in key.split(_PAIR))
+def _pair_words(pairs: Postings) -> tuple[frozenset[str], list[str]]:
+    """Every word that is half of a pair anchor, and the pair keys (sorted), decoded once."""
+    keys = list(pairs.words)
+    return frozenset(w for key in keys for w in key.split(_PAIR)), keys
 
 
 #: The least of a fragment a cut-off text must end with to be cut inside it.

@@ -458,7 +458,6 @@ def _whitespace_tolerant(pattern: str, *, search: bool) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
 class CompiledPattern:
     """A ``messagePattern`` compiled for matching (see :func:`compile_pattern`).
 
@@ -466,12 +465,30 @@ class CompiledPattern:
     message; ``inner`` is searched inside a longer message and must end at the
     message's end (closing quotes and punctuation aside), so a trailing
     placeholder captures the rest of the message rather than one character.
+    ``inner`` is compiled on first use: it costs twice what ``full`` does, and
+    most callers (a cut-off text's check, a raise site's template) never ask.
     """
 
-    source: str
-    full: regex.Pattern[str]
-    inner: regex.Pattern[str]
-    groups: int
+    __slots__ = ("_inner", "full", "groups", "source")
+
+    def __init__(self, source: str, full: regex.Pattern[str]) -> None:
+        """Wrap ``full``, compiled from ``source``."""
+        self.source = source
+        self.full = full
+        self.groups: int = full.groups
+        self._inner: regex.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        """The pattern it was compiled from."""
+        return f"CompiledPattern({self.source!r})"
+
+    @property
+    def inner(self) -> regex.Pattern[str]:
+        """The pattern as searched inside a longer message (compiled on first use)."""
+        if self._inner is None:
+            inner_src = _whitespace_tolerant(self.source, search=True)
+            self._inner = regex.compile(rf"(?:{inner_src})(?=[\s'\"`)\]}}>.,;:!]*\Z)", regex.DOTALL)
+        return self._inner
 
 
 @lru_cache(maxsize=8192)
@@ -486,16 +503,22 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     """
     try:
         full = regex.compile(_whitespace_tolerant(pattern, search=False), regex.DOTALL)
-        inner_src = _whitespace_tolerant(pattern, search=True)
-        inner = regex.compile(rf"(?:{inner_src})(?=[\s'\"`)\]}}>.,;:!]*\Z)", regex.DOTALL)
     except regex.error as exc:
         raise InvalidPatternError(f"Invalid pattern {pattern!r}: {exc}") from None
-    return CompiledPattern(pattern, full, inner, full.groups)
+    return CompiledPattern(pattern, full)
 
 
 #: A pattern made only of literal characters, escaped punctuation and ``(.+?)`` groups.
 _SIMPLE = re.compile(r"(?:[^\\()\[\]{}.^$|*+?]|\\[^A-Za-z0-9]|\(\.\+\?\))*")
+_SIMPLE_PIECE = re.compile(r"(?:[^\\()\[\]{}.^$|*+?]|\\[^A-Za-z0-9])*")
+_META_CHAR = re.compile(r"[\\()\[\]{}.^$|*+?]")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+def _escaped_char(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
 _RUN_OF_SPACE = re.compile(r"\s+")
 _ODD_SPACE = re.compile(r"\s\s|[^\S ]")
 
@@ -524,12 +547,20 @@ def pattern_pieces(pattern: str) -> tuple[str, ...] | None:
     >>> pattern_pieces(r"bad \d+") is None
     True
     """
-    if not _SIMPLE.fullmatch(pattern):
-        return None
+    # Piece by piece, the same test as is_simple_pattern (a simple pattern's "(.+?)" are
+    # all groups), the common piece, without a backslash, by one scan for a metacharacter.
     pieces = []
     for raw in pattern.split(GROUP):
-        piece = _UNESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-        if _ODD_SPACE.search(piece):
+        if "\\" in raw:
+            if not _SIMPLE_PIECE.fullmatch(raw):
+                return None
+            piece = _UNESCAPE.sub(_escaped_char, raw)
+        elif _META_CHAR.search(raw):
+            return None
+        else:
+            piece = raw
+        if ("  " in piece or not piece.isprintable()) and _ODD_SPACE.search(piece):
+            # (only a double space or a non-printable character can be odd space)
             piece = _RUN_OF_SPACE.sub(" ", piece)
         pieces.append(piece)
     pieces[0] = pieces[0].lstrip()
@@ -665,6 +696,78 @@ def pieces_inner(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int
     position = start + len(first)
     groups = []
     for piece in pieces[1:-1]:
+        found = text.find(piece, position + 1)
+        if found < 0:
+            return None
+        groups.append(text[position:found])
+        position = found + len(piece)
+    last = pieces[-1]
+    if not last:
+        end = max(position + 1, tail)
+        if end > len(text):
+            return None
+        groups.append(text[position:end])
+        return tuple(groups), start, end
+    found = text.find(last, max(position + 1, tail - len(last)))
+    if found < 0:
+        return None
+    groups.append(text[position:found])
+    return tuple(groups), start, found + len(last)
+
+
+def pieces_inner_lead(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int, int] | None:
+    r""":func:`pieces_inner` for a pattern that opens with ``(.+?)``, on a folded ``text``.
+
+    The same result as ``compile_pattern(p).inner.search(text)``, whose leading
+    group is one non-blank token (``(\S+?)``), without the regex (whose search
+    tries every start and every split, slow on a long message). Where a start
+    works, the start of its token works too, and the leftmost occurrence of each
+    literal leaves the most room for the rest: the first token whose shortest
+    split completes is the match.
+
+    >>> pieces_inner_lead(("", " is missing"), "worker 3: shard7 is missing.'")
+    (('shard7',), 10, 27)
+    >>> pieces_inner_lead(("", ""), "failed: gone.")
+    (('gone',), 8, 12)
+    """
+    if len(pieces) < 2 or pieces[0]:
+        raise ValueError("pieces_inner_lead needs a pattern that starts with a placeholder")
+    tail = len(text.rstrip(INNER_TRAIL))
+    size = len(text)
+    start = 0
+    while start < size:
+        if text[start] == " ":
+            start += 1
+            continue
+        blank = text.find(" ", start)
+        token_end = size if blank < 0 else blank  # the leading group ends by here
+        found = _lead_from(pieces, text, start, token_end, tail)
+        if found is not None:
+            return found
+        start = token_end + 1
+    return None
+
+
+def _lead_from(
+    pieces: Sequence[str], text: str, start: int, token_end: int, tail: int
+) -> tuple[tuple[str, ...], int, int] | None:
+    """The match of :func:`pieces_inner_lead` starting at ``start``, if any."""
+    first = pieces[1]
+    if len(pieces) == 2:
+        # The leading group is the only one: it (and the literal after it) ends the message.
+        if not first:
+            end = max(start + 1, tail)
+            return ((text[start:end],), start, end) if end <= token_end else None
+        found = text.find(first, max(start + 1, tail - len(first)))
+        if found < 0 or found > token_end:
+            return None
+        return (text[start:found],), start, found + len(first)
+    found = text.find(first, start + 1)
+    if found < 0 or found > token_end:
+        return None
+    groups = [text[start:found]]
+    position = found + len(first)
+    for piece in pieces[2:-1]:
         found = text.find(piece, position + 1)
         if found < 0:
             return None

@@ -16,6 +16,7 @@ from errcat import background
 from errcat.confidence import TextEvidence, catalog_rarity
 from errcat.index import Entry
 from errcat.matcher.result import REGEX_TIMEOUT
+from errcat.patterns import pieces_fullmatch
 from errcat.text import fold_whitespace
 
 #: Below this many bits of background information (errcat.background.information), a
@@ -45,6 +46,9 @@ def _mentions(text: str) -> Mapping[str, int]:
     the text naming the project: see :func:`_named_outside`).
     """
     plain = _ANSI.sub(" ", text[:_MENTION_CHARS])
+    if plain.isascii():
+        # Lowered whole, the same words (outside ASCII, lowering may make a letter).
+        return Counter(_MENTION_WORD.findall(plain.lower()))
     return Counter(map(str.lower, _MENTION_WORD.findall(plain)))
 
 
@@ -226,10 +230,16 @@ def _c_could_print(entry: Entry, examples: Sequence[str]) -> bool:
     """
     if not examples:
         return True
-    full = entry.compiled.full
+    pieces = entry.pieces
     for example in examples:
         text = fold_whitespace(example)
         tries = (text, text + ".", text[:-1]) if text.endswith(".") else (text, text + ".")
+        if pieces is not None:
+            # The regex's answer on single-spaced text, without compiling it.
+            if any(pieces_fullmatch(pieces, t) is not None for t in tries):
+                return True
+            continue
+        full = entry.compiled.full
         try:
             if any(full.fullmatch(t, timeout=REGEX_TIMEOUT) for t in tries):
                 return True

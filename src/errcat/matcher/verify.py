@@ -20,6 +20,7 @@ from errcat.patterns import (
     inner_tail_possible,
     pieces_fullmatch,
     pieces_inner,
+    pieces_inner_lead,
     pieces_prefix,
     pieces_truncated,
     placeholder_names,
@@ -96,6 +97,11 @@ def _verify_once(
         lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
         if lead and _WRAPPER_LEAD.match(lead):
             # "worker crashed: <message>": the wrapper is not the placeholder's value.
+            if use_pieces and entry.pieces is not None:
+                inner_hit = pieces_inner_lead(entry.pieces, text)
+                if inner_hit is not None:
+                    return _Hit("inner", *inner_hit)
+                return full
             inner = entry.compiled.inner.search(text, timeout=timeout)
             if inner:
                 return _regex_hit("inner", inner)
@@ -116,6 +122,16 @@ def _verify_once(
             return None if inner_hit is None else _Hit("inner", *inner_hit)
         if not inner_tail_possible(entry.pieces, text):
             return None
+        if entry.pattern.startswith(GROUP):
+            # The regex's search tries every start and split: slow on a long message.
+            inner_hit = pieces_inner_lead(entry.pieces, text)
+            if inner_hit is None and prose and _lost_period(entry, text):
+                inner_hit = pieces_inner_lead(entry.pieces, text + ".")
+                if inner_hit is not None and inner_hit[1] < len(text):
+                    groups, start, _ = inner_hit
+                    return _Hit("inner", groups, start, len(text), restored=True)
+                return None
+            return None if inner_hit is None else _Hit("inner", *inner_hit)
     else:
         assert compiled is not None
         m = compiled.full.match(text, timeout=timeout)

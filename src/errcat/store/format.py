@@ -74,16 +74,29 @@ class StringTable(Sequence[str]):
         return haystack.find(self._blob[self._offsets[index] : self._offsets[index + 1]]) >= 0
 
     def __getitem__(self, index: int) -> str:  # type: ignore[override]
-        """The string at ``index`` (slices are not supported)."""
+        """The string at ``index`` (slices are not supported).
+
+        >>> table = StringTable(*StringTable.encode(["ab", "é"]))
+        >>> table[1], table[-2]
+        ('é', 'ab')
+        """
         offsets = self._offsets
-        count = len(offsets) - 1
-        if not 0 <= index < count:
-            if not -count <= index < 0:
+        if index < 0:
+            index += len(offsets) - 1
+            if index < 0:
                 raise IndexError(index)
-            index += count
-        return bytes(self._blob[offsets[index] : offsets[index + 1]]).decode(
-            "utf-8", "surrogatepass"
-        )
+        # One lookup past the last string fails as the offsets run out; decoded from
+        # the buffer in place (no copy to bytes first).
+        return str(self._blob[offsets[index] : offsets[index + 1]], "utf-8", "surrogatepass")
+
+    def same(self, index: int, data: bytes) -> bool:
+        """Whether string ``index`` is ``data`` (its UTF-8 bytes), without decoding it.
+
+        >>> StringTable(*StringTable.encode(["ab", "é"])).same(1, "é".encode())
+        True
+        """
+        offsets = self._offsets
+        return self._blob[offsets[index] : offsets[index + 1]] == data
 
 
 def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | memoryview]]:

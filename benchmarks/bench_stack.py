@@ -36,12 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import regex
-
 import errcat
 from errcat.catalog import Catalog
 from errcat.models import ErrorRecord
-from errcat.patterns import literal_fragments
 
 ROOT = Path(__file__).resolve().parents[1]
 CENSUS = ROOT / "benchmarks" / "data" / "stack_census.jsonl"
@@ -56,29 +53,6 @@ def _path_fits(record_path: str, wanted: str) -> bool:
 
 def _words(text: str) -> str:
     return " ".join(text.split()).lower()
-
-
-def _led_by_placeholder_fits(record: ErrorRecord, message: str) -> bool:
-    """Whether a record whose message opens with a placeholder reads as the whole ``message``.
-
-    Its literal part before the first ``{`` is empty, so a message prefix cannot
-    be compared with it (flashinfer's ``{func.__name__} does not support backend
-    ...``); its pattern must match the whole labelled message instead, and carry
-    at least three words of its own (``{msg}`` reads as anything).
-
-    >>> from conftest import make_envelope
-    >>> record = make_envelope(
-    ...     errorMessage="{name} does not support backend '{backend}'",
-    ...     messagePattern="(.+?) does not support backend '(.+?)'",
-    ... ).record
-    >>> [_led_by_placeholder_fits(record, m) for m in ("gemm does not support backend 'x'", "gemm")]
-    [True, False]
-    """
-    if not record.error_message.startswith("{") or not message:
-        return False
-    if len(" ".join(literal_fragments(record.message_pattern)).split()) < 3:
-        return False
-    return regex.fullmatch(record.message_pattern, message.strip(), timeout=0.1) is not None
 
 
 def is_right(record: ErrorRecord, expect: Any) -> bool:
@@ -100,8 +74,6 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
         return False
     if expect.get("file_path") and _path_fits(record.file_path, str(expect["file_path"])):
         return True
-    if _led_by_placeholder_fits(record, str(expect.get("message_prefix", ""))):
-        return True
     prefix = _words(str(expect.get("message_prefix", "")))
     literal = _words(record.error_message.split("{", 1)[0])
     return bool(prefix and literal) and (prefix.startswith(literal) or literal.startswith(prefix))
@@ -115,26 +87,21 @@ class Presence:
     messages: set[str]
     native: set[str]
     literals: dict[str, list[str]]
-    #: Per repo, its records whose message opens with a placeholder.
-    led: dict[str, list[ErrorRecord]]
 
     @classmethod
     def of(cls, records: Iterable[ErrorRecord]) -> Presence:
         files: dict[str, list[str]] = defaultdict(list)
         literals: dict[str, list[str]] = defaultdict(list)
-        led: dict[str, list[ErrorRecord]] = defaultdict(list)
         messages: set[str] = set()
         native: set[str] = set()
         for record in records:
             repo = record.repo.lower()
             files[repo].append(record.file_path)
             literals[repo].append(_words(record.error_message.split("{", 1)[0]))
-            if record.error_message.startswith("{"):
-                led[repo].append(record)
             if "errcat:imports" in record.tags or "undefined symbol" in record.error_message:
                 messages.add(record.error_message)
             native.update(t[len(NATIVE_TAG) :] for t in record.tags if t.startswith(NATIVE_TAG))
-        return cls(dict(files), messages, native, dict(literals), dict(led))
+        return cls(dict(files), messages, native, dict(literals))
 
     def has(self, expect: Any) -> bool:
         """Whether some record of the catalog could be right for ``expect`` (or its cause)."""
@@ -155,10 +122,7 @@ class Presence:
         wanted = str(expect.get("file_path") or "")
         if wanted and any(_path_fits(p, wanted) for p in self.files.get(repo, [])):
             return True
-        message = str(expect.get("message_prefix", ""))
-        if any(_led_by_placeholder_fits(r, message) for r in self.led.get(repo, [])):
-            return True
-        prefix = _words(message)
+        prefix = _words(str(expect.get("message_prefix", "")))
         return bool(prefix) and any(
             lit and (prefix.startswith(lit) or lit.startswith(prefix))
             for lit in self.literals.get(repo, [])

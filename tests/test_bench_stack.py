@@ -72,25 +72,3 @@ def test_a_wrapper_is_also_answered_right_by_the_cause_its_paste_shows() -> None
     # a cause of another repo does not make the flux record right
     elsewhere = {**cause, "raising_repo": "example/other", "message_prefix": "other"}
     assert not bench_stack.is_right(flux, {**wrapper, "cause": elsewhere})
-
-
-def test_a_record_led_by_a_placeholder_is_judged_by_its_pattern() -> None:
-    """flashinfer's ``{func.__name__} does not support backend ...`` has no literal prefix."""
-    led = make_envelope(
-        id="a1a1a1a1a1a1a1a1",
-        errorClass="flashinfer.utils.BackendSupportedError",
-        errorMessage="{name} does not support backend '{backend}' with capability {cap}",
-        messagePattern="(.+?) does not support backend '(.+?)' with capability (.+?)",
-        repo="example/kernels",
-        filePath="kernels/utils.py",
-    ).record
-    label = {
-        "raising_repo": "example/kernels",
-        "file_path": None,
-        "message_prefix": "gemm_fp8 does not support backend 'trtllm' with capability 120",
-    }
-    assert bench_stack.is_right(led, label)
-    assert bench_stack.Presence.of([led]).has(label)
-    other = {**label, "message_prefix": "gemm_fp8 needs capability 100"}
-    assert not bench_stack.is_right(led, other)
-    assert not bench_stack.Presence.of([led]).has(other)

@@ -1,6 +1,6 @@
 """Measure errcat on real error pastes from public sglang and vllm issues.
 
-Run with ``python benchmarks/bench_pastes.py [--catalog FILE ...] [--data FILE]``
+Run with ``python benchmarks/bench_pastes.py [--catalog FILE ...] [--data FILE] [--split S]``
 after ``benchmarks/mine_wheels.py`` (the default catalog is the union it
 writes). Each paste of ``benchmarks/data/real_pastes.jsonl`` carries a label:
 the raise site (``file_path``, ``error_class``, ``message_prefix``) when the
@@ -37,6 +37,7 @@ from typing import Any
 
 import errcat
 from errcat import Catalog, Match
+from errcat.matcher.family import family_scopes, in_scope, is_family
 from errcat.mine.records import slugify
 from errcat.models import ErrorRecord
 from errcat.store import RecordSummary
@@ -102,13 +103,18 @@ class Paste:
         return site if not self.answerable and isinstance(site, dict) else None
 
 
-def load_pastes(path: Path) -> list[Paste]:
-    """The pastes of a JSON Lines file, in file order."""
+def load_pastes(path: Path, split: str | None = None) -> list[Paste]:
+    """The pastes of a JSON Lines file, in file order (only those of ``split``, when given).
+
+    A line without a ``split`` field is in no split: ``split`` drops it.
+    """
     pastes = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         obj = json.loads(line)
+        if split is not None and obj.get("split") != split:
+            continue  # another split's pastes are not even read past their split
         try:
             pastes.append(
                 Paste(
@@ -140,14 +146,25 @@ def _unnamed(template: str) -> str:
 def _fits(record: RecordSummary | ErrorRecord, expect: dict[str, Any], any_site: bool) -> bool:
     """Whether a record is the labelled one: its file, and its template's start.
 
-    A label of a raise without a message (``message_prefix`` empty) names the
+    A family record (``errcat:family``) fits a label of its class in a file of its
+    scope. A label of a raise without a message (``message_prefix`` empty) names the
     statement by its ``slug`` (``assert-self-pool-is-not-none``), or by its
     ``statement`` (the source line, whose slug the miner gives such a record): the
     file's other raises without one are other statements.
     """
     files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
+    if is_family(record):
+        # A family record speaks for every file of its scope (errcat.matcher.family).
+        return expect.get("error_class") == record.error_class and any(
+            in_scope(f, s) for f in files for s in family_scopes(record)
+        )
     if record.file_path not in files:
         return False
+    return _template_fits(record, expect)
+
+
+def _template_fits(record: RecordSummary | ErrorRecord, expect: dict[str, Any]) -> bool:
+    """Whether a record's template is the labelled one (its file aside)."""
     if "slug" in expect:
         return not record.error_message and record.slug == expect["slug"]
     if "statement" in expect:  # a bare raise or assert, labelled by its source line
@@ -186,8 +203,18 @@ def lineage_fits(
     *,
     any_site: bool = False,
 ) -> bool:
-    """True when a record on the lineage of ``match``'s record (not itself) fits the label."""
+    """True when a record on the lineage of ``match``'s record fits the label.
+
+    The record itself fits when its message raised at the labelled file in an
+    older revision (code moved: ``vllm/config.py`` became ``vllm/config/model.py``);
+    another record of its lineage (a rewording) fits as :func:`_fits` says.
+    """
     summary = match.summary if isinstance(match, Match) else match
+    history = catalog.history if catalog is not None else None
+    own = history.lineage(summary.id) if history is not None else None
+    moved_here = own is not None and any(s.file_path == expect.get("file_path") for s in own.sites)
+    if moved_here and _template_fits(summary, expect):
+        return True
     for other in lineage_of(summary.id, catalog):
         record = catalog.get(other) if catalog is not None else None
         if record is not None and _fits(record, expect, any_site):
@@ -536,6 +563,11 @@ def main(argv: list[str] | None = None) -> None:
         "--misses", action="store_true", help="list the misses even of a held-out file"
     )
     parser.add_argument(
+        "--split",
+        choices=("dev", "holdout"),
+        help="only the pastes of this split (fresh_pastes.jsonl); misses listed for dev only",
+    )
+    parser.add_argument(
         "--write-test-sample",
         action="store_true",
         help=f"write the regression sample of tests/test_real_pastes.py into {TEST_DATA}",
@@ -544,7 +576,7 @@ def main(argv: list[str] | None = None) -> None:
     for path in args.catalog:
         if not path.exists():
             raise SystemExit(f"{path} does not exist: run benchmarks/mine_wheels.py first")
-    pastes = load_pastes(args.data)
+    pastes = load_pastes(args.data, args.split)
     if args.write_test_sample:
         write_test_sample(pastes, args.catalog, TEST_DATA)
         return
@@ -555,10 +587,15 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"catalog: {', '.join(map(str, args.catalog))} ({size} records, loaded in {loaded:.1f} s)"
     )
-    print(f"pastes: {args.data} ({len(pastes)})\n")
+    split = f", split {args.split}" if args.split else ""
+    print(f"pastes: {args.data} ({len(pastes)}{split})\n")
     outcomes = run(pastes, catalog)
     print_table(outcomes)
-    held_out = args.data.name.startswith("holdout")
+    held_out = (
+        args.data.name.startswith("holdout")
+        or args.split == "holdout"
+        or (args.split is None and '"split": "holdout"' in args.data.read_text(encoding="utf-8"))
+    )
     if args.misses or not (args.no_misses or held_out):
         print_misses(outcomes)
     elif held_out:

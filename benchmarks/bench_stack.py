@@ -9,8 +9,9 @@ text against the default catalog (the bundled data plus every installed
 confident answer (``match_error``) by ``expect``:
 
 * a Python raise ``{"raising_repo", "file_path", "error_class", "message_prefix"}``:
-  the record is of that repo and file, or of that repo with a message that
-  starts as the paste's does;
+  the record is of that repo and file (for a family record, tagged
+  ``errcat:family``: of that repo, the file in its scope, its class the paste's),
+  or of that repo with a message that starts as the paste's does;
 * ``{"native": kind}``: the record carries the tag ``errcat:native:<kind>``;
 * ``{"missing_module": "x"}``, ``{"cannot_import": "y", "from": "x"}``,
   ``{"undefined_symbol": true}``: the import-error record of that module or name;
@@ -36,8 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import regex
+
 import errcat
 from errcat.catalog import Catalog
+from errcat.matcher.family import family_scopes, in_scope, is_family
 from errcat.models import ErrorRecord
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +53,14 @@ def _path_fits(record_path: str, wanted: str) -> bool:
     """Whether a record's repo path is the file a label names (either may carry a prefix)."""
     a, b = record_path.strip("/"), wanted.strip("/")
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _prints(pattern: str, message: str) -> bool:
+    """Whether a record's pattern matches a whole message (a bad pattern matches nothing)."""
+    try:
+        return regex.fullmatch(pattern, message, timeout=1.0) is not None
+    except (regex.error, TimeoutError):
+        return False
 
 
 def _words(text: str) -> str:
@@ -74,8 +86,18 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
         return False
     if expect.get("file_path") and _path_fits(record.file_path, str(expect["file_path"])):
         return True
+    if is_family(record) and expect.get("file_path"):
+        # A family record speaks for every file of its scope (errcat.matcher.family).
+        wanted = str(expect["file_path"])
+        same_class = expect.get("error_class") in (None, record.error_class)
+        return same_class and any(in_scope(wanted, s) for s in family_scopes(record))
     prefix = _words(str(expect.get("message_prefix", "")))
     literal = _words(record.error_message.split("{", 1)[0])
+    if not any(c.isalnum() for c in literal):
+        # A template opening with a placeholder (`{count} validation errors for {title}`):
+        # its pattern must print the labelled message whole.
+        whole = str(expect.get("message_prefix") or "")
+        return bool(whole) and _prints(record.message_pattern, whole)
     return bool(prefix and literal) and (prefix.startswith(literal) or literal.startswith(prefix))
 
 

@@ -1,7 +1,8 @@
-"""Shape checks for the three held-out benchmark sets in benchmarks/data/.
+"""Shape checks for the hand-labelled benchmark sets in benchmarks/data/.
 
-stack_census.jsonl (issue 26), holdout_pastes.jsonl (issue 27) and real_fixes.jsonl
-(issue 30) are hand-labelled; benchmarks/data/README.md describes them. These tests
+stack_census.jsonl (issue 26), holdout_pastes.jsonl (issue 27), real_fixes.jsonl
+(issue 30) and fresh_pastes.jsonl (issue 27, round 3) are hand-labelled;
+benchmarks/data/README.md describes them. These tests
 fail on a malformed line: a missing or unknown field, an unknown group or native kind,
 a duplicate id, a split that does not follow the hash rule, an even-numbered thread,
 or a thread URL shared with real_pastes.jsonl, tests/data or another of the three sets.
@@ -23,7 +24,8 @@ DATA = ROOT / "benchmarks" / "data"
 CENSUS = DATA / "stack_census.jsonl"
 HOLDOUT = DATA / "holdout_pastes.jsonl"
 FIXES = DATA / "real_fixes.jsonl"
-SETS = (CENSUS, HOLDOUT, FIXES)
+FRESH = DATA / "fresh_pastes.jsonl"
+SETS = (CENSUS, HOLDOUT, FIXES, FRESH)
 
 ENGINES = {"sgl-project/sglang", "vllm-project/vllm"}
 GROUPS = {
@@ -90,6 +92,10 @@ CENSUS_FIELDS = {
     "split",
 }
 HOLDOUT_FIELDS = {"id", "url", "repo", "version", "text", "expect", "split"}
+#: A fresh paste also says what it is about and in what form it was pasted.
+FRESH_FIELDS = HOLDOUT_FIELDS | {"topic", "form"}
+#: Census lines added in a later sampling round carry the round's number.
+CENSUS_ROUNDS = {3}
 FIX_FIELDS = HOLDOUT_FIELDS | {"fix", "levers", "lever_kind", "fix_url"}
 LABEL_KEYS = {
     "file_path",
@@ -204,7 +210,10 @@ def test_no_thread_is_shared_with_earlier_data_or_between_sets() -> None:
 
 def check_census_record(where: str, record: dict[str, Any]) -> None:
     """Fail with the file, line and field when a census record is malformed."""
-    assert_common(where, record, CENSUS_FIELDS)
+    fields = CENSUS_FIELDS | ({"round"} if "round" in record else set())
+    assert_common(where, record, fields)
+    if "round" in record:
+        assert record["round"] in CENSUS_ROUNDS, f"{where}: round {record['round']!r}"
     assert record["group"] in GROUPS, f"{where}: group {record['group']!r}"
     assert isinstance(record["topic"], str) and record["topic"], f"{where}: topic"
     assert isinstance(record["raiser"], str) and record["raiser"], f"{where}: raiser"
@@ -223,6 +232,17 @@ def check_holdout_record(where: str, record: dict[str, Any]) -> bool:
         return False
     assert_site_label(where, expect)
     return True
+
+
+def check_fresh_record(where: str, record: dict[str, Any]) -> None:
+    """Fail when a fresh paste is malformed: every one names an engine raise site."""
+    assert_common(where, record, FRESH_FIELDS)
+    assert isinstance(record["topic"], str) and record["topic"], f"{where}: topic"
+    assert isinstance(record["form"], str) and record["form"], f"{where}: form"
+    assert_site_label(where, record["expect"])
+    prefix = "python/sglang/" if record["repo"] == "sgl-project/sglang" else "vllm/"
+    path = record["expect"]["file_path"]
+    assert path.startswith(prefix), f"{where}: file_path {path!r} outside {prefix}"
 
 
 def check_fix_record(where: str, record: dict[str, Any]) -> None:
@@ -253,10 +273,20 @@ def test_fix_records() -> None:
         check_fix_record(where, record)
 
 
+def test_fresh_records() -> None:
+    rows = list(records(FRESH))
+    assert len(rows) >= 20
+    for where, record in rows:
+        check_fresh_record(where, record)
+    splits = {record["split"] for _, record in rows}
+    assert splits == {"dev", "holdout"}
+
+
 def test_the_checks_reject_malformed_lines() -> None:
     census = load(CENSUS)[0]
     holdout = next(r for r in load(HOLDOUT) if "answerable" not in r["expect"])
     fix = load(FIXES)[0]
+    fresh = load(FRESH)[0]
     cases: list[tuple[Callable[[str, dict[str, Any]], object], dict[str, Any], str]] = [
         (check_census_record, {**census, "group": "gpu"}, "group"),
         (check_census_record, {**census, "expect": {"native": "cuda-crash"}}, "cuda-crash"),
@@ -274,6 +304,14 @@ def test_the_checks_reject_malformed_lines() -> None:
             check_holdout_record,
             {**holdout, "expect": {"answerable": False}},
             "why",
+        ),
+        (check_census_record, {**census, "round": 9}, "round"),
+        (check_fresh_record, {k: v for k, v in fresh.items() if k != "form"}, "fields"),
+        (check_fresh_record, {**fresh, "topic": ""}, "topic"),
+        (
+            check_fresh_record,
+            {**fresh, "expect": {**fresh["expect"], "file_path": "torch/nn/functional.py"}},
+            "outside",
         ),
         (check_fix_record, {**fix, "lever_kind": "magic"}, "lever_kind"),
         (check_fix_record, {**fix, "levers": []}, "levers"),

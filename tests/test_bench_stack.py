@@ -50,6 +50,34 @@ def test_census_is_judged_per_group_and_the_holdout_is_not_read() -> None:
     assert bench_stack.read_census(CENSUS, "holdout")[0]["id"] == "h1"
 
 
+def test_a_family_record_is_right_for_any_file_of_its_scope_and_its_class() -> None:
+    family = make_envelope(
+        id="fa1fa1fa1fa1fa1f",
+        slug="family",
+        errorClass="KeyError",
+        errorMessage="'{name}.weight'",
+        messagePattern="'([\\w.]+\\.weight)'",
+        repo="sgl-project/sglang",
+        filePath="python/sglang/srt/models/llama.py",
+        tags=["errcat:family", "errcat:scope:python/sglang/srt/models"],
+    )
+    record = Catalog([family]).get("fa1fa1fa1fa1fa1f")
+    assert record is not None
+    expect = {
+        "raising_repo": "sgl-project/sglang",
+        "file_path": "python/sglang/srt/models/deepseek_v2.py",
+        "error_class": "KeyError",
+        "message_prefix": "'model.layers.3.mlp.experts.w2_weight_scale_inv'",
+    }
+    assert bench_stack.is_right(record, expect)
+    assert not bench_stack.is_right(record, {**expect, "error_class": "ValueError"})
+    outside = {**expect, "file_path": "python/sglang/srt/managers/scheduler.py"}
+    assert not bench_stack.is_right(record, outside)
+    # Without the tag the file alone decides, as for any record.
+    plain = record.model_copy(update={"tags": []})
+    assert not bench_stack.is_right(plain, expect)
+
+
 def test_a_wrapper_is_also_answered_right_by_the_cause_its_paste_shows() -> None:
     wrapper = {
         "raising_repo": "pydantic/pydantic-core",
@@ -72,3 +100,21 @@ def test_a_wrapper_is_also_answered_right_by_the_cause_its_paste_shows() -> None
     # a cause of another repo does not make the flux record right
     elsewhere = {**cause, "raising_repo": "example/other", "message_prefix": "other"}
     assert not bench_stack.is_right(flux, {**wrapper, "cause": elsewhere})
+
+
+def test_a_template_opening_with_a_placeholder_must_print_the_labelled_message() -> None:
+    summary = make_envelope(
+        id="a1a1a1a1a1a1a1a1",
+        errorMessage="{count} validation error{plural} for {title}",
+        messagePattern="(.+?) validation error(.*?) for (.+?)",
+        repo="pydantic/pydantic-core",
+        filePath="src/errors/validation_exception.rs",
+    ).record
+    label = {
+        "raising_repo": "pydantic/pydantic-core",
+        "file_path": None,
+        "message_prefix": "1 validation error for ParallelConfig",
+    }
+    assert bench_stack.is_right(summary, label)
+    # a quote or a placeholder alone is no prefix: another message is not this one
+    assert not bench_stack.is_right(summary, {**label, "message_prefix": "forward() missing 1"})

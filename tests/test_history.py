@@ -959,7 +959,7 @@ def _source_with_asserts(messages: list[str], asserts: list[str]) -> str:
         max_size=3,
     )
 )
-def test_raises_without_a_message_are_the_newest_revisions_without_lineage(
+def test_each_raise_without_a_message_of_each_revision_belongs_to_one_lineage(
     revisions: list[tuple[dict[str, list[str]], list[str]]],
 ) -> None:
     snaps = [
@@ -971,20 +971,38 @@ def test_raises_without_a_message_are_the_newest_revisions_without_lineage(
         for i, (files, asserts) in enumerate(revisions)
     ]
     result = build_history(snaps, repo=REPO, analyzed_at=WHEN)
+    history = result.history
     bare = [r for r in result.records if not r.error_message]
+    # Every record has its lineage (the asserts too); the ids are all distinct.
+    assert all(history.lineage(r.id) is not None for r in result.records)
+    assert len(result.records) == len(history) == len({r.id for r in result.records})
+    sites: Counter[tuple[str, str, str]] = Counter()
+    for record in bare:
+        lineage = history.lineage(record.id)
+        assert lineage is not None
+        # Anchored where its statement was raised last.
+        last = lineage.sites[-1]
+        assert (record.analyzed_sha, record.file_path, record.line_number) == (
+            last.revision.sha,
+            last.file_path,
+            last.line,
+        )
+        sites.update((s.revision.label, s.file_path, record.slug) for s in lineage.sites)
+    # Each assert of each file of each revision is a site of exactly one lineage.
+    assert sites == Counter(
+        (snap.revision.label, path, f"assert-{name}-is-not-none")
+        for snap, (files, asserts) in zip(snaps, revisions, strict=True)
+        for path in files
+        for name in asserts
+    )
+    # An assert of the newest revision is a record of it, each once.
     newest_files, newest_asserts = revisions[-1]
-    # One record per assert of each file of the newest revision, none of older ones.
-    assert sorted((r.file_path, r.slug) for r in bare) == sorted(
+    assert sorted(
+        (r.file_path, r.slug) for r in bare if r.analyzed_sha == snaps[-1].revision.sha
+    ) == sorted(
         (path, f"assert-{name}-is-not-none") for path in newest_files for name in newest_asserts
     )
-    assert all(r.analyzed_sha == snaps[-1].revision.sha for r in bare)
-    assert all(result.history.lineage(r.id) is None for r in bare)
-    # Every record with a message still has its lineage; the ids are all distinct.
-    worded = [r for r in result.records if r.error_message]
-    assert all(result.history.lineage(r.id) is not None for r in worded)
-    assert len(worded) == len(result.history)
-    assert len({r.id for r in result.records}) == len(result.records)
-    assert result.revisions[-1].bare == len(bare)
+    assert result.revisions[-1].bare == len(newest_files) * len(newest_asserts)
 
 
 @pytest.mark.parametrize(

@@ -604,3 +604,24 @@ def test_a_processors_attributes_are_not_config_keys(tmp_path: Path) -> None:
     assert "config.json" not in " ".join([audio.documentation, *audio.solutions])
     private = _only(records, "Experimental configs")
     assert "`_experimental`" not in " ".join(private.solutions)
+
+
+def test_a_flag_that_must_be_an_enum_member_names_it(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        {
+            "server_args.py": ARGS,
+            "policy.py": """
+                from enum import Enum
+                class Mode(Enum):
+                    FAST = "fast"
+                    SLOW = "slow"
+                def run(server_args):
+                    if server_args.tool_call_parser != Mode.FAST:
+                        raise ValueError("Only the fast parser runs here")
+            """,
+        },
+    )
+    first = _only(records, "Only the fast parser").solutions[0]
+    assert first.startswith("Change --tool-call-parser: it must be ")
+    assert "FAST" in first or "fast" in first

@@ -173,7 +173,7 @@ def test_bench_counts_a_record_on_the_labelled_lineage_only_through_history(
             Lineage(
                 "2222222222222222", (Site(r2, "pkg/new.py", 4),), predecessor="1111111111111111"
             ),
-            Lineage("3333333333333333", (Site(r1, "pkg/other.py", 5),)),
+            Lineage("3333333333333333", (Site(r1, "pkg/was.py", 2), Site(r2, "pkg/other.py", 5))),
         ],
     ).dump(sidecar_path(out))
     catalog = Catalog.from_path(out)
@@ -188,6 +188,12 @@ def test_bench_counts_a_record_on_the_labelled_lineage_only_through_history(
     assert not bench.is_right(unlinked, label, catalog=catalog)
     # Without the history, the old record is not the labelled one.
     assert not bench.is_right(old, label, catalog=None)
+    # A label of the file the message was raised from before its code moved: the record,
+    # through its own lineage's sites (and its template).
+    was = {"file_path": "pkg/was.py", "error_class": "ValueError", "message_prefix": "cache"}
+    assert bench.is_right(unlinked, was, catalog=catalog)
+    assert not bench.is_right(unlinked, {**was, "message_prefix": "disk"}, catalog=catalog)
+    assert not bench.is_right(unlinked, was, catalog=None)
     # Placeholder names aside, a label's prefix names the same template.
     renamed = {
         "file_path": "pkg/old.py",

@@ -14,8 +14,10 @@ from __future__ import annotations
 __all__ = [
     "BASE_TAG_PREFIX",
     "CALLER_CLASS_TAG",
+    "FAMILY_TAG",
     "FUNCTION_TAG_PREFIX",
     "GENERATED_TAG",
+    "SCOPE_TAG_PREFIX",
     "WAS_TAG_PREFIX",
     "WRAPPER_TAG",
 ]
@@ -44,3 +46,14 @@ CALLER_CLASS_TAG = "errcat:class:caller"
 #: The tag of a record that only wraps another error (``Engine core initialization
 #: failed. See root cause above.``): a cause with a record in the same paste answers first.
 WRAPPER_TAG = "errcat:wrapper"
+#: The tag of a curated record for a family of errors the Python interpreter raises
+#: in a project's code, with no raise statement of its own (``KeyError:
+#: 'model.layers.3.mlp.experts.w2_weight_scale_inv'`` at ``params_dict[name]`` in any
+#: model's ``load_weights``): its file is one example of where; a raise frame anywhere
+#: in its scope (:data:`SCOPE_TAG_PREFIX`), in a function its ``errcat:in:`` tags name,
+#: is its raise site (see :mod:`errcat.matcher.family`).
+FAMILY_TAG = "errcat:family"
+#: The tag prefix naming a directory of the repository a family record's errors are
+#: raised in (``errcat:scope:python/sglang/srt/models``, subdirectories included; one
+#: tag per directory). Without one, the directory of the record's file.
+SCOPE_TAG_PREFIX = "errcat:scope:"

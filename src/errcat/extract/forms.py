@@ -56,6 +56,13 @@ _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
 #: Blank lines between the paragraphs of a message's tail.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
+#: A writer's own sentence glued to the message's last word: ``... in Qwen2ForCausalLM.When
+#: use GGUF``. It opens with a word that opens sentences, not a name: ``torch.Tensor but``
+#: and ``transformers.AutoModel`` are dotted names.
+_GLUED_SENTENCE = re.compile(
+    r"(?<=[\w)\]'\"])\.(?=(?:When|While|How|What|Why|Is|Are|Any|Please|Also|But|And|It|This|"
+    r"That|The|Then|After|Using|With|Can|Could|Does|Do|Help|Need|I) [a-z])"
+)
 
 
 def message_forms(report: ExceptionReport) -> list[str]:
@@ -134,9 +141,19 @@ def message_forms(report: ExceptionReport) -> list[str]:
             lead = _PROSE_LEAD.match(form)
             if lead and len(form) - lead.end() >= _PROSE_LEAD_REST:
                 out.append(form[lead.end() :])
+    glued = _GLUED_SENTENCE.search(stripped)
+    if glued:
+        # The message ended at that period; the writer's words follow it (a title).
+        out.append(stripped[: glued.start()])
     if report.kind == "text" and "\n" in message:
         lines = [line for line in message.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])
+    elif "\n" in stripped and not stripped.split("\n", 1)[1][:1].isspace():
+        # A line the paste put under the message, flush left (the writer's next sentence,
+        # a command; an indented one goes on with the message): the first line alone may
+        # be the whole message. The message as printed stays first, so a template that
+        # spans lines still explains it all.
+        out.append(stripped.split("\n", 1)[0])
     if report.tail:
         # A message that goes on after a blank line (tips): each paragraph more is tried,
         # as printed and without its tags. The message as it ended stays first, so text

@@ -10,6 +10,7 @@ from errcat.lint.records import curation_level
 from errcat.lint.regex_risks import quoted
 from errcat.models import ErrorRecord
 from errcat.patterns import is_wordless
+from errcat.tags import FUNCTION_TAG_PREFIX
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -19,10 +20,20 @@ __all__ = ["shadowing_findings"]
 
 
 def _traceback_text(record: ErrorRecord, message: str) -> str:
-    """A one-frame traceback raised at the record's site (what a real paste would show)."""
+    """A one-frame traceback raised at the record's site (what a real paste would show).
+
+    The frame is in the function the record's ``errcat:in:`` tag names (a family
+    record's raise site is a function of its scope, not a line: see
+    :mod:`errcat.matcher.family`), else in ``f``.
+    """
+    function = next(
+        (t[len(FUNCTION_TAG_PREFIX) :] for t in record.tags if t.startswith(FUNCTION_TAG_PREFIX)),
+        "f",
+    )
     return (
         "Traceback (most recent call last):\n"
-        f'  File "/src/{record.repo}/{record.file_path}", line {record.line_number}, in f\n'
+        f'  File "/src/{record.repo}/{record.file_path}", line {record.line_number}, '
+        f"in {function}\n"
         f"{record.error_class}: {message}\n"
     )
 

@@ -24,6 +24,7 @@ from errcat.extract import ExceptionReport, extract_reports
 from errcat.index import Entry
 from errcat.matcher.context import ReportContext, contexts_of
 from errcat.matcher.drift import _drift_candidates, _near_candidates
+from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
 from errcat.matcher.hits import Candidate, _candidates
 from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant
@@ -235,8 +236,12 @@ class _Collector:
             class_known=class_known, frame_kinds=_frame_kinds(report, in_files=False)
         )
         if report.frames and _outside_cannot_qualify(text_logit + outside, floor):
-            # Only a record raised in one of the traceback's files can make the results.
+            # Only a record raised in one of the traceback's files can make the results,
+            # or a family record, raised wherever its scope is (errcat.matcher.family).
             in_files = self.in_frame_files(ctx)
+            family = family_members(store, records)
+            if family:
+                in_files |= family
             if len(in_files) < len(records):
                 records = sorted(in_files.intersection(records))
             else:

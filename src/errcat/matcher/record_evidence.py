@@ -24,6 +24,7 @@ from errcat.matcher.classes import (
     _short_class,
 )
 from errcat.matcher.context import ReportContext
+from errcat.matcher.family import family_site, is_family
 from errcat.matcher.site_evidence import (
     _CUT_TRACEBACK,
     _HISTORY_KINDS,
@@ -59,8 +60,10 @@ class RecordEvidence:
     ``named`` that the text names the record's project (or its own class);
     ``qualified`` that the report names the record's own class with its module;
     ``shared_statement`` that the raise frame prints the record's statement,
-    which several places write (a hint's tie-break). The reasons are what an
-    answer shows for each, if anything.
+    which several places write (a hint's tie-break); ``family`` that the record
+    stands for an error the interpreter raises anywhere in its scope
+    (:mod:`errcat.matcher.family`). The reasons are what an answer shows for
+    each, if anything.
     """
 
     state: str
@@ -69,6 +72,7 @@ class RecordEvidence:
     named: bool
     qualified: bool = False
     shared_statement: bool = False
+    family: bool = False
     class_reason: str | None = None
     named_reason: str | None = None
 
@@ -122,6 +126,9 @@ def _site(
 ) -> tuple[FrameEvidence, bool]:
     """The frames' evidence for the record's raise site, and whether it is only near it."""
     report = ctx.report
+    if is_family(record):
+        # No raise statement of its own: the raise frame's place is the evidence.
+        return family_site(record, report), False
     evidence = ctx.frames.evidence(record.file_path, record.line_number, record.repo)
     # A frame a line or two off the raise line counts as the site, but for a pattern
     # without words only the line itself (or its code, or its line in an older
@@ -148,7 +155,16 @@ def _site(
     if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
         evidence = _same_raise_code(evidence, record, report.frames[-1], ctx.raise_code, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
-        evidence = _site_in_history(evidence, record, report, lineage_of(record.id))
+        # A raise without a message is its statement: an older revision's line tells
+        # only when the frame is at that very line, in the record's function, and
+        # does not print another statement (the next line often asserts another).
+        statement = wordless and not record.error_message
+        if not statement or not (
+            _in_other_function(report, record)
+            or (source_of is not None and _shows_other_code(ctx.raise_code, source_of))
+        ):
+            lineage = lineage_of(record.id)
+            evidence = _site_in_history(evidence, record, report, lineage, exact=statement)
     if evidence.kind == "raise_file" and not rival_at_frame:
         evidence = _same_function(evidence, record, report, text)
     if evidence.kind == "elsewhere" and (report.kind == "text" or hides_frames(record.tags)):
@@ -224,6 +240,7 @@ def record_evidence(
         named=named,
         qualified=state == "custom" and _module_qualified(report.error_class, record.error_class),
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
+        family=is_family(record),
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,
     )

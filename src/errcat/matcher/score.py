@@ -75,7 +75,8 @@ def _score(
     :func:`errcat.matcher.hits._lone_own_class`): no other project's text can be
     it, so few words are enough for the model to weigh. ``has_message``: the
     record's template is not empty (a raise without a message); ``subject_first``:
-    its pattern opens with a placeholder (see :func:`_generic_shape`).
+    its pattern opens with a placeholder (see :func:`_generic_shape`). A family record
+    (:mod:`errcat.matcher.family`) stays under the cap without a raise frame in its scope.
     """
     reasons = list(reasons)
     site = evidence.site
@@ -148,5 +149,12 @@ def _score(
         reasons.append(
             f"its literal words are common in Python's error messages "
             f"({text.information:.0f} bits of evidence)"
+        )
+    if evidence.family and site.kind != "site" and confidence > _GENERIC_CAP:
+        # Any project's code raises this shape: only the place it was raised says whose.
+        confidence = _GENERIC_CAP
+        reasons.append(
+            "the interpreter raises this anywhere: a family record answers only at a raise "
+            "frame in its scope"
         )
     return confidence, reasons, (evidence.gain, -site.distance), features

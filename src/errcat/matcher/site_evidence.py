@@ -206,19 +206,25 @@ _HISTORY_KINDS = frozenset({"raise_file", "file", "package", "elsewhere"})
 
 
 def _site_in_history(
-    evidence: FrameEvidence, record: RecordSummary, report: ExceptionReport, lineage: Lineage | None
+    evidence: FrameEvidence,
+    record: RecordSummary,
+    report: ExceptionReport,
+    lineage: Lineage | None,
+    *,
+    exact: bool = False,
 ) -> FrameEvidence:
     """Frame evidence from the record's older revisions, when it beats ``evidence``.
 
     The innermost frame within a few lines of where an older revision raised the
     message is the raise site (``site``); in the file an older revision raised it
     from (the code moved since: ``vllm/executor/`` to ``vllm/v1/executor/``), it is
-    ``raise_file``.
+    ``raise_file``. ``exact``: only the very line an older revision raised it at is
+    the site (a raise without a message, which a neighbouring line does not tell).
     """
     if lineage is None:
         return evidence
     frame = report.frames[-1]
-    fits = lineage.fits_frames((frame,), near=NEAR_LINES)
+    fits = lineage.fits_frames((frame,), near=0 if exact else NEAR_LINES)
     if fits:
         return FrameEvidence(
             "site",

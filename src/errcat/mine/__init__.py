@@ -101,8 +101,8 @@ Design decisions:
   (``assert-x-is-not-none``), their id hashes it (so it stays when lines move),
   and their advice is written from the code as for any other site. Raises
   that end a loop or a program (``StopIteration``, ``SystemExit``) are not
-  errors and stay skipped; a history keeps the newest revision's only, as they
-  have no text to follow across revisions.
+  errors and stay skipped. With no text to follow across revisions, a history
+  follows their statement in its function instead (:func:`errcat.mine.pairing.pair_statements`).
 * **Skipped sites** are counted by reason, never guessed: a message with
   nothing to show at all (``raise ValueError("")``, a tuple or ``OSError`` of
   values only, or values only under a class nobody resolved) is ``no static

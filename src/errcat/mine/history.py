@@ -26,15 +26,14 @@ class names and messages, cheap next to parsing, runs per revision.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import io
 import multiprocessing
 import re
 import time
 import tokenize
-from collections.abc import Callable, Container, Iterable, Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from difflib import SequenceMatcher
 from typing import Any
@@ -43,8 +42,9 @@ from errcat.history import History, Lineage, Revision, Site
 from errcat.mine.core import records_from_scans
 from errcat.mine.curated import curated_history, old_wordings
 from errcat.mine.facts import _FileScan
+from errcat.mine.lineages import Line, advance, msg_of, short_class, statements_of
 from errcat.mine.options import OptionIndex
-from errcat.mine.pairing import Msg, _similar, pair_messages
+from errcat.mine.pairing import _similar, pair_messages, pair_statements
 from errcat.mine.scan import scan_source
 from errcat.mine.since import FlagAges
 from errcat.models import ErrorRecord, RecordEnvelope
@@ -191,7 +191,7 @@ class RevisionStats:
     skipped: int
     parse_errors: tuple[tuple[str, str], ...] = ()
     missing: str | None = None
-    #: Raises without a message (records of the newest revision only, no lineage).
+    #: Raises without a message (their lineages follow the statement: :func:`pair_statements`).
     bare: int = 0
 
     def as_dict(self) -> dict[str, Any]:
@@ -266,7 +266,7 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
-def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> int:
+def _link_survivors(lines: Sequence[Line], revisions: Sequence[Revision]) -> int:
     """Give each message that ended with no successor the message that carries it on; a count.
 
     Pairing is one to one between two revisions, so a message raised at two
@@ -291,10 +291,10 @@ def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> in
     """
     order = {r.sha: n for n, r in enumerate(revisions)}
     newest = len(revisions) - 1
-    at: dict[int, dict[str, list[tuple[_Line, Site]]]] = {}
-    born: dict[int, dict[str, list[_Line]]] = {}
+    at: dict[int, dict[str, list[tuple[Line, Site]]]] = {}
+    born: dict[int, dict[str, list[Line]]] = {}
     for line in lines:
-        cls = _short_class(line.msg.error_class)
+        cls = short_class(line.msg.error_class)
         for site in line.sites:
             at.setdefault(order[site.revision.sha], {}).setdefault(cls, []).append((line, site))
         born.setdefault(order[line.sites[0].revision.sha], {}).setdefault(cls, []).append(line)
@@ -303,7 +303,7 @@ def _link_survivors(lines: Sequence[_Line], revisions: Sequence[Revision]) -> in
         last = order[line.sites[-1].revision.sha]
         if line.successor is not None or last >= newest:
             continue
-        cls = _short_class(line.msg.error_class)
+        cls = short_class(line.msg.error_class)
         end = line.sites[-1]
         following = at.get(last + 1, {})
         kept = following.get(cls, ())
@@ -387,36 +387,6 @@ def _carried(old: str, old_words: frozenset[str], new: str) -> float:
 _WORD = re.compile(r"[A-Za-z]+")
 
 
-def _short_class(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
-
-
-@dataclass
-class _Line:
-    """A lineage being built."""
-
-    id: str
-    msg: Msg
-    envelope: RecordEnvelope
-    sites: list[Site] = field(default_factory=list)
-    predecessor: str | None = None
-    successor: str | None = None
-    #: Classes (last dotted part) older revisions raised the message as.
-    classes: set[str] = field(default_factory=set)
-    #: The index of the revision ``envelope`` was mined at.
-    at: int = 0
-
-
-def _unique_id(rid: str, revision: Revision, used: Container[str]) -> str:
-    """``rid`` unless a lineage already has it; then an id derived from it and the revision."""
-    salt = 0
-    while rid in used:
-        key = f"{rid}\0{revision.sha}\0{salt}".encode()
-        rid = hashlib.sha256(key).hexdigest()[:16]
-        salt += 1
-    return rid
-
-
 def _scan_revision(
     snapshot: Snapshot,
     cache: dict[tuple[str, str, bool], _FileScan],
@@ -481,7 +451,9 @@ def build_history(
     the message as mined at the newest revision where it exists, with the id it
     had when it first appeared (ids stay stable as revisions are added). A
     raise without a message (``assert x``: the empty template) has no text to
-    follow: the newest revision's are records without a lineage.
+    follow: its lineage follows its statement in its function instead (the
+    same statement in the same function is one lineage, wherever its line, and
+    in another file when nothing else there is like it: :func:`pair_statements`).
     ``progress(index, revision)`` is called before each revision is mined.
     With ``workers`` above 1, files are parsed by a pool of processes (started
     with forkserver or spawn: a calling script needs the ``__main__`` guard).
@@ -513,11 +485,11 @@ def _build(
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     cache: dict[tuple[str, str, bool], _FileScan] = {}
-    lines: dict[str, _Line] = {}
-    alive: list[_Line] = []
+    lines: dict[str, Line] = {}
+    alive: list[Line] = []
     revisions: list[Revision] = []
     stats: list[RevisionStats] = []
-    bare: list[RecordEnvelope] = []
+    bare_alive: list[Line] = []
     ages = FlagAges()
     scans_at: list[list[_FileScan]] = []
     for index, snapshot in enumerate(snapshots):
@@ -533,98 +505,58 @@ def _build(
         built = records_from_scans(scans, repo=repo, sha=revision.sha, when=when, advice=False)
         ages.add(revision, OptionIndex.of(scans).flags)
         # A raise without a message has no text to follow from revision to revision:
-        # only the newest revision's are kept (below), outside every lineage.
+        # its statement in its function is followed instead.
         bare = [e for e in built.envelopes if not e.record.error_message]
         envelopes = [e for e in built.envelopes if e.record.error_message]
-        errors = built.parse_errors
-        msgs = [
-            Msg(
-                e.record.id,
-                e.record.file_path,
-                e.record.line_number,
-                e.record.error_class,
-                e.record.error_message,
-            )
-            for e in envelopes
-        ]
-        pairs = pair_messages([line.msg for line in alive], msgs)
-        counts = {"same": 0, "moved": 0, "reworded": 0}
-        paired_new: set[int] = set()
-        alive_ids = {line.id for line in alive}
-        next_alive: list[_Line] = []
-        successors: list[tuple[_Line, int]] = []
-        for i, j, kind in pairs:
-            paired_new.add(j)
-            counts[kind] += 1
-            if kind == "reworded":
-                successors.append((alive[i], j))
-                continue
-            line = alive[i]
-            if _short_class(msgs[j].error_class) != _short_class(line.msg.error_class):
-                line.classes.add(_short_class(line.msg.error_class))
-            line.msg = msgs[j]
-            line.envelope, line.at = envelopes[j], index
-            line.sites.append(Site(revision, msgs[j].file_path, msgs[j].line))
-            next_alive.append(line)
-        removed = len(alive) - len(pairs)
-        new_by_index: dict[int, _Line] = {}
-        reworded_new = {j for _, j in successors}
-        for j, msg in enumerate(msgs):
-            if j in paired_new and j not in reworded_new:
-                continue
-            dead = lines.get(msg.id)
-            if (
-                j not in reworded_new
-                and dead is not None
-                and dead.id not in alive_ids
-                and dead.successor is None
-                and dead.msg.template == msg.template
-            ):
-                # The same message back at the same place after a gap: the same lineage.
-                dead.msg, dead.envelope, dead.at = msg, envelopes[j], index
-                dead.sites.append(Site(revision, msg.file_path, msg.line))
-                next_alive.append(dead)
-                continue
-            rid = _unique_id(msg.id, revision, lines)
-            line = _Line(
-                rid, msg, envelopes[j], [Site(revision, msg.file_path, msg.line)], at=index
-            )
-            lines[rid] = line
-            new_by_index[j] = line
-            next_alive.append(line)
-        for old_line, j in successors:
-            new_line = new_by_index[j]
-            old_line.successor = new_line.id
-            new_line.predecessor = old_line.id
+        msgs = [msg_of(e) for e in envelopes]
+        step = advance(
+            alive,
+            msgs,
+            envelopes,
+            pair_messages([line.msg for line in alive], msgs),
+            lines=lines,
+            revision=revision,
+            index=index,
+        )
+        statements = statements_of(bare, scans)
+        bare_alive = advance(
+            bare_alive,
+            [msg_of(e) for e in bare],
+            bare,
+            pair_statements([s for x in bare_alive if (s := x.statement)], statements),
+            lines=lines,
+            revision=revision,
+            index=index,
+            statements=statements,
+        ).alive
         stats.append(
             RevisionStats(
                 revision,
                 files=len(snapshot.files),
                 parsed=parsed,
                 records=len(envelopes),
-                new=len(new_by_index) - len(successors),
-                moved=counts["moved"],
-                reworded=counts["reworded"],
-                removed=removed,
+                new=step.new,
+                moved=step.counts["moved"],
+                reworded=step.counts["reworded"],
+                removed=step.removed,
                 skipped=sum(built.skipped.values()),
-                parse_errors=tuple(errors),
+                parse_errors=tuple(built.parse_errors),
                 missing=snapshot.missing,
                 bare=len(bare),
             )
         )
-        alive = next_alive
-    _link_survivors(list(lines.values()), revisions)
-    bare = _with_advice(
-        list(lines.values()), bare, scans_at=scans_at, revisions=revisions, repo=repo, when=when
-    )
-    out: list[RecordEnvelope] = list(bare)
+        alive = step.alive
+    # A raise without a message has no text another could carry on.
+    _link_survivors([line for line in lines.values() if line.statement is None], revisions)
+    _with_advice(list(lines.values()), scans_at=scans_at, revisions=revisions, repo=repo, when=when)
+    out: list[RecordEnvelope] = []
     lineages: list[Lineage] = []
     for line in lines.values():
         envelope = line.envelope
         update: dict[str, Any] = {}
         if envelope.record.id != line.id:
             update["id"] = line.id
-        was = sorted(line.classes - {_short_class(line.msg.error_class)})
+        was = sorted(line.classes - {short_class(line.msg.error_class)})
         if was:
             update["tags"] = (*envelope.record.tags, *(f"{WAS_TAG_PREFIX}{c}" for c in was))
         if update:
@@ -641,25 +573,23 @@ def _build(
 
 
 def _with_advice(
-    lines: Sequence[_Line],
-    bare: Sequence[RecordEnvelope],
+    lines: Sequence[Line],
     *,
     scans_at: Sequence[Sequence[_FileScan]],
     revisions: Sequence[Revision],
     repo: str,
     when: datetime,
-) -> list[RecordEnvelope]:
+) -> None:
     """Write the advice of each lineage's record at the revision it is anchored at.
 
-    Every record of the newest revision gets its advice (the bare records too,
-    which are returned); at an older one, only those of lineages that end there.
+    Each revision's records are built again with advice, only for the lineages
+    that end there (at the newest revision, all of them).
     """
-    by_revision: dict[int, list[_Line]] = {}
+    by_revision: dict[int, list[Line]] = {}
     for line in lines:
         by_revision.setdefault(line.at, []).append(line)
     newest = len(revisions) - 1
-    out = list(bare)
-    for index in sorted(set(by_revision) | ({newest} if newest >= 0 else set())):
+    for index in sorted(by_revision):
         anchored = by_revision.get(index, [])
         sites = {(x.envelope.record.file_path, x.envelope.record.line_number) for x in anchored}
 
@@ -676,9 +606,6 @@ def _with_advice(
         found = {e.record.id: e for e in built.envelopes}
         for line in anchored:
             line.envelope = found.get(line.envelope.record.id, line.envelope)
-        if index == newest:
-            out = [found.get(e.record.id, e) for e in bare]
-    return out
 
 
 def with_curated(result: HistoryResult, curated: Sequence[RecordEnvelope]) -> HistoryResult:

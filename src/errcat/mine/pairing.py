@@ -31,10 +31,12 @@ __all__ = [
     "OPENING_THRESHOLD",
     "Kind",
     "Msg",
+    "Statement",
     "follow_alone",
     "follow_siblings",
     "opening",
     "pair_messages",
+    "pair_statements",
     "similarity",
 ]
 
@@ -303,3 +305,94 @@ def follow_alone(
             if ratio >= ALONE_THRESHOLD:
                 candidates.append((-ratio, i, j))
     return _take_best(candidates, taken_old, taken_new)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """A raise without a message at one revision: its record id, file, line, class, and what it is.
+
+    ``function`` is the raising function's qualified name in its module
+    (``FusedMoE.__init__``; empty at module level), ``code`` the raising line of
+    code, whitespace folded (``assert self.quant_method is not None``).
+    """
+
+    id: str
+    file_path: str
+    line: int
+    error_class: str
+    function: str
+    code: str
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """What it is wherever its line: file, function, class (last dotted part), statement."""
+        return (self.file_path, self.function, _short(self.error_class), self.code)
+
+
+#: A statement this short (``assert x``) is not told from another file's by its function.
+MIN_MOVED_STATEMENT = 12
+
+
+def pair_statements(old: Sequence[Statement], new: Sequence[Statement]) -> Pairs:
+    """Pair the raises without a message of two revisions: the same statement, the same function.
+
+    A raise without a message has no text to follow, only its statement:
+
+    1. the same file, function, class (last dotted part) and statement, its
+       line anywhere: ``same`` (``moved`` when the line changed); the same
+       statement written twice in one function pairs in line order;
+    2. of those left, the same function, class and statement in another file,
+       when it is the only one of them left on each side (module-level code and
+       a statement shorter than :data:`MIN_MOVED_STATEMENT` characters stay):
+       ``moved``.
+
+    >>> old = [
+    ...     Statement("a", "m/layer.py", 218, "AssertionError", "F.__init__", "assert self.q"),
+    ...     Statement(
+    ...         "b", "m/layer.py", 240, "AssertionError", "F.run", "assert self.pool is not None"
+    ...     ),
+    ... ]
+    >>> new = [
+    ...     Statement("c", "m/layer.py", 335, "AssertionError", "F.__init__", "assert self.q"),
+    ...     Statement(
+    ...         "d", "m/run.py", 12, "AssertionError", "F.run", "assert self.pool is not None"
+    ...     ),
+    ... ]
+    >>> pair_statements(old, new)
+    [(0, 0, 'moved'), (1, 1, 'moved')]
+    """
+    pairs: Pairs = []
+    by_key: defaultdict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+    for j, n in enumerate(new):
+        by_key[n.key].append(j)
+    olds: defaultdict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+    for i, o in enumerate(old):
+        olds[o.key].append(i)
+    taken_old: set[int] = set()
+    taken_new: set[int] = set()
+    for key, old_is in olds.items():
+        new_js = sorted(by_key.get(key, ()), key=lambda j: new[j].line)
+        for i, j in zip(sorted(old_is, key=lambda i: old[i].line), new_js, strict=False):
+            pairs.append((i, j, "same" if old[i].line == new[j].line else "moved"))
+            taken_old.add(i)
+            taken_new.add(j)
+
+    def moved_key(s: Statement) -> tuple[str, str, str] | None:
+        if not s.function or len(s.code) < MIN_MOVED_STATEMENT:
+            return None
+        return (s.function, _short(s.error_class), s.code)
+
+    left_old: defaultdict[tuple[str, str, str], list[int]] = defaultdict(list)
+    left_new: defaultdict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for i, o in enumerate(old):
+        if i not in taken_old and (k := moved_key(o)) is not None:
+            left_old[k].append(i)
+    for j, n in enumerate(new):
+        if j not in taken_new and (k := moved_key(n)) is not None:
+            left_new[k].append(j)
+    for k, old_is in left_old.items():
+        new_js = left_new.get(k, [])
+        if len(old_is) == 1 and len(new_js) == 1:
+            pairs.append((old_is[0], new_js[0], "moved"))
+    pairs.sort()
+    return pairs

@@ -237,6 +237,26 @@ def _callee_name(node: ast.Call) -> str:
     return func.id if isinstance(func, ast.Name) else ""
 
 
+#: Type names a value may be compared with (``type(x) != int``): a user can give that type.
+_TYPE_NAMES = frozenset({"int", "float", "str", "bool", "list", "dict", "tuple"})
+
+
+def _enum_member(node: ast.expr) -> bool:
+    """Whether a value is a class's named member (``Policy.FCFS``): a choice a user can name.
+
+    >>> _enum_member(ast.parse("Policy.FCFS", mode="eval").body)
+    True
+    >>> _enum_member(ast.parse("metadata.page_size", mode="eval").body)
+    False
+    """
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id[:1].isupper()
+        and node.attr.isupper()
+    )
+
+
 def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> list[Way]:
     """A value computed from levers compared with another: change the levers that decide it."""
     refs = reader.sources(left)[:_MAX_SOURCES]
@@ -257,10 +277,16 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
         other = reader.ref(right)
         if other is not None and other.kind != "arg":
             must = f"be the same as {_named(other)}" if equal else f"differ from {_named(other)}"
-        elif isinstance(right, ast.Constant) or reader.values(right) is not None:
+        elif (
+            isinstance(right, ast.Constant)
+            or (isinstance(right, ast.Name) and right.id in _TYPE_NAMES)
+            or _enum_member(right)
+            or reader.values(right) is not None
+            or reader.sources(right)  # levers on both sides: `len(lora_paths)` vs `len(names)`
+        ):
             must = f"{'' if equal else 'not '}be {reader.value(right)}"
         else:
-            return []  # a value the code computes (``1 if x else len(y)``): no one can follow it
+            return []  # a value only the code computes (``param.shape``): no one can follow it
     else:
         return []
     names = or_list([_named(r) for r in refs])

@@ -58,6 +58,14 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     importlib.invalidate_caches()
 
 
+def test_every_package_of_sources_is_built() -> None:
+    """``SOURCES.json`` declares no package that was never built (kernels was, for long)."""
+    spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
+    built = {p.name.removeprefix("errcat-data-") for p in PACKAGES}
+    assert built == {p["name"] for p in spec["packages"]}
+    assert {"kernels", "distributed"} <= built
+
+
 def test_every_package_has_its_manifest_and_sources() -> None:
     spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
     built = {p.name.removeprefix("errcat-data-") for p in PACKAGES}
@@ -88,3 +96,33 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
         "https://github.com/python/cpython/blob/v3.11.7/Lib/argparse.py#L"
     )
     assert errcat.match_error(text, catalog=errcat.Catalog.bundled()) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "repo", "file_path"),
+    [
+        (
+            "kernels",
+            "ValueError: q has 32 query heads, but plan() was given 28.",
+            "flashinfer-ai/flashinfer",
+            "flashinfer/attention/_core.py",
+        ),
+        (
+            "distributed",
+            "RuntimeError: Ray has not been started yet. "
+            "Timeline requires Ray to be initialized first.",
+            "ray-project/ray",
+            "python/ray/_private/state.py",
+        ),
+    ],
+)
+def test_a_new_package_answers_its_own_message_through_the_entry_point(
+    site: Path, name: str, text: str, repo: str, file_path: str
+) -> None:
+    assert errcat.match_error(text, catalog=errcat.Catalog.bundled()) is None
+    _install(site, STACK / "packages" / f"errcat-data-{name}")
+    assert name in [ep.name for ep in installed_entry_points()]
+    match = errcat.match_error(text)
+    assert match is not None and match.exact
+    assert (match.record.repo, match.record.file_path) == (repo, file_path)
+    assert "/blob/0000000000000000000000000000000000000000/" not in match.record.github_url

@@ -82,7 +82,8 @@ def expected_github_url(record: ErrorRecord) -> str:
 
 
 _ZERO_SHA = "0" * 40
-_RELEASE_TAG = regex.compile(r"v?[0-9][0-9A-Za-z.+_-]*")
+#: A release tag: ``v1.2.3``, ``0.136.3``, or prefixed by the project's name (ray's ``ray-2.58.0``).
+_RELEASE_TAG = regex.compile(r"(?:[A-Za-z][A-Za-z0-9_.]*-)?v?[0-9][0-9A-Za-z.+_-]*")
 
 
 def _at_release_tag(record: ErrorRecord, expected: str) -> bool:
@@ -99,6 +100,16 @@ def _at_release_tag(record: ErrorRecord, expected: str) -> bool:
     ... )
     >>> _at_release_tag(tagged, expected_github_url(tagged)), _at_release_tag(record, "x")
     (True, False)
+    >>> [
+    ...     _at_release_tag(
+    ...         t := zero.model_copy(
+    ...             update={"github_url": expected_github_url(zero).replace("0" * 40, ref)}
+    ...         ),
+    ...         expected_github_url(t),
+    ...     )
+    ...     for ref in ("ray-2.58.0", "0.136.3", "main", "ray-latest")
+    ... ]
+    [True, True, False, False]
     """
     if record.analyzed_sha != _ZERO_SHA:
         return False

@@ -1,0 +1,10 @@
+"""errcat data package errcat-data-kernels.
+
+The engines' kernel and grammar libraries: flashinfer (0.7.2 for sglang 0.5.23,
+0.7.2.post1 for vllm 0.33.0), xgrammar (0.2.7 for sglang, 0.2.8 for vllm), outlines
+(0.1.11, sglang's pin).
+
+Installed, it adds its records to errcat's default catalog through the
+``errcat.catalogs`` entry point; built by errcat's ``benchmarks/build_stack.py``
+from the versions its ``manifest.json`` lists under ``builtFrom``.
+"""

@@ -33,7 +33,7 @@ import argparse
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -109,21 +109,27 @@ class Presence:
     messages: set[str]
     native: set[str]
     literals: dict[str, list[str]]
+    #: Per repo, the patterns of templates that open with a placeholder (no literal prefix).
+    led: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, records: Iterable[ErrorRecord]) -> Presence:
         files: dict[str, list[str]] = defaultdict(list)
         literals: dict[str, list[str]] = defaultdict(list)
+        led: dict[str, list[str]] = defaultdict(list)
         messages: set[str] = set()
         native: set[str] = set()
         for record in records:
             repo = record.repo.lower()
             files[repo].append(record.file_path)
-            literals[repo].append(_words(record.error_message.split("{", 1)[0]))
+            literal = _words(record.error_message.split("{", 1)[0])
+            literals[repo].append(literal)
+            if record.error_message and not any(c.isalnum() for c in literal):
+                led[repo].append(record.message_pattern)
             if "errcat:imports" in record.tags or "undefined symbol" in record.error_message:
                 messages.add(record.error_message)
             native.update(t[len(NATIVE_TAG) :] for t in record.tags if t.startswith(NATIVE_TAG))
-        return cls(dict(files), messages, native, dict(literals))
+        return cls(dict(files), messages, native, dict(literals), dict(led))
 
     def has(self, expect: Any) -> bool:
         """Whether some record of the catalog could be right for ``expect`` (or its cause)."""
@@ -145,10 +151,13 @@ class Presence:
         if wanted and any(_path_fits(p, wanted) for p in self.files.get(repo, [])):
             return True
         prefix = _words(str(expect.get("message_prefix", "")))
-        return bool(prefix) and any(
+        if bool(prefix) and any(
             lit and (prefix.startswith(lit) or lit.startswith(prefix))
             for lit in self.literals.get(repo, [])
-        )
+        ):
+            return True
+        whole = str(expect.get("message_prefix") or "")
+        return bool(whole) and any(_prints(p, whole) for p in self.led.get(repo, []))
 
 
 def read_census(path: Path, split: str) -> list[dict[str, Any]]:

@@ -118,6 +118,7 @@ def test_a_template_opening_with_a_placeholder_must_print_the_labelled_message()
     assert bench_stack.is_right(summary, label)
     # a quote or a placeholder alone is no prefix: another message is not this one
     assert not bench_stack.is_right(summary, {**label, "message_prefix": "forward() missing 1"})
-    presence = bench_stack.Presence.of(Catalog([make_envelope(**summary.model_dump(by_alias=True))]))
+    envelope = make_envelope(**summary.model_dump(by_alias=True))
+    presence = bench_stack.Presence.of(Catalog([envelope]))
     assert presence.has(label)
     assert not presence.has({**label, "message_prefix": "forward() missing 1"})

@@ -693,15 +693,25 @@ def pieces_inner(pieces: Sequence[str], text: str) -> tuple[tuple[str, ...], int
     start = text.find(first)
     if start < 0:
         return None
-    position = start + len(first)
-    groups = []
-    for piece in pieces[1:-1]:
+    return _groups_to_end(pieces[1:], text, start, start + len(first), groups=[], tail=tail)
+
+
+def _groups_to_end(
+    rest: Sequence[str], text: str, start: int, position: int, *, groups: list[str], tail: int
+) -> tuple[tuple[str, ...], int, int] | None:
+    """The lazy groups from ``position`` up to each literal of ``rest``, the last at the end.
+
+    ``rest`` is what follows a placeholder: the literals between the later
+    placeholders, then the last literal (empty when the pattern ends with one).
+    ``groups`` holds the captures so far; the match started at ``start``.
+    """
+    for piece in rest[:-1]:
         found = text.find(piece, position + 1)
         if found < 0:
             return None
         groups.append(text[position:found])
         position = found + len(piece)
-    last = pieces[-1]
+    last = rest[-1]
     if not last:
         end = max(position + 1, tail)
         if end > len(text):
@@ -765,23 +775,5 @@ def _lead_from(
     found = text.find(first, start + 1)
     if found < 0 or found > token_end:
         return None
-    groups = [text[start:found]]
     position = found + len(first)
-    for piece in pieces[2:-1]:
-        found = text.find(piece, position + 1)
-        if found < 0:
-            return None
-        groups.append(text[position:found])
-        position = found + len(piece)
-    last = pieces[-1]
-    if not last:
-        end = max(position + 1, tail)
-        if end > len(text):
-            return None
-        groups.append(text[position:end])
-        return tuple(groups), start, end
-    found = text.find(last, max(position + 1, tail - len(last)))
-    if found < 0:
-        return None
-    groups.append(text[position:found])
-    return tuple(groups), start, found + len(last)
+    return _groups_to_end(pieces[2:], text, start, position, groups=[text[start:found]], tail=tail)

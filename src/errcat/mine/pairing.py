@@ -11,7 +11,7 @@ siblings (the other messages of that old file) moved to.
 ... ]
 >>> new = [
 ...     Msg("3", "pkg/groups/net.py", 5, "ValueError", "port {port} is out of range"),
-...     Msg("4", "pkg/groups/net.py", 9, "ValueError", "unknown network backend {backend!r}"),
+...     Msg("4", "pkg/groups/net.py", 9, "ValueError", "unknown backend {backend!r}"),
 ... ]
 >>> [(old[i].id, new[j].id, kind) for i, j, kind in pair_messages(old, new)]
 [('1', '3', 'moved'), ('2', '4', 'reworded')]
@@ -80,20 +80,6 @@ _TOKEN = re.compile(r"\{[^{}]*\}|\w+")
 
 #: A rewording that keeps the message's opening may change this much of the rest.
 OPENING_THRESHOLD = 0.4
-
-
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-
-
-def printed(template: str) -> str:
-    """A template as it prints: its placeholders' names dropped.
-
-    >>> printed("Head size {head_size} is not in {suppored}.") == printed(
-    ...     "Head size {n} is not in {s}."
-    ... )
-    True
-    """
-    return _PLACEHOLDER.sub("{}", template)
 
 
 def opening(template: str) -> tuple[str, ...]:
@@ -218,20 +204,17 @@ def pair_messages(
     by_template: defaultdict[str, list[int]] = defaultdict(list)
     by_file: defaultdict[str, list[int]] = defaultdict(list)
     for j, n in enumerate(new):
-        by_template[printed(n.template)].append(j)
+        by_template[n.template].append(j)
         by_file[n.file_path].append(j)
 
-    # The same printed text is the same message, whatever its placeholders are named
-    # (``{suppored_sizes}`` fixed to ``{supported_sizes}`` prints the same words).
     same: list[tuple[tuple[float, ...], int, int]] = []
     for i, o in enumerate(old):
         if i in taken_old:
             continue
-        for j in by_template.get(printed(o.template), ()):
+        for j in by_template.get(o.template, ()):
             n = new[j]
             key = (
                 float(o.file_path != n.file_path),
-                float(o.template != n.template),
                 float(_short(o.error_class) != _short(n.error_class)),
                 float(abs(o.line - n.line)),
             )

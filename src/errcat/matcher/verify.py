@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import regex
@@ -111,27 +111,12 @@ def _verify_once(
         if prefix is not None:
             return _Hit("prefix", prefix[0], 0, prefix[1])
         if entry.pieces[0]:
-            inner_hit = pieces_inner(entry.pieces, text)
-            if inner_hit is None and prose and _lost_period(entry, text):
-                # Quoted at the end of a sentence that took its final period.
-                inner_hit = pieces_inner(entry.pieces, text + ".")
-                if inner_hit is not None and inner_hit[1] < len(text):
-                    groups, start, _ = inner_hit
-                    return _Hit("inner", groups, start, len(text), restored=True)
-                return None
-            return None if inner_hit is None else _Hit("inner", *inner_hit)
+            return _pieces_inner_hit(pieces_inner, entry, entry.pieces, text, prose=prose)
         if not inner_tail_possible(entry.pieces, text):
             return None
         if entry.pattern.startswith(GROUP):
             # The regex's search tries every start and split: slow on a long message.
-            inner_hit = pieces_inner_lead(entry.pieces, text)
-            if inner_hit is None and prose and _lost_period(entry, text):
-                inner_hit = pieces_inner_lead(entry.pieces, text + ".")
-                if inner_hit is not None and inner_hit[1] < len(text):
-                    groups, start, _ = inner_hit
-                    return _Hit("inner", groups, start, len(text), restored=True)
-                return None
-            return None if inner_hit is None else _Hit("inner", *inner_hit)
+            return _pieces_inner_hit(pieces_inner_lead, entry, entry.pieces, text, prose=prose)
     else:
         assert compiled is not None
         m = compiled.full.match(text, timeout=timeout)
@@ -183,6 +168,29 @@ def _spaced_name(template: str, captures: Sequence[str | None]) -> bool:
         (value := captures[i]) is not None and any(c.isspace() for c in value.strip())
         for i in fields
     )
+
+
+def _pieces_inner_hit(
+    find: Callable[[Sequence[str], str], tuple[tuple[str, ...], int, int] | None],
+    entry: Entry,
+    pieces: Sequence[str],
+    text: str,
+    *,
+    prose: bool,
+) -> _Hit | None:
+    """The inner hit ``find`` (``pieces_inner`` or ``pieces_inner_lead``) gives, if any.
+
+    In prose, a message quoted at the end of a sentence that took its final
+    period is tried with the period put back (``restored``).
+    """
+    found = find(pieces, text)
+    if found is None and prose and _lost_period(entry, text):
+        found = find(pieces, text + ".")
+        if found is not None and found[1] < len(text):
+            groups, start, _ = found
+            return _Hit("inner", groups, start, len(text), restored=True)
+        return None
+    return None if found is None else _Hit("inner", *found)
 
 
 def _lost_period(entry: Entry, text: str) -> bool:

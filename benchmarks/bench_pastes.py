@@ -37,7 +37,7 @@ from typing import Any
 
 import errcat
 from errcat import Catalog, Match
-from errcat.matcher.family import family_scopes, in_scope, is_family
+from errcat.matcher.family import family_covers, is_family
 from errcat.mine.records import slugify
 from errcat.models import ErrorRecord
 from errcat.store import RecordSummary
@@ -155,9 +155,8 @@ def _fits(record: RecordSummary | ErrorRecord, expect: dict[str, Any], any_site:
     files = {expect["file_path"], *(expect.get("also", ()) if any_site else ())}
     if is_family(record):
         # A family record speaks for every file of its scope (errcat.matcher.family).
-        return expect.get("error_class") == record.error_class and any(
-            in_scope(f, s) for f in files for s in family_scopes(record)
-        )
+        same_class = expect.get("error_class") == record.error_class
+        return same_class and any(family_covers(record, f) for f in files)
     if record.file_path not in files:
         return False
     return _template_fits(record, expect)

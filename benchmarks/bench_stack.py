@@ -41,7 +41,7 @@ import regex
 
 import errcat
 from errcat.catalog import Catalog
-from errcat.matcher.family import family_scopes, in_scope, is_family
+from errcat.matcher.family import family_covers, is_family
 from errcat.models import ErrorRecord
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,9 +88,8 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
         return True
     if is_family(record) and expect.get("file_path"):
         # A family record speaks for every file of its scope (errcat.matcher.family).
-        wanted = str(expect["file_path"])
         same_class = expect.get("error_class") in (None, record.error_class)
-        return same_class and any(in_scope(wanted, s) for s in family_scopes(record))
+        return same_class and family_covers(record, str(expect["file_path"]))
     prefix = _words(str(expect.get("message_prefix", "")))
     literal = _words(record.error_message.split("{", 1)[0])
     if not any(c.isalnum() for c in literal):

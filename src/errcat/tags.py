@@ -11,6 +11,8 @@ names, and none of them should import the record models to do so.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "BASE_TAG_PREFIX",
     "CALLER_CLASS_TAG",
@@ -20,6 +22,7 @@ __all__ = [
     "SCOPE_TAG_PREFIX",
     "WAS_TAG_PREFIX",
     "WRAPPER_TAG",
+    "tag_values",
 ]
 
 #: The tag of a record whose advice (documentation, solutions, ...) the miner
@@ -57,3 +60,12 @@ FAMILY_TAG = "errcat:family"
 #: raised in (``errcat:scope:python/sglang/srt/models``, subdirectories included; one
 #: tag per directory). Without one, the directory of the record's file.
 SCOPE_TAG_PREFIX = "errcat:scope:"
+
+
+def tag_values(tags: Iterable[str], prefix: str) -> tuple[str, ...]:
+    """What the tags of one prefix name, in order (``errcat:in:load_weights``: ``load_weights``).
+
+    >>> tag_values(("errcat:in:f", "cli", "errcat:in:g"), FUNCTION_TAG_PREFIX)
+    ('f', 'g')
+    """
+    return tuple(t[len(prefix) :] for t in tags if t.startswith(prefix))

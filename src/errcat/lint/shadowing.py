@@ -10,7 +10,7 @@ from errcat.lint.records import curation_level
 from errcat.lint.regex_risks import quoted
 from errcat.models import ErrorRecord
 from errcat.patterns import is_wordless
-from errcat.tags import FUNCTION_TAG_PREFIX
+from errcat.tags import FUNCTION_TAG_PREFIX, tag_values
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -26,10 +26,7 @@ def _traceback_text(record: ErrorRecord, message: str) -> str:
     record's raise site is a function of its scope, not a line: see
     :mod:`errcat.matcher.family`), else in ``f``.
     """
-    function = next(
-        (t[len(FUNCTION_TAG_PREFIX) :] for t in record.tags if t.startswith(FUNCTION_TAG_PREFIX)),
-        "f",
-    )
+    function = next(iter(tag_values(record.tags, FUNCTION_TAG_PREFIX)), "f")
     return (
         "Traceback (most recent call last):\n"
         f'  File "/src/{record.repo}/{record.file_path}", line {record.line_number}, '

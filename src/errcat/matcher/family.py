@@ -44,13 +44,14 @@ from typing import TYPE_CHECKING
 from errcat.evidence import _REPO_ROOTS, FAR, FrameEvidence, package_of, path_parts
 from errcat.extract import ExceptionReport, Frame
 from errcat.store import RecordSummary, Store
-from errcat.tags import FAMILY_TAG, FUNCTION_TAG_PREFIX, SCOPE_TAG_PREFIX
+from errcat.tags import FAMILY_TAG, FUNCTION_TAG_PREFIX, SCOPE_TAG_PREFIX, tag_values
 
 if TYPE_CHECKING:
     from errcat.models import ErrorRecord  # annotations only: answers never import pydantic
 
 __all__ = [
     "FAMILY_MAX",
+    "family_covers",
     "family_members",
     "family_scopes",
     "family_site",
@@ -144,17 +145,22 @@ def family_scopes(record: RecordSummary | ErrorRecord) -> tuple[str, ...]:
     >>> family_scopes(RecordSummary("0" * 16, "s", "KeyError", "vllm/a/b.py", 1, "o/vllm", "", ()))
     ('vllm/a',)
     """
-    named = tuple(t[len(SCOPE_TAG_PREFIX) :] for t in record.tags if t.startswith(SCOPE_TAG_PREFIX))
+    named = tag_values(record.tags, SCOPE_TAG_PREFIX)
     if named:
         return named
     directory = record.file_path.rsplit("/", 1)[0] if "/" in record.file_path else ""
     return (directory,) if directory else ()
 
 
-def _functions(record: RecordSummary) -> tuple[str, ...]:
-    return tuple(
-        t[len(FUNCTION_TAG_PREFIX) :] for t in record.tags if t.startswith(FUNCTION_TAG_PREFIX)
-    )
+def family_covers(record: RecordSummary | ErrorRecord, path: str) -> bool:
+    """Whether a file is in one of a family record's scopes (the record speaks for it).
+
+    >>> from errcat.store import RecordSummary
+    >>> record = RecordSummary("0" * 16, "s", "KeyError", "vllm/a/b.py", 1, "o/vllm", "", ())
+    >>> family_covers(record, "vllm/a/c/d.py"), family_covers(record, "vllm/x/d.py")
+    (True, False)
+    """
+    return any(in_scope(path, scope) for scope in family_scopes(record))
 
 
 def scope_site(
@@ -212,4 +218,4 @@ def family_site(record: RecordSummary, report: ExceptionReport) -> FrameEvidence
     scopes = family_scopes(record)
     if not scopes:
         return _NO_FRAMES
-    return scope_site(report, scopes, _functions(record), record.repo)
+    return scope_site(report, scopes, tag_values(record.tags, FUNCTION_TAG_PREFIX), record.repo)

@@ -76,3 +76,67 @@ def test_a_template_that_spans_lines_still_explains_both() -> None:
     catalog = _catalog("Model failed to load.\nCheck the path {path}", "Model failed to load.")
     match = errcat.match_error("ValueError: Model failed to load.\nCheck the path /m/x", catalog)
     assert match is not None and match.record.error_message.startswith("Model failed to load.\n")
+
+
+_PROJECT = st.from_regex(r"[A-Za-z][a-z]{2,8}", fullmatch=True)
+_RELEASE = st.from_regex(r"v?[0-9]{1,2}(\.[0-9]{1,2}){1,3}(\.post[0-9])?", fullmatch=True)
+_MESSAGE = st.from_regex(r"[A-Z][a-z]{3,8}( [a-z0-9-]{2,9}){3,6}", fullmatch=True).filter(
+    lambda m: (
+        len(m) >= 20 and m.split()[0].lower() not in {"have", "must", "were", "requires", "should"}
+    )
+)
+
+
+@given(_PROJECT, _RELEASE, _MESSAGE)
+def test_a_title_s_project_and_release_before_the_message_are_read_past(
+    project: str, release: str, message: str
+) -> None:
+    # "[Bug]: vllm v0.14.0 GGUF model with architecture x is not supported yet"
+    forms = _forms(f"[Bug]: {project} {release} {message}")
+    assert message in forms
+    assert forms[0] == f"{project} {release} {message}"  # the title as written stays first
+
+
+def test_a_release_before_a_predicate_is_not_a_lead() -> None:
+    # "Python 3.10 is required ...": the version is the message's subject.
+    assert not any(f.startswith("is required") for f in _forms("Python 3.10 is required for it"))
+
+
+def test_a_placeholder_led_shape_is_not_lent_a_title_s_project_name() -> None:
+    # The placeholder swallowed "vllm v0.14.0 GGUF model ...": vllm named inside its value
+    # is no sign that vllm raised it, and the message of another record wins.
+    catalog = Catalog(
+        [
+            make_envelope(
+                id="0000000000000001",
+                slug="generic",
+                errorClass="NotImplementedError",
+                errorMessage="{speculative_config.method} is not supported yet.",
+                messagePattern=template_to_pattern(
+                    "{speculative_config.method} is not supported yet."
+                ),
+                repo="vllm-project/vllm",
+                filePath="vllm/spec_decode.py",
+            ),
+            make_envelope(
+                id="0000000000000002",
+                slug="gguf",
+                errorClass="ValueError",
+                errorMessage="GGUF model with architecture {architecture} is not supported yet.",
+                messagePattern=template_to_pattern(
+                    "GGUF model with architecture {architecture} is not supported yet."
+                ),
+                repo="huggingface/transformers",
+                filePath="src/transformers/gguf.py",
+            ),
+        ]
+    )
+    title = "[Bug]: vllm v0.14.0 GGUF model with architecture minimax-m2 is not supported yet"
+    assert errcat.match_all(title, catalog)[0].record.id == "0000000000000002"
+    # Without the release, "vllm" stays inside the placeholder's value: not named.
+    bare = "vllm GGUF model with architecture minimax-m2 is not supported yet"
+    generic = next(m for m in errcat.match_all(bare, catalog) if m.record.id.endswith("1"))
+    assert not any("the text names vllm" in r for r in generic.reasons)
+    named = "vllm: GGUF model with architecture minimax-m2 is not supported yet"
+    generic = next(m for m in errcat.match_all(named, catalog) if m.record.id.endswith("1"))
+    assert any("the text names vllm" in r for r in generic.reasons)

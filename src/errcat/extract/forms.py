@@ -51,6 +51,13 @@ _TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
 #: (``launch_server.py: error: ...`` is argparse naming the program it stops).
 _PROSE_LEAD = re.compile(r"^[A-Za-z][\w.+/=-]*(?: [\w][\w.+/=-]*){0,5}(?<!\.py): (?=\S)")
 _PROSE_LEAD_REST = 20
+#: A title's own project and version before the message it quotes: ``vllm v0.14.0 ``,
+#: ``SGLang 0.5.2: ``, ``vLLM 0.6.3.post1, `` (one to three words, the last a release).
+_VERSION_LEAD = re.compile(
+    r"^[A-Za-z][\w.+/-]*(?: [A-Za-z][\w.+/-]*){0,2} v?\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?"
+    r"[,:]? (?!(?:is|are|was|were|has|have|had|not|must|should|requires?|and|or)\b)(?=\S)",
+    re.IGNORECASE,
+)
 #: A quoted stretch of prose long enough to be a message.
 _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
 #: Blank lines between the paragraphs of a message's tail.
@@ -141,6 +148,11 @@ def message_forms(report: ExceptionReport) -> list[str]:
             lead = _PROSE_LEAD.match(form)
             if lead and len(form) - lead.end() >= _PROSE_LEAD_REST:
                 out.append(form[lead.end() :])
+            # "vllm v0.14.0 GGUF model with architecture x is not supported": the release
+            # the writer runs, then the message.
+            version = _VERSION_LEAD.match(form)
+            if version and len(form) - version.end() >= _PROSE_LEAD_REST:
+                out.append(form[version.end() :])
     glued = _GLUED_SENTENCE.search(stripped)
     if glued:
         # The message ended at that period; the writer's words follow it (a title).

@@ -282,6 +282,7 @@ class _Collector:
                 statement_shared=position in sharing,
                 captures=told,
                 c_printed=c_printed,
+                subject_first=subject_first,
             )
             confidence, reasons, (frame_gain, closeness), features = _score(
                 text=evidence,

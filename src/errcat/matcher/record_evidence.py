@@ -188,6 +188,7 @@ def record_evidence(
     statement_shared: bool = False,
     captures: Sequence[str | None] = (),
     c_printed: bool = False,
+    subject_first: bool = False,
 ) -> RecordEvidence:
     """The evidence a record has for a hit of its pattern on a report (``ctx``), beside the text.
 
@@ -206,7 +207,9 @@ def record_evidence(
     prints the record's statement, named or not. ``captures``: the values the
     pattern captured; ``c_printed``: the message is one C prints, in C's very
     form (see :func:`errcat.background.c_origin`), and a project named only in
-    its values is a value C was given, not the text naming who raised it.
+    its values is a value C was given, not the text naming who raised it;
+    ``subject_first``: the record's pattern opens with a placeholder, and a
+    project named only in that value does not count either.
     """
     report, mentions = ctx.report, ctx.mentions
     state = _class_state(report, record)
@@ -223,7 +226,12 @@ def record_evidence(
     package = package_of(record.repo)
     # A message C itself prints names whatever module it was given (``No module named
     # 'vllm._C'``): the project named only in its values is no sign the project raised it.
-    named = package in mentions and (not c_printed or _named_outside(package, mentions, captures))
+    # So does a pattern that opens with a placeholder (``{method} is not supported yet.``):
+    # its value is whatever the text said before the predicate, a title's "vllm v0.14.0"
+    # included, and a name inside it is the writer's, not evidence for the record.
+    named = package in mentions and (
+        not (c_printed or subject_first) or _named_outside(package, mentions, captures)
+    )
     named_reason = None
     if named and site.kind not in ("site", "raise_file", "file", "package"):
         named_reason = f"the text names {package}"

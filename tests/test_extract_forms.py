@@ -140,3 +140,11 @@ def test_a_placeholder_led_shape_is_not_lent_a_title_s_project_name() -> None:
     named = "vllm: GGUF model with architecture minimax-m2 is not supported yet"
     generic = next(m for m in errcat.match_all(named, catalog) if m.record.id.endswith("1"))
     assert any("the text names vllm" in r for r in generic.reasons)
+
+
+@given(st.sampled_from(["vllm", "sglang", "launch_server.py", "my-tool"]), _PROSE)
+def test_a_program_s_name_before_error_is_kept_as_argparse_prints_it(prog: str, rest: str) -> None:
+    # ``vllm: error: unrecognized arguments: --lora-path`` is argparse's ``{prog}: error: ...``:
+    # the program's name is part of the message, never a title's words to read past.
+    forms = _forms(f"{prog}: error: unrecognized arguments: --{rest.replace(' ', '-')}")
+    assert all(form.startswith(f"{prog}: error: ") for form in forms)

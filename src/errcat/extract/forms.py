@@ -47,9 +47,10 @@ _JSON_POSITION = re.compile(r": line \d+ column \d+ \(char \d+\)$")
 _TITLE_TAGS = re.compile(r"^(?:\[[A-Za-z][\w .,/+-]{0,30}\] ?)+:? ")
 #: A few words of a title's own before a colon, and how long the rest must be to be read
 #: as the message they introduce. The words may be a model's or a tool's name
-#: (``deepseek-v4-flash-0731: ``, ``Qwen/Qwen3-8B with TP=2: ``), but not a script's
-#: (``launch_server.py: error: ...`` is argparse naming the program it stops).
-_PROSE_LEAD = re.compile(r"^[A-Za-z][\w.+/=-]*(?: [\w][\w.+/=-]*){0,5}(?<!\.py): (?=\S)")
+#: (``deepseek-v4-flash-0731: ``, ``Qwen/Qwen3-8B with TP=2: ``), but not a program's:
+#: ``launch_server.py: error: ...`` and ``vllm: error: ...`` are argparse naming the
+#: program it stops (``{prog}: error: {message}``), part of the message.
+_PROSE_LEAD = re.compile(r"^[A-Za-z][\w.+/=-]*(?: [\w][\w.+/=-]*){0,5}(?<!\.py): (?!error: )(?=\S)")
 _PROSE_LEAD_REST = 20
 #: A title's own project and version before the message it quotes: ``vllm v0.14.0 ``,
 #: ``SGLang 0.5.2: ``, ``vLLM 0.6.3.post1, `` (one to three words, the last a release).

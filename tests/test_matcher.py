@@ -1845,3 +1845,40 @@ def test_a_generic_shape_answers_with_a_frame_the_project_named_or_its_own_class
     qualified = _generic_catalog("project.errors.ConfigError")
     m = match_error("project.errors.ConfigError: top_k must be non-negative", catalog=qualified)
     assert m is not None and m.summary.id == f"{1:016x}"
+
+
+@given(project=words, cls_name=st.from_regex(r"[A-Z][a-z]{2,8}ForCausalLM", fullmatch=True))
+def test_a_project_s_copy_of_the_interpreter_s_wording_needs_a_frame(
+    project: str, cls_name: str
+) -> None:
+    # A model class's "'X' object has no attribute 'y'" is the interpreter's, whoever's
+    # __getattr__ copied its words: the project named in the text is not evidence enough.
+    assume(project not in {"object", "has", "attribute", "tp_size"})
+    template = "'{self.__class__.__name__}' object has no attribute '{name}'"
+    url = f"https://github.com/org/{project}/blob/{'0' * 40}/{project}/core.py#L1-L30"
+    catalog = Catalog(
+        [
+            envelope_of(
+                0,
+                template,
+                errorClass="AttributeError",
+                repo=f"org/{project}",
+                githubUrl=url,
+                filePath=f"{project}/core.py",
+                lineNumber=12,
+                sourceCodeStart=1,
+                sourceCodeEnd=30,
+            )
+        ]
+    )
+    named = f"python -m {project}.launch_server\nAttributeError: '{cls_name}' object has no attribute 'tp_size'"
+    assert match_error(named, catalog=catalog) is None
+    reasons = match_all(named, catalog=catalog)[0].reasons
+    assert any("the interpreter prints this message for any object" in r for r in reasons)
+    framed = (
+        "Traceback (most recent call last):\n"
+        f'  File "/venv/lib/python3.12/site-packages/{project}/core.py", line 12, in __getattr__\n'
+        "    raise AttributeError(name)\n"
+        f"AttributeError: '{cls_name}' object has no attribute 'tp_size'"
+    )
+    assert match_error(framed, catalog=catalog) is not None

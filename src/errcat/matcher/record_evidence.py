@@ -62,8 +62,11 @@ class RecordEvidence:
     ``shared_statement`` that the raise frame prints the record's statement,
     which several places write (a hint's tie-break); ``family`` that the record
     stands for an error the interpreter raises anywhere in its scope
-    (:mod:`errcat.matcher.family`). The reasons are what an answer shows for
-    each, if anything.
+    (:mod:`errcat.matcher.family`); ``c_copy`` that the message is one C prints
+    for any object, in C's very form, and the record is a project's own raise
+    of that wording (its ``__getattr__``, a lazy importer), not the interpreter's
+    or the import system's. The reasons are what an answer shows for each, if
+    anything.
     """
 
     state: str
@@ -73,6 +76,7 @@ class RecordEvidence:
     qualified: bool = False
     shared_statement: bool = False
     family: bool = False
+    c_copy: bool = False
     class_reason: str | None = None
     named_reason: str | None = None
 
@@ -175,6 +179,11 @@ def _site(
     return evidence, near
 
 
+def _prints_for_c(record: RecordSummary) -> bool:
+    """Whether the record is the interpreter's own (CPython's, or the import system's records)."""
+    return record.repo == "python/cpython" or "errcat:imports" in record.tags
+
+
 def record_evidence(
     *,
     record: RecordSummary,
@@ -249,6 +258,7 @@ def record_evidence(
         qualified=state == "custom" and _module_qualified(report.error_class, record.error_class),
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
         family=is_family(record),
+        c_copy=c_printed and not _prints_for_c(record),
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,
     )

@@ -150,6 +150,15 @@ def _score(
             f"its literal words are common in Python's error messages "
             f"({text.information:.0f} bits of evidence)"
         )
+    if evidence.c_copy and site.kind not in _HOLDING_SITES and confidence > _GENERIC_CAP:
+        # "'X' object has no attribute 'y'", "cannot import name 'y' from 'x'": the
+        # interpreter prints this for anything; a project's copy of the wording is the
+        # answer only with a frame in its file or package.
+        confidence = _GENERIC_CAP
+        reasons.append(
+            "the interpreter prints this message for any object: a project's own raise of "
+            "it needs a frame in the record's file or package"
+        )
     if evidence.family and site.kind != "site" and confidence > _GENERIC_CAP:
         # Any project's code raises this shape: only the place it was raised says whose.
         confidence = _GENERIC_CAP

@@ -1690,7 +1690,9 @@ def test_a_project_named_only_in_the_values_of_a_message_c_prints_is_not_named(
     own = match_all(f"AttributeError: module {project} has no attribute {value}", catalog=catalog)
     assert own and own[0].record.id == f"{1:016x}"
     assert any(names in r for r in own[0].reasons)
-    assert prefixed[0].confidence > c_message[0].confidence
+    # Named or not, a project's own copy of C's message needs a frame to be the answer.
+    assert prefixed[0].confidence >= c_message[0].confidence
+    assert max(prefixed[0].confidence, c_message[0].confidence) < CONFIDENCE_THRESHOLD
 
 
 @pytest.mark.parametrize(

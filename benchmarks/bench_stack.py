@@ -14,7 +14,12 @@ confident answer (``match_error``) by ``expect``:
   or of that repo with a message that starts as the paste's does;
 * ``{"native": kind}``: the record carries the tag ``errcat:native:<kind>``;
 * ``{"missing_module": "x"}``, ``{"cannot_import": "y", "from": "x"}``,
-  ``{"undefined_symbol": true}``: the import-error record of that module or name;
+  ``{"undefined_symbol": true}``: the import-error record of that module or name,
+  or the import system's own record for any module (tagged
+  ``errcat:native:import-missing-module`` or ``-cannot-import-name``) whose pattern
+  prints that very message: it names the raiser (CPython's import machinery) and
+  advice that holds for any module, without the distribution or release a
+  per-module record adds;
 * free text (an HTTP status, a tool's output): no record is right;
 * a wrapper whose paste also shows what it wraps (a pydantic ``ValidationError``
   around ``Value error, <the engine's message>``) carries that cause as
@@ -47,6 +52,10 @@ from errcat.models import ErrorRecord
 ROOT = Path(__file__).resolve().parents[1]
 CENSUS = ROOT / "benchmarks" / "data" / "stack_census.jsonl"
 NATIVE_TAG = "errcat:native:"
+#: The import system's records for any module or name (``native_catalog.imports``).
+IMPORT_SYSTEM_TAGS = frozenset(
+    {f"{NATIVE_TAG}import-missing-module", f"{NATIVE_TAG}import-cannot-import-name"}
+)
 
 
 def _path_fits(record_path: str, wanted: str) -> bool:
@@ -63,6 +72,13 @@ def _prints(pattern: str, message: str) -> bool:
         return False
 
 
+def _import_message(expect: dict[str, Any]) -> str:
+    """The message an import label names: ``No module named 'x'`` or ``cannot import name``."""
+    if "missing_module" in expect:
+        return f"No module named {expect['missing_module']!r}"
+    return f"cannot import name {expect['cannot_import']!r} from {expect['from']!r}"
+
+
 def _words(text: str) -> str:
     return " ".join(text.split()).lower()
 
@@ -75,11 +91,11 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
         return True  # free text (HTTP status, a tool): no record is right
     if "native" in expect:
         return f"{NATIVE_TAG}{expect['native']}" in record.tags
-    if "missing_module" in expect:
-        return record.error_message == f"No module named {expect['missing_module']!r}"
-    if "cannot_import" in expect:
-        wanted = f"cannot import name {expect['cannot_import']!r} from {expect['from']!r}"
-        return record.error_message == wanted
+    if "missing_module" in expect or "cannot_import" in expect:
+        wanted = _import_message(expect)
+        return record.error_message == wanted or (
+            bool(IMPORT_SYSTEM_TAGS & set(record.tags)) and _prints(record.message_pattern, wanted)
+        )
     if expect.get("undefined_symbol"):
         return "undefined symbol" in record.error_message
     if record.repo.lower() != str(expect.get("raising_repo", "")).lower():
@@ -110,6 +126,8 @@ class Presence:
     literals: dict[str, list[str]]
     #: Per repo, the patterns of templates that open with a placeholder (no literal prefix).
     led: dict[str, list[str]] = field(default_factory=dict)
+    #: The patterns of the import system's records for any module.
+    import_system: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, records: Iterable[ErrorRecord]) -> Presence:
@@ -118,6 +136,7 @@ class Presence:
         led: dict[str, list[str]] = defaultdict(list)
         messages: set[str] = set()
         native: set[str] = set()
+        import_system: list[str] = []
         for record in records:
             repo = record.repo.lower()
             files[repo].append(record.file_path)
@@ -128,7 +147,9 @@ class Presence:
             if "errcat:imports" in record.tags or "undefined symbol" in record.error_message:
                 messages.add(record.error_message)
             native.update(t[len(NATIVE_TAG) :] for t in record.tags if t.startswith(NATIVE_TAG))
-        return cls(dict(files), messages, native, dict(literals), dict(led))
+            if IMPORT_SYSTEM_TAGS & set(record.tags):
+                import_system.append(record.message_pattern)
+        return cls(dict(files), messages, native, dict(literals), dict(led), import_system)
 
     def has(self, expect: Any) -> bool:
         """Whether some record of the catalog could be right for ``expect`` (or its cause)."""
@@ -138,11 +159,9 @@ class Presence:
             return True
         if "native" in expect:
             return str(expect["native"]) in self.native
-        if "missing_module" in expect:
-            return f"No module named {expect['missing_module']!r}" in self.messages
-        if "cannot_import" in expect:
-            wanted = f"cannot import name {expect['cannot_import']!r} from {expect['from']!r}"
-            return wanted in self.messages
+        if "missing_module" in expect or "cannot_import" in expect:
+            wanted = _import_message(expect)
+            return wanted in self.messages or any(_prints(p, wanted) for p in self.import_system)
         if expect.get("undefined_symbol"):
             return any("undefined symbol" in m for m in self.messages)
         repo = str(expect.get("raising_repo", "")).lower()

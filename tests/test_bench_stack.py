@@ -122,3 +122,29 @@ def test_a_template_opening_with_a_placeholder_must_print_the_labelled_message()
     presence = bench_stack.Presence.of(Catalog([envelope]))
     assert presence.has(label)
     assert not presence.has({**label, "message_prefix": "forward() missing 1"})
+
+
+def test_the_import_system_s_own_record_is_right_for_any_module_it_prints() -> None:
+    generic = make_envelope(
+        id="c1c1c1c1c1c1c1c1",
+        errorClass="ImportError",
+        errorMessage="cannot import name {name!r} from {module!r}",
+        messagePattern="cannot import name ('[^'\\s]+') from ('[^'\\s]+')",
+        repo="python/cpython",
+        filePath="Python/ceval.c",
+        tags=["errcat:native", "errcat:native:import-cannot-import-name"],
+    )
+    copy = make_envelope(  # a library that copied CPython's wording is not the raiser
+        id="d1d1d1d1d1d1d1d1",
+        errorClass="ImportError",
+        errorMessage="cannot import name {name!r} from {module!r}",
+        messagePattern="cannot import name (.+?) from (.+?)",
+        repo="pydantic/pydantic",
+        filePath="pydantic/_internal/_validators.py",
+    )
+    label = {"cannot_import": "MaxLoRARanks", "from": "vllm.config.lora"}
+    assert bench_stack.is_right(generic.record, label)
+    assert not bench_stack.is_right(copy.record, label)
+    assert not bench_stack.is_right(generic.record, {"missing_module": "sgl_kernel"})
+    assert bench_stack.Presence.of(Catalog([generic])).has(label)
+    assert not bench_stack.Presence.of(Catalog([copy])).has(label)

@@ -1877,7 +1877,10 @@ def test_a_project_s_copy_of_the_interpreter_s_wording_needs_a_frame(
             )
         ]
     )
-    named = f"python -m {project}.launch_server\nAttributeError: '{cls_name}' object has no attribute 'tp_size'"
+    named = (
+        f"python -m {project}.launch_server\n"
+        f"AttributeError: '{cls_name}' object has no attribute 'tp_size'"
+    )
     assert match_error(named, catalog=catalog) is None
     reasons = match_all(named, catalog=catalog)[0].reasons
     assert any("the interpreter prints this message for any object" in r for r in reasons)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.engine import ENGINES, PHASES
 from errcat.matcher import match_error
@@ -173,6 +174,23 @@ def native() -> Catalog:
             "cublas",
             {"call": "cublasCreate(handle)"},
         ),
+        (
+            "ModuleNotFoundError: No module named 'vllm.transformers_utils.tokenizer'",
+            "import-missing-module",
+            {"name": "'vllm.transformers_utils.tokenizer'"},
+        ),
+        (
+            "ImportError: cannot import name 'MaxLoRARanks' from 'vllm.config.lora'"
+            " (/opt/venv/lib/python3.12/site-packages/vllm/config/lora.py)",
+            "import-cannot-import-name",
+            {"name": "'MaxLoRARanks'", "module": "'vllm.config.lora'"},
+        ),
+        (
+            "ImportError: cannot import name 'LLM' from partially initialized module 'vllm'"
+            " (most likely due to a circular import) (/home/me/vllm.py)",
+            "import-cannot-import-name",
+            {"name": "'LLM'", "module": "'vllm'"},
+        ),
     ],
 )
 def test_real_shapes_answer_with_their_kind(
@@ -183,3 +201,23 @@ def test_real_shapes_answer_with_their_kind(
     assert f"errcat:native:{kind}" in match.summary.tags
     for name, value in params.items():
         assert match.params[name] == value
+
+
+def test_the_import_system_s_record_outranks_a_library_s_copy_of_its_words() -> None:
+    # pydantic's lazy importer raises "cannot import name {attribute!r} from {module_path!r}"
+    # too; a paste with no pydantic frame is the import system's.
+    copy = make_envelope(
+        id="d1d1d1d1d1d1d1d1",
+        errorClass="ImportError",
+        errorMessage="cannot import name {attribute!r} from {module_path!r}",
+        messagePattern="cannot import name (.+?) from (.+?)",
+        repo="pydantic/pydantic",
+        filePath="pydantic/_internal/_validators.py",
+    )
+    imports = ROOT / "curated" / "python__cpython.native.jsonl"
+    lines = imports.read_text(encoding="utf-8").splitlines()
+    envelopes = [validate_envelope(json.loads(line)) for line in lines]
+    catalog = Catalog([*envelopes, copy])
+    found = match_error("ImportError: cannot import name 'Foo' from 'vllm.config'", catalog=catalog)
+    assert found is not None and found.summary.repo == "python/cpython"
+    assert "the import system prints this message in this very form" in found.reasons

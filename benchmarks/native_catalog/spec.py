@@ -55,6 +55,8 @@ KINDS = frozenset(
         "hip-oom",
         "hip-other",
         "torch-check",
+        "import-missing-module",
+        "import-cannot-import-name",
     }
 )
 

@@ -65,8 +65,9 @@ class RecordEvidence:
     (:mod:`errcat.matcher.family`); ``c_copy`` that the message is one C prints
     for any object, in C's very form, and the record is a project's own raise
     of that wording (its ``__getattr__``, a lazy importer), not the interpreter's
-    or the import system's. The reasons are what an answer shows for each, if
-    anything.
+    or the import system's; ``import_system`` that the record is the import
+    system's own (CPython's, tagged ``errcat:imports``). The reasons are what an
+    answer shows for each, if anything.
     """
 
     state: str
@@ -77,6 +78,7 @@ class RecordEvidence:
     shared_statement: bool = False
     family: bool = False
     c_copy: bool = False
+    import_system: bool = False
     class_reason: str | None = None
     named_reason: str | None = None
 
@@ -259,6 +261,7 @@ def record_evidence(
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
         family=is_family(record),
         c_copy=c_printed and not _prints_for_c(record),
+        import_system=record.repo == "python/cpython" and "errcat:imports" in record.tags,
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,
     )

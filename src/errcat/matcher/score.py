@@ -19,6 +19,10 @@ _GENERIC_CHARS = 32
 #: value they frame say more than the shape (in the catalogs measured, such answers on
 #: other projects' errors sit near 0.74; those on the catalog's own, above 0.89).
 _GENERIC_SURE = 0.85
+#: The confidence of the import system's own record for its message in its very form
+#: (``No module named 'x'``): set, not fitted; a copy of the wording elsewhere (pydantic's
+#: lazy importer) prints it only with its frames, which a report would show.
+_IMPORT_SYSTEM = 0.99
 #: Frame evidence that ties a record to the report whatever its words.
 _HOLDING_SITES = frozenset({"site", "raise_file", "file", "package"})
 
@@ -104,7 +108,12 @@ def _score(
     # information and background features were fitted against a large unrelated
     # catalog whose generic patterns meet every message (benchmarks/calibrate.py).
     confidence = probability(logit, bare=text.bare)
-    if wordless and site.kind == "site" and not evidence.near and evidence.state != "disagree":
+    if evidence.import_system and text.mode == "full" and evidence.state != "disagree":
+        # The import system's own message in its very form (its pattern quotes the names
+        # as CPython does): whatever module it names, this is who printed it.
+        confidence = max(confidence, _IMPORT_SYSTEM)
+        reasons.append("the import system prints this message in this very form")
+    elif wordless and site.kind == "site" and not evidence.near and evidence.state != "disagree":
         confidence = WORDLESS_SITE
         reasons.append(
             "the message has no words of the record's own: the raise frame is the evidence"

@@ -20,7 +20,10 @@ confident answer (``match_error``) by ``expect``:
   prints that very message: it names the raiser (CPython's import machinery) and
   advice that holds for any module, without the distribution or release a
   per-module record adds;
-* free text (an HTTP status, a tool's output): no record is right;
+* ``{"tools": text}`` (a tool's output: the compiler, the linker, docker, pip):
+  a record tagged ``errcat:tool:<tool>``, where ``<tool>`` is the label's first
+  word (``gcc fatal error: Python.h missing ...``: gcc);
+* other free text (an HTTP status): no record is right;
 * a wrapper whose paste also shows what it wraps (a pydantic ``ValidationError``
   around ``Value error, <the engine's message>``) carries that cause as
   ``expect["cause"]``, a label of the same kinds: the wrapper's record and the
@@ -52,6 +55,8 @@ from errcat.models import ErrorRecord
 ROOT = Path(__file__).resolve().parents[1]
 CENSUS = ROOT / "benchmarks" / "data" / "stack_census.jsonl"
 NATIVE_TAG = "errcat:native:"
+#: The tool a record answers for: ``errcat:tool:gcc`` (``native_catalog.tools``).
+TOOL_TAG = "errcat:tool:"
 #: The import system's records for any module or name (``native_catalog.imports``).
 IMPORT_SYSTEM_TAGS = frozenset(
     {f"{NATIVE_TAG}import-missing-module", f"{NATIVE_TAG}import-cannot-import-name"}
@@ -70,6 +75,12 @@ def _prints(pattern: str, message: str) -> bool:
         return regex.fullmatch(pattern, message, timeout=1.0) is not None
     except (regex.error, TimeoutError):
         return False
+
+
+def _tool(expect: dict[str, Any]) -> str:
+    """The tool a ``tools`` label names: its first word (``gcc fatal error: ...``: ``gcc``)."""
+    words = str(expect["tools"]).split()
+    return words[0].lower().rstrip(":,") if words else ""
 
 
 def _import_message(expect: dict[str, Any]) -> str:
@@ -91,6 +102,8 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
         return True  # free text (HTTP status, a tool): no record is right
     if "native" in expect:
         return f"{NATIVE_TAG}{expect['native']}" in record.tags
+    if "tools" in expect:
+        return f"{TOOL_TAG}{_tool(expect)}" in record.tags
     if "missing_module" in expect or "cannot_import" in expect:
         wanted = _import_message(expect)
         return record.error_message == wanted or (
@@ -128,6 +141,8 @@ class Presence:
     led: dict[str, list[str]] = field(default_factory=dict)
     #: The patterns of the import system's records for any module.
     import_system: list[str] = field(default_factory=list)
+    #: The tools some record answers for (``errcat:tool:<tool>``).
+    tools: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, records: Iterable[ErrorRecord]) -> Presence:
@@ -137,6 +152,7 @@ class Presence:
         messages: set[str] = set()
         native: set[str] = set()
         import_system: list[str] = []
+        tools: set[str] = set()
         for record in records:
             repo = record.repo.lower()
             files[repo].append(record.file_path)
@@ -149,7 +165,8 @@ class Presence:
             native.update(t[len(NATIVE_TAG) :] for t in record.tags if t.startswith(NATIVE_TAG))
             if IMPORT_SYSTEM_TAGS & set(record.tags):
                 import_system.append(record.message_pattern)
-        return cls(dict(files), messages, native, dict(literals), dict(led), import_system)
+            tools.update(t[len(TOOL_TAG) :] for t in record.tags if t.startswith(TOOL_TAG))
+        return cls(dict(files), messages, native, dict(literals), dict(led), import_system, tools)
 
     def has(self, expect: Any) -> bool:
         """Whether some record of the catalog could be right for ``expect`` (or its cause)."""
@@ -159,6 +176,8 @@ class Presence:
             return True
         if "native" in expect:
             return str(expect["native"]) in self.native
+        if "tools" in expect:
+            return _tool(expect) in self.tools
         if "missing_module" in expect or "cannot_import" in expect:
             wanted = _import_message(expect)
             return wanted in self.messages or any(_prints(p, wanted) for p in self.import_system)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from errcat.mine.cpp import mine_cpp_git
-from native_catalog import comms, crash, cuda, imports, memory, wrappers
+from native_catalog import comms, crash, cuda, imports, memory, tools, wrappers
 from native_catalog.spec import ANALYZED_AT, Spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +40,7 @@ SPECS: tuple[Spec, ...] = (
     *comms.RECORDS,
     *crash.RECORDS,
     *imports.RECORDS,
+    *tools.RECORDS,
 )
 
 

@@ -148,3 +148,21 @@ def test_the_import_system_s_own_record_is_right_for_any_module_it_prints() -> N
     assert not bench_stack.is_right(generic.record, {"missing_module": "sgl_kernel"})
     assert bench_stack.Presence.of(Catalog([generic])).has(label)
     assert not bench_stack.Presence.of(Catalog([copy])).has(label)
+
+
+def test_a_tool_s_output_is_answered_by_a_record_of_the_tool_the_label_names_first() -> None:
+    gcc = make_envelope(
+        id="e1e1e1e1e1e1e1e1",
+        errorClass="gcc",
+        errorMessage="fatal error: Python.h: No such file or directory",
+        messagePattern="fatal error: Python\\.h: No such file or directory",
+        repo="gcc-mirror/gcc",
+        filePath="libcpp/files.cc",
+        tags=["errcat:native", "errcat:tool:gcc"],
+    )
+    label = {"tools": "gcc fatal error: Python.h missing when a kernel is JIT-compiled"}
+    assert bench_stack.is_right(gcc.record, label)
+    assert not bench_stack.is_right(gcc.record, {"tools": "pip failed to build the wheel"})
+    presence = bench_stack.Presence.of(Catalog([gcc]))
+    assert presence.has(label)
+    assert not presence.has({"tools": "docker: could not select device driver"})

@@ -191,6 +191,25 @@ def native() -> Catalog:
             "import-cannot-import-name",
             {"name": "'LLM'", "module": "'vllm'"},
         ),
+        (
+            "/tmp/tmps1rkq3y3/main.c:5:10: fatal error: Python.h: No such file or directory",
+            "tool-python-headers",
+            {},
+        ),
+        ("/usr/bin/ld: cannot find -lcuda: No such file or directory", "tool-libcuda-link", {}),
+        (
+            'docker: Error response from daemon: could not select device driver "" with'
+            " capabilities: [[gpu]].",
+            "tool-docker-gpu",
+            {"driver": ""},
+        ),
+        (
+            "ERROR: Could not find a version that satisfies the requirement vllm==0.33.0"
+            " (from versions: none)",
+            "tool-pip-no-version",
+            {"requirement": "vllm==0.33.0"},
+        ),
+        ("ERROR: Failed building wheel for flash-attn", "tool-pip-build", {"name": "flash-attn"}),
     ],
 )
 def test_real_shapes_answer_with_their_kind(

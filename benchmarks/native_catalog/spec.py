@@ -57,6 +57,11 @@ KINDS = frozenset(
         "torch-check",
         "import-missing-module",
         "import-cannot-import-name",
+        "tool-python-headers",
+        "tool-libcuda-link",
+        "tool-docker-gpu",
+        "tool-pip-no-version",
+        "tool-pip-build",
     }
 )
 

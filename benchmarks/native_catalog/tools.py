@@ -1,0 +1,197 @@
+"""Errors of the tools around the engines: the C compiler and linker at run time, docker, pip.
+
+Serving stacks compile code while they run (Triton builds a small C launcher
+the first time a kernel runs; flashinfer and DeepGEMM JIT-compile kernels), so
+a missing header or library surfaces as a compiler's or linker's line above a
+Python traceback. Containers need the NVIDIA runtime to see a GPU at all, and
+pip stops before anything runs when no wheel fits. Each record is tagged
+``errcat:tool:<tool>`` with the tool that printed it.
+"""
+
+from __future__ import annotations
+
+from native_catalog.spec import Spec
+
+__all__ = ["RECORDS"]
+
+#: Where each message is printed, at the revisions the file index holds. gcc prints the
+#: missing header's name and strerror (open_file_failed); ld's "cannot find %s" gets
+#: "-lcuda" (ldfile_open_file); docker returns incompatibleDeviceRequest (handleDevice);
+#: pip logs both messages (Factory.get_installation_error, build_wheel_pep517).
+GCC_SHA = "d9b56c65a2697e0d7a6c0f15f1977803dc94579b"
+GCC_LINE = 1880
+LD_SHA = "f13a99db51c0ca487f4a0a41b14dc255d386c4ff"
+LD_LINE = 422
+MOBY_SHA = "dedf5747cca3b8cc64ee15ee8799c7c429751f01"
+MOBY_LINE = 48
+PIP_NO_VERSION_SHA = "895eb8c617e0a3e4f8ec0b4ce9245a1073e7f016"
+PIP_NO_VERSION_LINE = 387
+PIP_BUILD_SHA = "09103e83e35dc6ba95639710148c100498010dfe"
+PIP_BUILD_LINE = 33
+
+_JIT = (
+    "Triton compiles a small C launcher the first time a kernel runs (torch.compile, the"
+    " engines' Triton kernels), and flashinfer and DeepGEMM compile kernels at run time"
+)
+
+RECORDS = (
+    Spec(
+        kind="tool-python-headers",
+        repo="gcc-mirror/gcc",
+        path="libcpp/files.cc",
+        line=GCC_LINE,
+        sha=GCC_SHA,
+        error_class="gcc",
+        tags=("errcat:tool:gcc", "build"),
+        template="fatal error: Python.h: No such file or directory",
+        pattern=r"(?:\S+:\d+:\d+: )?fatal error: Python\.h: No such file or directory",
+        documentation=_JIT + ". The C compiler found no Python.h: the development headers of"
+        " the Python that runs the engine are not installed. Distribution Pythons (apt, dnf)"
+        " ship them as a separate package; conda, uv-managed Pythons and the engines' docker"
+        " images include them.",
+        solutions=(
+            "Install the headers of the Python you run: on Debian or Ubuntu sudo apt-get"
+            " install python3-dev (python3.12-dev for Python 3.12), on Fedora or RHEL sudo dnf"
+            " install python3-devel",
+            "Or run the engine from a Python that carries its headers: a conda or uv-managed"
+            " environment, or the engine's docker image",
+            "Then delete the failed build cache (rm -rf ~/.triton/cache) and start again",
+        ),
+        example_fix="# before\npython -m sglang.launch_server --model-path M  # fatal error:"
+        " Python.h: No such file or directory\n# after\nsudo apt-get install -y python3.12-dev"
+        "  # the version of the Python that runs sglang\npython -m sglang.launch_server"
+        " --model-path M",
+        prevention=(
+            "Serve from the engine's docker image, or from a conda or uv environment, whose"
+            " Python ships its headers",
+        ),
+        references=(
+            "https://github.com/vllm-project/vllm/issues/27890",
+            "https://github.com/gensyn-ai/rl-swarm/issues/226",
+        ),
+    ),
+    Spec(
+        kind="tool-libcuda-link",
+        repo="bminor/binutils-gdb",
+        path="ld/ldfile.c",
+        line=LD_LINE,
+        sha=LD_SHA,
+        error_class="ld",
+        tags=("errcat:tool:ld", "build"),
+        template="cannot find -lcuda",
+        pattern=r"(?:\S*ld(?:\.\w+)?: )?cannot find -lcuda(?:: No such file or directory)?",
+        documentation=_JIT + ". The linker found no libcuda.so to link that code against."
+        " The file belongs to the NVIDIA driver, not the CUDA toolkit; many systems and"
+        " containers have only libcuda.so.1, or keep it in a folder the linker does not"
+        " search (WSL: /usr/lib/wsl/lib; containers: where the NVIDIA runtime mounted it).",
+        solutions=(
+            "Tell Triton where the driver library is: export TRITON_LIBCUDA_PATH=<the folder"
+            " holding libcuda.so> (find it with ldconfig -p | grep libcuda)",
+            "If only libcuda.so.1 exists, add the missing link: sudo ln -s"
+            " /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib/x86_64-linux-gnu/libcuda.so &&"
+            " sudo ldconfig",
+            "In docker, start the container with the NVIDIA runtime (--gpus all, or --runtime"
+            " nvidia) so that the driver's libraries are mounted",
+        ),
+        example_fix="# before\nvllm serve M  # /usr/bin/ld: cannot find -lcuda\n# after\n"
+        "ldconfig -p | grep libcuda  # e.g. /usr/lib/wsl/lib/libcuda.so.1\n"
+        "export TRITON_LIBCUDA_PATH=/usr/lib/wsl/lib\nvllm serve M",
+        references=(
+            "https://github.com/triton-lang/triton/pull/1981",
+            "https://github.com/state-spaces/mamba/issues/123",
+            "https://github.com/vllm-project/vllm/issues/16984",
+            "https://github.com/pytorch/pytorch/issues/103417",
+        ),
+    ),
+    Spec(
+        kind="tool-docker-gpu",
+        repo="moby/moby",
+        path="daemon/devices.go",
+        line=MOBY_LINE,
+        sha=MOBY_SHA,
+        error_class="docker",
+        tags=("errcat:tool:docker", "container"),
+        template='could not select device driver "{driver}" with capabilities: {capabilities}',
+        pattern=r"(?:docker: )?(?:Error response from daemon: )?could not select device driver"
+        r' "([^"]*)" with capabilities: (\[\[[^\]]*\]\])\.?',
+        documentation="Docker was asked for GPUs (--gpus) but no installed runtime provides"
+        " them: the NVIDIA Container Toolkit is not installed on the host, or docker was not"
+        " configured and restarted after installing it. The engine never started.",
+        solutions=(
+            "Install the NVIDIA Container Toolkit on the host (the nvidia-container-toolkit"
+            " package from NVIDIA's repository)",
+            "Register it with docker and restart the daemon: sudo nvidia-ctk runtime configure"
+            " --runtime=docker && sudo systemctl restart docker",
+            "Check the host first: nvidia-smi must work outside the container",
+        ),
+        example_fix="# before\ndocker run --gpus all vllm/vllm-openai --model M  # could not"
+        ' select device driver ""\n# after\nsudo apt-get install -y nvidia-container-toolkit\n'
+        "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker\n"
+        "docker run --gpus all vllm/vllm-openai --model M",
+        references=(
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/"
+            "install-guide.html",
+        ),
+    ),
+    Spec(
+        kind="tool-pip-no-version",
+        repo="pypa/pip",
+        path="src/pip/_internal/resolution/resolvelib/factory.py",
+        line=PIP_NO_VERSION_LINE,
+        sha=PIP_NO_VERSION_SHA,
+        error_class="pip",
+        tags=("errcat:tool:pip", "install"),
+        template="Could not find a version that satisfies the requirement {requirement}",
+        pattern=r"(?:ERROR: )?Could not find a version that satisfies the requirement (\S+)"
+        r"(?: \(from versions: [^)]*\))?",
+        documentation="pip found no release of the package with a wheel for this Python and"
+        " platform, or no release with that version. The engines publish Linux wheels for a"
+        " range of Python versions only; macOS and Windows get no CUDA wheels, and a version"
+        " pinned too new or too old for the Python in use is not offered. '(from versions:"
+        " none)' means no release fits this Python or platform at all.",
+        solutions=(
+            "Check the Python version against the engine's supported range (python --version;"
+            " the engine's installation page) and use a venv with a supported one",
+            "Check the platform: the engines' CUDA wheels are for Linux (x86_64, aarch64); on"
+            " Windows use WSL2, on macOS the CPU or Metal builds their docs describe",
+            "Pick a version pip lists after 'from versions:', or the engine's docker image",
+        ),
+        example_fix="# before\npython3.8 -m pip install vllm==0.33.0  # Could not find a"
+        " version that satisfies the requirement\n# after\nuv venv --python 3.12 && source"
+        " .venv/bin/activate\nuv pip install vllm==0.33.0",
+        references=("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
+    ),
+    Spec(
+        kind="tool-pip-build",
+        repo="pypa/pip",
+        path="src/pip/_internal/operations/build/wheel.py",
+        line=PIP_BUILD_LINE,
+        sha=PIP_BUILD_SHA,
+        error_class="pip",
+        tags=("errcat:tool:pip", "install"),
+        template="Failed building wheel for {name}",
+        pattern=r"(?:ERROR: )?Failed building wheel for (\S+)",
+        documentation="pip found no prebuilt wheel that fits and tried to compile the package"
+        " from source, and the build failed; the compiler's first error, further up the log,"
+        " says why. For the engines' CUDA packages (flash-attn, vllm, sgl-kernel, deep_gemm)"
+        " a source build needs the CUDA toolkit matching the installed torch, a supported"
+        " compiler, much memory and time; it is rarely what the user wanted.",
+        solutions=(
+            "Install a prebuilt wheel instead: pin a version that has one for your Python,"
+            " torch and CUDA (the package's release page lists them), or use the engine's"
+            " docker image",
+            "For packages that import torch while building (flash-attn), install torch first"
+            " and build without isolation: pip install flash-attn --no-build-isolation",
+            "If you must build: install the CUDA toolkit that matches torch (python -c 'import"
+            " torch; print(torch.version.cuda)'), set CUDA_HOME, and limit parallel jobs"
+            " (MAX_JOBS=4) so the build does not run out of memory",
+        ),
+        example_fix="# before\npip install flash-attn  # Failed building wheel for"
+        " flash-attn\n# after\npip install torch  # the torch the engine pins, first\n"
+        "MAX_JOBS=4 pip install flash-attn --no-build-isolation",
+        references=(
+            "https://github.com/Dao-AILab/flash-attention#installation-and-features",
+            "https://pip.pypa.io/en/stable/cli/pip_install/",
+        ),
+    ),
+)

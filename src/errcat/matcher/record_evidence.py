@@ -66,7 +66,8 @@ class RecordEvidence:
     for any object, in C's very form, and the record is a project's own raise
     of that wording (its ``__getattr__``, a lazy importer), not the interpreter's
     or the import system's; ``import_system`` that the record is the import
-    system's own (CPython's, tagged ``errcat:imports``). The reasons are what an
+    system's own record for any module (CPython's, tagged
+    ``errcat:native:import-missing-module`` or ``-cannot-import-name``). The reasons are what an
     answer shows for each, if anything.
     """
 
@@ -181,6 +182,13 @@ def _site(
     return evidence, near
 
 
+#: The import system's records for any module, whose patterns quote the names as CPython
+#: prints them (curated: benchmarks/native_catalog/imports.py).
+_IMPORT_SYSTEM_TAGS = frozenset(
+    {"errcat:native:import-missing-module", "errcat:native:import-cannot-import-name"}
+)
+
+
 def _prints_for_c(record: RecordSummary) -> bool:
     """Whether the record is the interpreter's own (CPython's, or the import system's records)."""
     return record.repo == "python/cpython" or "errcat:imports" in record.tags
@@ -261,7 +269,8 @@ def record_evidence(
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
         family=is_family(record),
         c_copy=c_printed and not _prints_for_c(record),
-        import_system=record.repo == "python/cpython" and "errcat:imports" in record.tags,
+        import_system=record.repo == "python/cpython"
+        and not _IMPORT_SYSTEM_TAGS.isdisjoint(record.tags),
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,
     )

@@ -1891,3 +1891,37 @@ def test_a_project_s_copy_of_the_interpreter_s_wording_needs_a_frame(
         f"AttributeError: '{cls_name}' object has no attribute 'tp_size'"
     )
     assert match_error(framed, catalog=catalog) is not None
+
+
+@given(
+    name=st.from_regex(r"[a-z_]{3,12}", fullmatch=True),
+    cut=st.integers(min_value=0, max_value=2),
+)
+def test_a_raise_line_cut_before_its_closing_marks_is_still_the_record_s(
+    name: str, cut: int
+) -> None:
+    # A traceback pasted up to its raise line, with no exception line, often loses the
+    # line's closing ")" too: the frame, at another line, still shows the record's code.
+    template = "{', '.join(" + name + ")}"
+    code = f'raise ValueError(f"{template}")'
+    catalog = catalog_of(
+        template,
+        filePath="vllm/lora/peft_helper.py",
+        lineNumber=37,
+        sourceCode=f"def _validate_features(self):\n    {code}\n",
+        sourceCodeStart=36,
+        sourceCodeEnd=37,
+    )
+    shown = code[: len(code) - cut] if cut else code
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.10/site-packages/vllm/lora/peft_helper.py", line 42,'
+        " in _validate_features\n"
+        f"    {shown}\n"
+    )
+    found = match_all(text, catalog=catalog)
+    assert found and any("shows the record's raising code" in r for r in found[0].reasons)
+    other = f'raise ValueError(f"{template}" + extra)'
+    text_other = text.replace(shown, other)
+    found = match_all(text_other, catalog=catalog)
+    assert not found or not any("shows the record's raising code" in r for r in found[0].reasons)

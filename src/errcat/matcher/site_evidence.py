@@ -67,7 +67,7 @@ def _same_raise_code(
     Another version moved the line, not the statement: the traceback prints the
     frame's ``code`` (whitespace folded), and it is the record's ``raise`` line.
     """
-    if len(code) < _MIN_RAISE_CODE or code != " ".join(source_of().split()):
+    if len(code) < _MIN_RAISE_CODE or not _same_code(code, " ".join(source_of().split())):
         return evidence
     # `raise ValueError(msg)` is written at many places of a file: only code that
     # holds the message's own words tells which statement it is.
@@ -81,6 +81,27 @@ def _same_raise_code(
         f"traceback frame {frame.path}:{frame.line} shows the record's raising code "
         f"`{code[:80]}` (at line {record.line_number} in this version)",
     )
+
+
+#: What a paste cut at the end of its last line may lose of a statement: its closing marks.
+_CLOSING = " )]}\"'"
+
+
+def _same_code(shown: str, own: str) -> bool:
+    """Whether a frame's code line (``shown``, folded) is the record's (``own``, folded).
+
+    A traceback pasted up to its raise line, with no exception line under it, is
+    often cut inside that line: ``raise ValueError(f"{x}"`` lost its ``)``. It is
+    the same statement when only closing marks are missing.
+
+    >>> _same_code('raise ValueError(f"{x}"', 'raise ValueError(f"{x}")')
+    True
+    >>> _same_code("raise ValueError(msg", "raise ValueError(msg2)")
+    False
+    """
+    if shown == own:
+        return True
+    return bool(shown) and own.startswith(shown) and not own[len(shown) :].strip(_CLOSING)
 
 
 #: Words of a raising statement that say nothing of which statement it is (as
@@ -138,7 +159,7 @@ def _shows_other_code(shown: str, source_of: Callable[[], str]) -> bool:
     whose source cannot be read).
     """
     own = fold_whitespace(source_of())
-    return bool(shown and own and shown != own)
+    return bool(shown and own and not _same_code(shown, own))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1925,3 +1925,21 @@ def test_a_raise_line_cut_before_its_closing_marks_is_still_the_record_s(
     text_other = text.replace(shown, other)
     found = match_all(text_other, catalog=catalog)
     assert not found or not any("shows the record's raising code" in r for r in found[0].reasons)
+
+
+@given(quote=st.sampled_from(['"', "'"]))
+def test_a_quoted_message_cut_before_the_patterns_rarest_words_still_finds_it(quote: str) -> None:
+    # 'Error: "Cannot use chat template functions because tokenizer.chat_template is not
+    # set"': the writer quoted a message cut early; its first words open many templates.
+    fillers = [f"Cannot use thing {n} because of {{x}}" for n in range(100)] + [
+        f"The chat template functions of tokenizer.chat_template {n} is not set: {{x}}"
+        for n in range(20)
+    ]
+    template = (
+        "Cannot use chat template functions because tokenizer.chat_template is not set and "
+        "no template argument was passed! See the documentation at {url}"
+    )
+    catalog = catalog_of(*fillers, template)
+    cut = "Cannot use chat template functions because tokenizer.chat_template is not set"
+    found = match_error(f"ValueError: {quote}{cut}{quote}", catalog=catalog)
+    assert found is not None and found.record.id == f"{120:016x}" and found.mode == "truncated"

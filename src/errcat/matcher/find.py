@@ -26,6 +26,8 @@ _TRUNCATED_MIN_CHARS = 40
 _TRUNCATED_MIN_SHARE = 0.5
 #: How many of a message's variants (the message first) may be a cut-off paste.
 _TRUNCATED_VARIANTS = 4
+#: ... and how many are looked up widely (by every word) when nothing else fits.
+_WIDE_VARIANTS = 2
 #: Or this many, when the paste holds the pattern's whole first fragment.
 _TRUNCATED_MIN_LEAD = 20
 
@@ -211,5 +213,7 @@ def _find_hits(
     if not hits and forms:
         # Nothing at all: the cut may have come before the template's longest fragment,
         # and its first word opens many templates (``CUDA out of memory. ... is free.``).
-        hits.extend(_truncated_hits(index, forms[:1], wide=True))
+        # The message as printed, and the form its decoration hid first (``"..."``
+        # quoted by its writer, HTML entities).
+        hits.extend(_truncated_hits(index, forms[:_WIDE_VARIANTS], wide=True))
     return hits

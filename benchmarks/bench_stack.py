@@ -13,9 +13,13 @@ confident answer (``match_error``) by ``expect``:
   ``errcat:family``: of that repo, the file in its scope, its class the paste's),
   or of that repo with a message that starts as the paste's does;
 * ``{"native": kind}``: the record carries the tag ``errcat:native:<kind>``;
+* ``{"http": "<status> ..."}`` (an HTTP status with no error text; the label's
+  leading number is the status): the record carries the tag
+  ``errcat:native:http-<status>`` (a status record of any client form). A label
+  with no leading status number has no right record;
 * ``{"missing_module": "x"}``, ``{"cannot_import": "y", "from": "x"}``,
   ``{"undefined_symbol": true}``: the import-error record of that module or name;
-* free text (an HTTP status, a tool's output): no record is right;
+* free text (a tool's output): no record is right;
 * a wrapper whose paste also shows what it wraps (a pydantic ``ValidationError``
   around ``Value error, <the engine's message>``) carries that cause as
   ``expect["cause"]``, a label of the same kinds: the wrapper's record and the
@@ -47,6 +51,8 @@ from errcat.models import ErrorRecord
 ROOT = Path(__file__).resolve().parents[1]
 CENSUS = ROOT / "benchmarks" / "data" / "stack_census.jsonl"
 NATIVE_TAG = "errcat:native:"
+#: The status an ``{"http": ...}`` label opens with.
+_HTTP_STATUS = regex.compile(r"\s*([1-5]\d\d)\b")
 
 
 def _path_fits(record_path: str, wanted: str) -> bool:
@@ -67,6 +73,18 @@ def _words(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+def http_kind(expect: dict[str, Any]) -> str | None:
+    """The native kind an ``{"http": "<status> ..."}`` label asks for, if it names a status.
+
+    >>> http_kind({"http": "404 Not Found on POST /v1/embeddings"})
+    'http-404'
+    >>> http_kind({"http": "no status in the paste"}) is None
+    True
+    """
+    found = _HTTP_STATUS.match(str(expect.get("http", "")))
+    return f"http-{found.group(1)}" if found else None
+
+
 def is_right(record: ErrorRecord, expect: Any) -> bool:
     """Whether ``record`` is a right answer for a paste labelled ``expect`` (or for its cause)."""
     if not isinstance(expect, dict):
@@ -75,6 +93,9 @@ def is_right(record: ErrorRecord, expect: Any) -> bool:
         return True  # free text (HTTP status, a tool): no record is right
     if "native" in expect:
         return f"{NATIVE_TAG}{expect['native']}" in record.tags
+    if "http" in expect:
+        kind = http_kind(expect)
+        return kind is not None and f"{NATIVE_TAG}{kind}" in record.tags
     if "missing_module" in expect:
         return record.error_message == f"No module named {expect['missing_module']!r}"
     if "cannot_import" in expect:
@@ -138,6 +159,9 @@ class Presence:
             return True
         if "native" in expect:
             return str(expect["native"]) in self.native
+        if "http" in expect:
+            kind = http_kind(expect)
+            return kind is not None and kind in self.native
         if "missing_module" in expect:
             return f"No module named {expect['missing_module']!r}" in self.messages
         if "cannot_import" in expect:

@@ -55,6 +55,8 @@ KINDS = frozenset(
         "hip-oom",
         "hip-other",
         "torch-check",
+        # HTTP statuses of the engines' OpenAI-compatible servers (native_catalog.http).
+        *(f"http-{code}" for code in (400, 401, 403, 404, 413, 422, 429, 500, 502, 503, 504)),
     }
 )
 

@@ -14,9 +14,12 @@ server's access-log line, often with no error text at all:
 Each status of :data:`native_catalog.http_advice.STATUSES` gets one record per
 form, tagged ``errcat:native:http-<status>``. Every record is also a wrapper
 (``errcat:wrapper``): the status only reports an error the server met, so a
-record of the body's own message (``Error code: 400 - {'object': 'error',
-'message': "This model's maximum context length is ..."}``), or of a traceback
-earlier in the paste, answers first. The repository of each record is the
+record of a traceback earlier in the paste answers first. A body that holds the
+server's own error text (``Error code: 400 - {'object': 'error', 'message':
+"This model's maximum context length is ..."}``) is that text's to answer: the
+OpenAI client's records read only bodies without one (FastAPI's ``{'detail':
+'Not Found'}``, the API key check's ``{'error': 'Unauthorized'}``), so a message
+errcat lacks is not answered by its status. The repository of each record is the
 library that prints the text, at the line that formats it; the advice is about
 the engine's server, per engine.
 
@@ -24,7 +27,7 @@ the engine's server, per engine.
 >>> sorted(kinds)[:3], len(RECORDS) > len(kinds)
 (['http-400', 'http-401', 'http-403'], True)
 >>> [s.template for s in RECORDS if s.kind == "http-404"][:2]
-['Error code: 404', 'Error code: 404 - {body}']
+['Error code: 404', "Error code: 404 - {{'detail': 'Not Found'}}"]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from errcat.patterns import GROUP, template_to_pattern
 from errcat.tags import WRAPPER_TAG
 from native_catalog.http_advice import STATUSES, StatusAdvice
 from native_catalog.spec import Spec
@@ -73,6 +77,25 @@ def _side(code: int) -> str:
 _NEW_PHRASES = {413: "Content Too Large", 422: "Unprocessable Content"}
 
 
+#: What uvicorn prints in an access line's fields: the client's host:port, the method,
+#: the path with its query (URL-encoded, no spaces) and the HTTP version. Fields that
+#: cannot hold spaces make the line's shape, not only its few words, the evidence.
+#: In the order of the template's placeholders: client, method, path, http_version.
+_ACCESS_GROUPS = (r"(\S+)", "([A-Z]+)", r"(\S+)", r"([\d.]+)")
+
+
+def _access_pattern(template: str) -> str:
+    r"""The pattern of an access-log template, each field as narrow as uvicorn prints it.
+
+    >>> _access_pattern('{client} - "{method} {path} HTTP/{http_version}" 404 Not Found')
+    '(\\S+) - "([A-Z]+) (\\S+) HTTP/([\\d.]+)" 404 Not Found'
+    """
+    pattern = template_to_pattern(template)
+    for group in _ACCESS_GROUPS:
+        pattern = pattern.replace(GROUP, group, 1)
+    return pattern
+
+
 def _access_lines(status: StatusAdvice) -> tuple[str, ...]:
     r"""The access-log templates of a status: one per reason phrase Python has printed.
 
@@ -81,8 +104,38 @@ def _access_lines(status: StatusAdvice) -> tuple[str, ...]:
     ['413 Request Entity Too Large', '413 Content Too Large']
     """
     request = '{client} - "{method} {path} HTTP/{http_version}"'
-    phrases = (status.phrase, *([_NEW_PHRASES[status.code]] if status.code in _NEW_PHRASES else []))
-    return tuple(f"{request} {status.code} {phrase}" for phrase in phrases)
+    return tuple(f"{request} {status.code} {phrase}" for phrase in _phrases(status))
+
+
+#: The bodies these servers send with no error text of their own (sglang's and vllm's API
+#: key middleware; sglang's admin check): the engines' error objects ({'object': 'error',
+#: 'message': ...}) are left to the records of their messages.
+_BARE_BODIES = {401: ("{'error': 'Unauthorized'}",), 403: ("{'error': 'Forbidden'}",)}
+
+
+def _phrases(status: StatusAdvice) -> tuple[str, ...]:
+    """The reason phrases Python has printed for a status (3.13 renamed two)."""
+    renamed = _NEW_PHRASES.get(status.code)
+    return (status.phrase, renamed) if renamed else (status.phrase,)
+
+
+def _openai_bodies(status: StatusAdvice) -> tuple[str, ...]:
+    r"""The OpenAI client's message for a status whose body holds no error text.
+
+    FastAPI's own answer (a path with no route, a bare ``HTTPException``) is
+    ``{'detail': '<phrase>'}``; braces are doubled in templates.
+
+    >>> from native_catalog.http_advice import by_code
+    >>> _openai_bodies(by_code(401))
+    ("Error code: 401 - {{'detail': 'Unauthorized'}}", "Error code: 401 - {{'error': 'Unauthorized'}}")
+    """
+    bodies = (
+        *(f"{{'detail': '{phrase}'}}" for phrase in _phrases(status)),
+        *_BARE_BODIES.get(status.code, ()),
+    )
+    return tuple(
+        f"Error code: {status.code} - " + b.replace("{", "{{").replace("}", "}}") for b in bodies
+    )
 
 
 @dataclass(frozen=True)
@@ -101,6 +154,11 @@ class Form:
     note: str
     source: str
     also_classes: tuple[str, ...] = ()
+    #: Appended to each template's pattern: what must not follow the message.
+    pattern_tail: str = ""
+    #: The pattern of a template, when the template's own (a lazy group per placeholder)
+    #: says less than the form is known to print.
+    pattern: Callable[[str], str] | None = None
 
 
 _OPENAI_SHA = "e43b422412a9e96c9cc5192c61fffbe2d7e04836"
@@ -122,6 +180,9 @@ FORMS: tuple[Form, ...] = (
         " read.",
         "https://github.com/openai/openai-python/blob/main/src/openai/_base_client.py",
         ("openai.APIStatusError",),
+        # not followed by ' - <body>': a body with the server's own error text is that
+        # text's to answer, and a bare status read as its cut-off start would outrank it
+        "(?! - )",
     ),
     Form(
         "openai-body",
@@ -130,9 +191,10 @@ FORMS: tuple[Form, ...] = (
         _OPENAI_SHA,
         lambda code: 440,
         openai_class,
-        lambda s: (f"Error code: {s.code} - {{body}}",),
+        _openai_bodies,
         "The OpenAI Python client printed the status and, after ' - ', the JSON body the server"
-        " sent: a 'message' or 'detail' there is the server's own account.",
+        " sent, which holds no error text of the server's own: the body FastAPI sends for a"
+        " path without a route or a bare HTTP error, or the API key check's.",
         "https://github.com/openai/openai-python/blob/main/src/openai/_base_client.py",
         ("openai.APIStatusError",),
     ),
@@ -183,8 +245,17 @@ FORMS: tuple[Form, ...] = (
         "uvicorn's access log line for the request, as both engines' servers print it after the"
         " response: the request's method, path and the status.",
         "https://github.com/Kludex/uvicorn/blob/main/uvicorn/protocols/http/httptools_impl.py",
+        pattern=_access_pattern,
     ),
 )
+
+
+def _pattern(form: Form, template: str) -> str | None:
+    """A form's own pattern for a template; None when the template's says it all."""
+    if form.pattern is None and not form.pattern_tail:
+        return None
+    base = form.pattern(template) if form.pattern else template_to_pattern(template)
+    return base + form.pattern_tail
 
 
 def _spec(form: Form, status: StatusAdvice, template: str) -> Spec:
@@ -197,6 +268,7 @@ def _spec(form: Form, status: StatusAdvice, template: str) -> Spec:
         error_class=form.error_class(status.code),
         also_classes=form.also_classes,
         template=template,
+        pattern=_pattern(form, template),
         documentation=f"HTTP {status.code} {status.phrase}. {status.documentation} {form.note}",
         trigger=status.trigger,
         situations=status.situations,

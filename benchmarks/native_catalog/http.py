@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from errcat.mine.records import slugify
 from errcat.patterns import GROUP, template_to_pattern
 from errcat.tags import WRAPPER_TAG
 from native_catalog.http_advice import STATUSES, StatusAdvice
@@ -258,6 +259,24 @@ def _pattern(form: Form, template: str) -> str | None:
     return base + form.pattern_tail
 
 
+def _slug(form: Form, status: StatusAdvice, template: str) -> str:
+    """``http-404-access-log``; a form's further templates of a status get their words.
+
+    >>> from native_catalog.http_advice import by_code
+    >>> form = next(f for f in FORMS if f.name == "openai-body")
+    >>> [_slug(form, by_code(401), t) for t in form.templates(by_code(401))]
+    ['http-401-openai-body', 'http-401-openai-body-error-unauthorized']
+    >>> form = next(f for f in FORMS if f.name == "access-log")
+    >>> [_slug(form, by_code(413), t) for t in form.templates(by_code(413))]
+    ['http-413-access-log', 'http-413-access-log-content-too-large']
+    """
+    slug = f"http-{status.code}-{form.name}"
+    first = form.templates(status)[0]
+    if template == first:
+        return slug
+    return slugify(f"{slug}-{template.rsplit(f'{status.code} ', 1)[-1]}")
+
+
 def _spec(form: Form, status: StatusAdvice, template: str) -> Spec:
     return Spec(
         kind=status.kind,
@@ -268,6 +287,7 @@ def _spec(form: Form, status: StatusAdvice, template: str) -> Spec:
         error_class=form.error_class(status.code),
         also_classes=form.also_classes,
         template=template,
+        slug=_slug(form, status, template),
         pattern=_pattern(form, template),
         documentation=f"HTTP {status.code} {status.phrase}. {status.documentation} {form.note}",
         trigger=status.trigger,

@@ -239,6 +239,13 @@ def test_a_traceback_earlier_in_the_paste_answers_before_the_client_status(
         "ValueError: Error code: 500",
         "the queue said 503, message='busy' again",
         "we saw 400 Bad Request for url: http://x",
+        # the Hub's statuses while downloading a model are not the engine's server's
+        "requests.exceptions.HTTPError: 404 Client Error: Not Found for url:"
+        " https://huggingface.co/api/models/org/missing-model",
+        "huggingface_hub.errors.HfHubHTTPError: 401 Client Error: Unauthorized for url:"
+        " https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json",
+        "httpx.HTTPStatusError: Client error '403 Forbidden' for url"
+        " 'https://hf-mirror.com/org/gated/resolve/main/config.json'",
         "the benchmark sent 429 requests and 3 failed",
         'INFO:     127.0.0.1:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
     ],

@@ -97,6 +97,35 @@ def _access_pattern(template: str) -> str:
     return pattern
 
 
+#: The Hugging Face Hub and its mirrors: a status from them (a gated or misspelt model
+#: while downloading weights, printed by huggingface_hub through requests or httpx) is
+#: not the engine's server answering a request, and the advice here would mislead.
+_HUB = r"(?!['\"]?https?://(?:huggingface\.co|hf\.co|hf-mirror\.com)/)"
+
+
+def _client(reason: str) -> Callable[[str], str]:
+    r"""The pattern maker of a client form: its reason as narrow as printed, its URL not the Hub's.
+
+    A reason phrase that cannot run past its own end (no ``:`` in requests', no quote in
+    httpx's and aiohttp's) keeps a message whose URL is refused from being read as a
+    message cut inside its reason.
+
+    >>> import re
+    >>> pattern = _client("([^:]+?)")("404 Client Error: {reason} for url: {url}")
+    >>> bool(re.fullmatch(pattern, "404 Client Error: Not Found for url: http://h:8000/v1/x"))
+    True
+    >>> bool(re.fullmatch(pattern, "404 Client Error: Not Found for url: https://huggingface.co/m"))
+    False
+    """
+
+    def pattern(template: str) -> str:
+        text = template_to_pattern(template).replace(GROUP, reason, 1)
+        at = text.rindex(GROUP)
+        return text[:at] + _HUB + text[at:]
+
+    return pattern
+
+
 def _access_lines(status: StatusAdvice) -> tuple[str, ...]:
     r"""The access-log templates of a status: one per reason phrase Python has printed.
 
@@ -210,6 +239,7 @@ FORMS: tuple[Form, ...] = (
         "requests' raise_for_status() printed the status, its reason and the URL; the body is in"
         " the exception's response.text.",
         "https://github.com/psf/requests/blob/main/src/requests/models.py",
+        pattern=_client("([^:]+?)"),
     ),
     Form(
         "aiohttp",
@@ -222,6 +252,7 @@ FORMS: tuple[Form, ...] = (
         "aiohttp's raise_for_status printed the status, the reason and the URL; the body is"
         " not in the exception.",
         "https://github.com/aio-libs/aiohttp/blob/master/aiohttp/client_exceptions.py",
+        pattern=_client("([^']+?)"),
     ),
     Form(
         "httpx",
@@ -234,6 +265,7 @@ FORMS: tuple[Form, ...] = (
         "httpx's raise_for_status() printed the status, the reason and the URL; the body is in"
         " the exception's response.text.",
         "https://github.com/encode/httpx/blob/master/httpx/_models.py",
+        pattern=_client("([^']+?)"),
     ),
     Form(
         "access-log",

@@ -180,30 +180,35 @@ _401 = StatusAdvice(
 _403 = StatusAdvice(
     403,
     "Forbidden",
-    "The server knew who asked and refused anyway. In sglang this is the answer of its"
-    " management endpoints (weights updates, cache control and the like) when no"
-    " --admin-api-key was configured: they cannot be unlocked with --api-key. A proxy or"
-    " gateway in front of either engine answers 403 for its own access rules.",
-    "A request to an admin-only endpoint, or one a proxy's rules refuse.",
-    "Calling sglang's admin endpoints on a server started without --admin-api-key; a gateway"
-    " key without access to that model.",
+    "The request was understood and refused for who sent it. Neither engine's OpenAI"
+    " server refuses its own API this way: sglang's key check has a 403 for endpoints only"
+    " an admin key may open, and answers requests with the wrong key with 401. A 403 comes"
+    " from in front of the engine: a gateway, proxy or hosted endpoint whose access rules"
+    " refuse this key, client or model.",
+    "A request that a gateway's or proxy's access rules refuse.",
+    "A gateway key without access to that model; a proxy allowing only some paths or"
+    " addresses; sglang endpoints reserved to --admin-api-key.",
     (
-        "For sglang admin endpoints, start the server with --admin-api-key and send that key",
+        "Send the request straight to the engine (its host and --port) to see whether the"
+        " refusal is the engine's or the proxy's",
         "Behind a gateway or proxy, check its access rules and the key it expects",
+        "For sglang's admin endpoints, start the server with --admin-api-key and send that key",
     ),
-    "# before\npython -m sglang.launch_server --model-path M --api-key abc\n"
-    "# after\npython -m sglang.launch_server --model-path M --api-key abc --admin-api-key adm",
+    "curl -i http://ENGINE:PORT/v1/models -H 'Authorization: Bearer KEY'"
+    "   # 200 here: the proxy refused",
     (_SGLANG_AUTH,),
     (
         Variant(
             "sglang",
             None,
             (
-                "Start the server with --admin-api-key and send that key to admin endpoints",
+                "Admin-only endpoints need the server started with --admin-api-key, and that"
+                " key in the request; --api-key does not open them",
                 "With --admin-api-key set, normal endpoints still take --api-key",
             ),
-            "# before\npython -m sglang.launch_server --model-path M\n"
-            "# after\npython -m sglang.launch_server --model-path M --admin-api-key adm",
+            "# before\npython -m sglang.launch_server --model-path M --api-key abc\n"
+            "# after\npython -m sglang.launch_server --model-path M --api-key abc"
+            " --admin-api-key adm",
         ),
     ),
 )

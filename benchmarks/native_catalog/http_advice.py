@@ -507,8 +507,11 @@ _503 = StatusAdvice(
             (
                 "A 503 from /health means the engine core is dead: its first error is earlier"
                 " in the log (EngineCore); fix that and restart the server",
-                "Wait for 'Application startup complete' before sending requests",
+                "vllm opens its port only once the model is loaded; a 503 before that comes"
+                " from a load balancer or ingress in front: route to vllm only after /health"
+                " answers 200 (a readiness probe)",
             ),
+            "# Kubernetes: readinessProbe: {httpGet: {path: /health, port: 8000}}\n"
             "until curl -sf http://localhost:8000/health; do sleep 5; done",
         ),
     ),

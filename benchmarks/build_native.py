@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from errcat.mine.cpp import mine_cpp_git
-from native_catalog import comms, crash, cuda, http, memory, wrappers
+from native_catalog import comms, crash, cuda, http, http_hub, memory, wrappers
 from native_catalog.spec import ANALYZED_AT, Spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +44,10 @@ SPECS: tuple[Spec, ...] = (
     *comms.RECORDS,
     *crash.RECORDS,
 )
+
+
+#: The HTTP statuses: the engines' servers' (as each client prints them) and the Hub's.
+HTTP_SPECS: tuple[Spec, ...] = (*http.RECORDS, *http_hub.RECORDS)
 
 
 def _dumps(envelopes: list[dict[str, Any]]) -> str:
@@ -144,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     args = parser.parse_args(argv)
     stale = []
-    rendered = {**render(), **render(http.RECORDS, "http"), **wrapper_files()}
+    rendered = {**render(), **render(HTTP_SPECS, "http"), **wrapper_files()}
     files = {args.out / name: text for name, text in rendered.items()}
     if args.cpp:
         files.update({ROOT / "native" / n: t for n, t in mine_cpp(args.mirrors).items()})

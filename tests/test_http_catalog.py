@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.engine import ENGINES
+from errcat.lint import LintItem, lint_records
 from errcat.matcher import WRAPPER_TAG, match_all, match_error
 from errcat.models import validate_envelope
 
@@ -68,7 +69,7 @@ KNOWN_FLAGS = {
 
 
 def test_files_are_what_the_specs_render() -> None:
-    rendered = build_native.render(http.RECORDS, "http")
+    rendered = build_native.render(build_native.HTTP_SPECS, "http")
     assert sorted(rendered) == [p.name for p in FILES]
     for path in FILES:
         assert path.read_text(encoding="utf-8") == rendered[path.name]
@@ -86,10 +87,14 @@ def test_every_record_is_a_valid_wrapper_of_one_status_kind() -> None:
             record = validate_envelope(json.loads(line), strict=True, path=str(path), line=number)
             tags = record.record.tags
             kinds = [t[len("errcat:native:") :] for t in tags if t.startswith("errcat:native:")]
-            assert len(kinds) == 1 and kinds[0] in KINDS and kinds[0].startswith("http-")
-            assert WRAPPER_TAG in tags
-            assert str(kinds[0][5:]) in record.record.error_message
+            assert len(kinds) == 1 and kinds[0] in KINDS
             assert "Sources: https://" in record.record.documentation
+            if kinds[0] == "hf-hub-http":  # the Hub's refusal is the error itself
+                assert WRAPPER_TAG not in tags
+                assert record.record.repo == "huggingface/huggingface_hub"
+                continue
+            assert kinds[0].startswith("http-") and WRAPPER_TAG in tags
+            assert str(kinds[0][5:]) in record.record.error_message
             seen[kinds[0]] = seen.get(kinds[0], 0) + 1
     # every status in every form (the OpenAI client's bare status and its bodies without
     # error text, requests, aiohttp, httpx, uvicorn's access log)
@@ -239,19 +244,42 @@ def test_a_traceback_earlier_in_the_paste_answers_before_the_client_status(
         "ValueError: Error code: 500",
         "the queue said 503, message='busy' again",
         "we saw 400 Bad Request for url: http://x",
-        # the Hub's statuses while downloading a model are not the engine's server's
-        "requests.exceptions.HTTPError: 404 Client Error: Not Found for url:"
-        " https://huggingface.co/api/models/org/missing-model",
-        "huggingface_hub.errors.HfHubHTTPError: 401 Client Error: Unauthorized for url:"
-        " https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json",
-        "httpx.HTTPStatusError: Client error '403 Forbidden' for url"
-        " 'https://hf-mirror.com/org/gated/resolve/main/config.json'",
         "the benchmark sent 429 requests and 3 failed",
         'INFO:     127.0.0.1:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
     ],
 )
 def test_prose_that_mentions_a_status_is_not_answered(statuses: Catalog, text: str) -> None:
     assert match_error(text, catalog=statuses) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "requests.exceptions.HTTPError: 404 Client Error: Not Found for url:"
+        " https://huggingface.co/api/models/org/missing-model",
+        "huggingface_hub.errors.HfHubHTTPError: 401 Client Error: Unauthorized for url:"
+        " https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json",
+        "httpx.HTTPStatusError: Client error '403 Forbidden' for url"
+        " 'https://hf-mirror.com/org/gated/resolve/main/config.json'\nFor more information"
+        " check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/403",
+    ],
+)
+def test_the_hubs_statuses_are_the_hubs_not_the_engines(statuses: Catalog, text: str) -> None:
+    # the same words as the engine's server's statuses, at the Hub's address: a model that
+    # cannot be downloaded, whose advice is a token, a licence or a repo id
+    match = match_error(text, catalog=statuses)
+    assert match is not None and "errcat:native:hf-hub-http" in match.summary.tags
+    assert not any(t.startswith("errcat:native:http-") for t in match.summary.tags)
+
+
+def test_the_records_pass_the_release_lint() -> None:
+    items = [
+        LintItem(validate_envelope(json.loads(line), strict=True).record, str(path), number)
+        for path in FILES
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+    ]
+    errors = [f for f in lint_records(items) if f.level == "error"]
+    assert not errors, [str(f) for f in errors]
 
 
 _WORDS = st.from_regex(r"[A-Za-z]{2,9}( [a-z]{1,9}){0,6}", fullmatch=True)

@@ -79,17 +79,17 @@ _NEW_PHRASES = {413: "Content Too Large", 422: "Unprocessable Content"}
 
 
 #: What uvicorn prints in an access line's fields: the client's host:port, the method,
-#: the path with its query (URL-encoded, no spaces) and the HTTP version. Fields that
+#: the path with its query (URL-encoded, no spaces) and the HTTP version, each one word. Fields that
 #: cannot hold spaces make the line's shape, not only its few words, the evidence.
 #: In the order of the template's placeholders: client, method, path, http_version.
-_ACCESS_GROUPS = (r"(\S+)", "([A-Z]+)", r"(\S+)", r"([\d.]+)")
+_ACCESS_GROUPS = (r"(\S+)", r"(\w+)", r"(\S+)", r"([\w.]+)")
 
 
 def _access_pattern(template: str) -> str:
     r"""The pattern of an access-log template, each field as narrow as uvicorn prints it.
 
     >>> _access_pattern('{client} - "{method} {path} HTTP/{http_version}" 404 Not Found')
-    '(\\S+) - "([A-Z]+) (\\S+) HTTP/([\\d.]+)" 404 Not Found'
+    '(\\S+) - "(\\w+) (\\S+) HTTP/([\\w.]+)" 404 Not Found'
     """
     pattern = template_to_pattern(template)
     for group in _ACCESS_GROUPS:
@@ -97,31 +97,19 @@ def _access_pattern(template: str) -> str:
     return pattern
 
 
-#: The Hugging Face Hub and its mirrors: a status from them (a gated or misspelt model
-#: while downloading weights, printed by huggingface_hub through requests or httpx) is
-#: not the engine's server answering a request, and the advice here would mislead.
-_HUB = r"(?!['\"]?https?://(?:huggingface\.co|hf\.co|hf-mirror\.com)/)"
-
-
 def _client(reason: str) -> Callable[[str], str]:
-    r"""The pattern maker of a client form: its reason as narrow as printed, its URL not the Hub's.
+    r"""The pattern maker of a client form: its reason group as narrow as the library prints it.
 
-    A reason phrase that cannot run past its own end (no ``:`` in requests', no quote in
-    httpx's and aiohttp's) keeps a message whose URL is refused from being read as a
-    message cut inside its reason.
+    A reason that cannot run past its own end (no ``:`` in requests', no quote in
+    httpx's and aiohttp's) keeps another message from being read as this one cut
+    inside its reason.
 
-    >>> import re
-    >>> pattern = _client("([^:]+?)")("404 Client Error: {reason} for url: {url}")
-    >>> bool(re.fullmatch(pattern, "404 Client Error: Not Found for url: http://h:8000/v1/x"))
-    True
-    >>> bool(re.fullmatch(pattern, "404 Client Error: Not Found for url: https://huggingface.co/m"))
-    False
+    >>> _client("([^:]+?)")("404 Client Error: {reason} for url: {url}")
+    '404 Client Error: ([^:]+?) for url: (.+?)'
     """
 
     def pattern(template: str) -> str:
-        text = template_to_pattern(template).replace(GROUP, reason, 1)
-        at = text.rindex(GROUP)
-        return text[:at] + _HUB + text[at:]
+        return template_to_pattern(template).replace(GROUP, reason, 1)
 
     return pattern
 
@@ -184,7 +172,7 @@ class Form:
     note: str
     source: str
     also_classes: tuple[str, ...] = ()
-    #: Appended to each template's pattern: what must not follow the message.
+    #: Appended to each template's pattern (``\Z``: the message ends there).
     pattern_tail: str = ""
     #: The pattern of a template, when the template's own (a lazy group per placeholder)
     #: says less than the form is known to print.
@@ -210,9 +198,10 @@ FORMS: tuple[Form, ...] = (
         " read.",
         "https://github.com/openai/openai-python/blob/main/src/openai/_base_client.py",
         ("openai.APIStatusError",),
-        # not followed by ' - <body>': a body with the server's own error text is that
-        # text's to answer, and a bare status read as its cut-off start would outrank it
-        "(?! - )",
+        # the whole message, never the start of a longer one: a body with the server's
+        # own error text is that text's to answer, and a bare status read as its start
+        # (or as a message cut there) would outrank it
+        r"\Z",
     ),
     Form(
         "openai-body",

@@ -183,3 +183,17 @@ def test_real_shapes_answer_with_their_kind(
     assert f"errcat:native:{kind}" in match.summary.tags
     for name, value in params.items():
         assert match.params[name] == value
+
+
+def test_the_native_records_pass_the_release_lint_together() -> None:
+    # build_data.py refuses a release whose records tie even with a traceback frame at
+    # their raise site (CPython's 'Fatal Python error: {reason}' and its named reasons)
+    from errcat.lint import LintItem, lint_records
+
+    items = [
+        LintItem(validate_envelope(json.loads(line), strict=True).record, str(path), number)
+        for path in FILES
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+    ]
+    errors = [str(f) for f in lint_records(items) if f.level == "error"]
+    assert not errors, errors

@@ -13,6 +13,10 @@ confident answer (``match_error``) by ``expect``:
   ``errcat:family``: of that repo, the file in its scope, its class the paste's),
   or of that repo with a message that starts as the paste's does;
 * ``{"native": kind}``: the record carries the tag ``errcat:native:<kind>``;
+* ``{"http": "<status> ..."}`` (an HTTP status with no error text; the label's
+  leading number is the status): the record carries the tag
+  ``errcat:native:http-<status>`` (a status record of any client form). A label
+  with no leading status number has no right record;
 * ``{"missing_module": "x"}``, ``{"cannot_import": "y", "from": "x"}``,
   ``{"undefined_symbol": true}``: the import-error record of that module or name,
   or the import system's own record for any module (tagged
@@ -23,7 +27,7 @@ confident answer (``match_error``) by ``expect``:
 * ``{"tools": text}`` (a tool's output: the compiler, the linker, docker, pip):
   a record tagged ``errcat:tool:<tool>``, where ``<tool>`` is the label's first
   word (``gcc fatal error: Python.h missing ...``: gcc);
-* other free text (an HTTP status): no record is right;
+* other free text: no record is right;
 * a wrapper whose paste also shows what it wraps (a pydantic ``ValidationError``
   around ``Value error, <the engine's message>``) carries that cause as
   ``expect["cause"]``, a label of the same kinds: the wrapper's record and the
@@ -61,6 +65,8 @@ TOOL_TAG = "errcat:tool:"
 IMPORT_SYSTEM_TAGS = frozenset(
     {f"{NATIVE_TAG}import-missing-module", f"{NATIVE_TAG}import-cannot-import-name"}
 )
+#: The status an ``{"http": ...}`` label opens with.
+_HTTP_STATUS = regex.compile(r"\s*([1-5]\d\d)\b")
 
 
 def _path_fits(record_path: str, wanted: str) -> bool:
@@ -94,14 +100,29 @@ def _words(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+def http_kind(expect: dict[str, Any]) -> str | None:
+    """The native kind an ``{"http": "<status> ..."}`` label asks for, if it names a status.
+
+    >>> http_kind({"http": "404 Not Found on POST /v1/embeddings"})
+    'http-404'
+    >>> http_kind({"http": "no status in the paste"}) is None
+    True
+    """
+    found = _HTTP_STATUS.match(str(expect.get("http", "")))
+    return f"http-{found.group(1)}" if found else None
+
+
 def is_right(record: ErrorRecord, expect: Any) -> bool:
     """Whether ``record`` is a right answer for a paste labelled ``expect`` (or for its cause)."""
     if not isinstance(expect, dict):
         return False
     if "cause" in expect and is_right(record, expect["cause"]):
-        return True  # free text (HTTP status, a tool): no record is right
+        return True
     if "native" in expect:
         return f"{NATIVE_TAG}{expect['native']}" in record.tags
+    if "http" in expect:
+        kind = http_kind(expect)
+        return kind is not None and f"{NATIVE_TAG}{kind}" in record.tags
     if "tools" in expect:
         return f"{TOOL_TAG}{_tool(expect)}" in record.tags
     if "missing_module" in expect or "cannot_import" in expect:
@@ -176,6 +197,9 @@ class Presence:
             return True
         if "native" in expect:
             return str(expect["native"]) in self.native
+        if "http" in expect:
+            kind = http_kind(expect)
+            return kind is not None and kind in self.native
         if "tools" in expect:
             return _tool(expect) in self.tools
         if "missing_module" in expect or "cannot_import" in expect:

@@ -1,10 +1,14 @@
-"""Write the curated native catalog (CUDA, HIP, NCCL, Gloo, crashes) into ``curated/``.
+"""Write the curated native catalog (CUDA, HIP, NCCL, Gloo, crashes, HTTP) into ``curated/``.
 
 Run with ``python benchmarks/build_native.py [--out DIR]``. The records are
 specs in ``benchmarks/native_catalog/`` (one module per family: memory, cuda,
 comms, crash); this script renders them as schemaVersion 2 envelopes, one JSON
 Lines file per repository (``curated/pytorch__pytorch.jsonl``, ...), sorted by
 id, so that running it twice gives the same bytes. ``--check`` only compares.
+
+The HTTP statuses of the engines' servers, as client libraries and the access
+log print them (``native_catalog.http``), go to files of their own, one per
+library that prints them (``curated/openai__openai-python.http.jsonl``, ...).
 
 Every record is tagged ``errcat:native:<kind>`` (see ``native_catalog.spec.KINDS``)
 and carries its sources at the end of its documentation. ``data/SOURCES.json``
@@ -27,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from errcat.mine.cpp import mine_cpp_git
-from native_catalog import comms, crash, cuda, imports, memory, tools, wrappers
+from native_catalog import comms, crash, cuda, http, http_hub, imports, memory, tools, wrappers
 from native_catalog.spec import ANALYZED_AT, Spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,19 +48,26 @@ SPECS: tuple[Spec, ...] = (
 )
 
 
+#: The HTTP statuses: the engines' servers' (as each client prints them) and the Hub's.
+HTTP_SPECS: tuple[Spec, ...] = (*http.RECORDS, *http_hub.RECORDS)
+
+
 def _dumps(envelopes: list[dict[str, Any]]) -> str:
     return "".join(
         json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in envelopes
     )
 
 
-def native_file_name(repo: str) -> str:
+def native_file_name(repo: str, family: str = "native") -> str:
     """``pytorch/pytorch`` -> ``pytorch__pytorch.native.jsonl``."""
-    return repo.replace("/", "__") + ".native.jsonl"
+    return repo.replace("/", "__") + f".{family}.jsonl"
 
 
-def render(specs: tuple[Spec, ...] = SPECS) -> dict[str, str]:
-    """The catalog's files (name -> JSON Lines text), one per repository, sorted by id."""
+def render(specs: tuple[Spec, ...] = SPECS, family: str = "native") -> dict[str, str]:
+    """The catalog's files (name -> JSON Lines text), one per repository, sorted by id.
+
+    ``family`` names the files: ``<owner>__<name>.<family>.jsonl``.
+    """
     by_repo: dict[str, list[dict[str, Any]]] = defaultdict(list)
     seen: set[str] = set()
     for spec in specs:
@@ -67,7 +78,7 @@ def render(specs: tuple[Spec, ...] = SPECS) -> dict[str, str]:
         seen.add(rid)
         by_repo[spec.repo].append(envelope)
     return {
-        native_file_name(repo): _dumps(sorted(envelopes, key=lambda e: e["record"]["id"]))
+        native_file_name(repo, family): _dumps(sorted(envelopes, key=lambda e: e["record"]["id"]))
         for repo, envelopes in sorted(by_repo.items())
     }
 
@@ -139,7 +150,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     args = parser.parse_args(argv)
     stale = []
-    files = {args.out / name: text for name, text in {**render(), **wrapper_files()}.items()}
+    rendered = {**render(), **render(HTTP_SPECS, "http"), **wrapper_files()}
+    files = {args.out / name: text for name, text in rendered.items()}
     if args.cpp:
         files.update({ROOT / "native" / n: t for n, t in mine_cpp(args.mirrors).items()})
     for path, text in files.items():

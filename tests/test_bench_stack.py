@@ -166,3 +166,28 @@ def test_a_tool_s_output_is_answered_by_a_record_of_the_tool_the_label_names_fir
     presence = bench_stack.Presence.of(Catalog([gcc]))
     assert presence.has(label)
     assert not presence.has({"tools": "docker: could not select device driver"})
+
+
+def test_an_http_label_is_right_for_a_record_of_its_leading_status() -> None:
+    status = make_envelope(
+        id="b404b404b404b404",
+        errorClass="openai.NotFoundError",
+        errorMessage="Error code: 404",
+        messagePattern="Error code: 404",
+        repo="openai/openai-python",
+        filePath="src/openai/_base_client.py",
+        tags=["errcat:wrapper", "errcat:native", "errcat:native:http-404"],
+    )
+    catalog = Catalog([status])
+    record = catalog["b404b404b404b404"]
+    label = {"http": "404 Not Found on POST /v1/embeddings (route not registered)"}
+    assert bench_stack.is_right(record, label)
+    assert not bench_stack.is_right(record, {"http": "500 Internal Server Error"})
+    assert not bench_stack.is_right(record, {"http": "no status in the paste"})
+    # a status record is not right for another label, nor another record for this one
+    assert not bench_stack.is_right(record, {"native": "cuda-oom"})
+    assert not bench_stack.is_right(_catalog()["f1f1f1f1f1f1f1f1"], label)
+    presence = bench_stack.Presence.of(catalog)
+    assert presence.has(label)
+    assert not presence.has({"http": "503 Service Unavailable"})
+    assert not bench_stack.Presence.of(_catalog()).has(label)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import errcat
@@ -148,3 +148,30 @@ def test_a_program_s_name_before_error_is_kept_as_argparse_prints_it(prog: str, 
     # the program's name is part of the message, never a title's words to read past.
     forms = _forms(f"{prog}: error: unrecognized arguments: --{rest.replace(' ', '-')}")
     assert all(form.startswith(f"{prog}: error: ") for form in forms)
+
+
+_LOG_LINE = st.from_regex(r'[a-z0-9]{1,6}(?:[ .:/"-][a-z0-9]{1,9}){2,12}', fullmatch=True)
+
+
+@given(st.lists(_LOG_LINE, min_size=2, max_size=6))
+def test_every_line_of_a_text_is_a_form_even_when_it_looks_wrapped(lines: list[str]) -> None:
+    # Three log lines whose middle one is the longest look like a terminal's wrap (and are
+    # read joined); each line as pasted stays a form of its own all the same.
+    text = "\n".join(lines)
+    reports = extract_reports(text)
+    assume(len(reports) == 1 and reports[0].kind == "text" and "\n" in reports[0].message)
+    forms = message_forms(reports[0])
+    for line in reports[0].message.splitlines():
+        if line.strip():
+            assert " ".join(line.split()) in forms
+
+
+def test_a_log_line_under_one_read_as_a_wrap_still_finds_its_record() -> None:
+    text = (
+        'INFO:     127.0.0.1:5001 - "GET /v1/models HTTP/1.1" 200 OK\n'
+        'INFO:     127.0.0.1:5002 - "POST /v1/embeddings HTTP/1.1" 404 Not Found\n'
+        "INFO 07-07 20:12:44 metrics.py:295] Avg prompt throughput: 0.0 tokens/s"
+    )
+    catalog = _catalog('{client} - "{method} {path} HTTP/{http_version}" 404 Not Found')
+    match = errcat.match_error(text, catalog)
+    assert match is not None and match.params["path"] == "/v1/embeddings"

@@ -240,3 +240,17 @@ def test_the_import_system_s_record_outranks_a_library_s_copy_of_its_words() -> 
     found = match_error("ImportError: cannot import name 'Foo' from 'vllm.config'", catalog=catalog)
     assert found is not None and found.summary.repo == "python/cpython"
     assert "the import system prints this message in this very form" in found.reasons
+
+
+def test_the_native_records_pass_the_release_lint_together() -> None:
+    # build_data.py refuses a release whose records tie even with a traceback frame at
+    # their raise site (CPython's 'Fatal Python error: {reason}' and its named reasons)
+    from errcat.lint import LintItem, lint_records
+
+    items = [
+        LintItem(validate_envelope(json.loads(line), strict=True).record, str(path), number)
+        for path in FILES
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+    ]
+    errors = [str(f) for f in lint_records(items) if f.level == "error"]
+    assert not errors, errors

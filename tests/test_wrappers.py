@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from errcat.catalog import Catalog
 from errcat.matcher import WRAPPER_TAG, match_all, match_error
@@ -113,3 +115,39 @@ def test_a_wrapper_whose_message_holds_nothing_known_stays(catalog: Catalog) -> 
     )
     assert match is not None
     assert match.summary.id == "aaaaaaaaaaaaaaa2"
+
+
+def test_a_wrapper_beside_a_traceback_cut_before_its_exception_does_not_answer(
+    catalog: Catalog,
+) -> None:
+    # The paste lost the exception line under the frames: the wrapper's line says an
+    # error happened, the cut traceback says where; neither is the answer.
+    cut = (
+        "Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+        "Traceback (most recent call last):\n"
+        '  File "/x/engine/loader.py", line 42, in load\n'
+        "    raise ValueError(f\"{', '.join(problems)}\")\n"
+    )
+    assert match_error(cut, catalog=catalog) is None
+    assert match_all(cut, catalog=catalog)[0].summary.id == "aaaaaaaaaaaaaaa1"
+    # without the frames the same line answers, as any wrapper alone does
+    alone = cut.split("\n", 1)[0]
+    match = match_error(alone, catalog=catalog)
+    assert match is not None and match.summary.id == "aaaaaaaaaaaaaaa1"
+
+
+_NAME = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)
+_FRAME = st.tuples(st.lists(_NAME, min_size=1, max_size=4), st.integers(1, 9999), _NAME)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_FRAME, min_size=1, max_size=5))
+def test_no_cut_traceback_is_answered_by_the_wrapper_line_above_it(
+    catalog: Catalog, frames: list[tuple[list[str], int, str]]
+) -> None:
+    lines = [
+        "Capture cuda graph failed: something odd happened",
+        "Traceback (most recent call last):",
+        *(f'  File "/x/{"/".join(parts)}.py", line {n}, in {fn}' for parts, n, fn in frames),
+    ]
+    assert match_error("\n".join(lines), catalog=catalog) is None

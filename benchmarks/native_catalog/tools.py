@@ -113,7 +113,7 @@ RECORDS = (
         tags=("errcat:tool:docker", "container"),
         template='could not select device driver "{driver}" with capabilities: {capabilities}',
         pattern=r"(?:docker: )?(?:Error response from daemon: )?could not select device driver"
-        r' "([^"]*)" with capabilities: (\[\[[^\]]*\]\])\.?',
+        r' "([^"]*)" with capabilities: (\S+?)\.?',
         documentation="Docker was asked for GPUs (--gpus) but no installed runtime provides"
         " them: the NVIDIA Container Toolkit is not installed on the host, or docker was not"
         " configured and restarted after installing it. The engine never started.",

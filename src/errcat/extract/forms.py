@@ -93,6 +93,10 @@ def message_forms(report: ExceptionReport) -> list[str]:
         # ("—max-model-len"): every form below is read with the flag put back.
         out.append(flags)
         message = flags
+    # The lines as pasted: a text's lines are tried one by one even when they look like
+    # a terminal's wrap (three log lines, the middle one the longest, are read as one),
+    # unless they hold a traceback's frames (a cut traceback is read joined, as before).
+    printed = message
     if _hard_wrapped(message):
         joined = message.replace("\n", "")
         if message.count("\n") >= 2:
@@ -158,8 +162,9 @@ def message_forms(report: ExceptionReport) -> list[str]:
     if glued:
         # The message ended at that period; the writer's words follow it (a title).
         out.append(stripped[: glued.start()])
-    if report.kind == "text" and "\n" in message:
-        lines = [line for line in message.splitlines() if line.strip()]
+    pasted = message if report.frames else printed
+    if report.kind == "text" and "\n" in pasted:
+        lines = [line for line in pasted.splitlines() if line.strip()]
         out.extend(lines[:_MAX_TEXT_LINES])
     elif "\n" in stripped and not stripped.split("\n", 1)[1][:1].isspace():
         # A line the paste put under the message, flush left (the writer's next sentence,

@@ -466,11 +466,15 @@ class _Collector:
         the paste holds no confident record of anything else: the nearest such cause
         earlier in the paste answers instead (for one inside the wrapper's own
         message see :func:`_unwrap`), and the wrapper is listed with the related answers.
+        Nor does it answer a paste whose traceback was cut before its exception line
+        (:func:`_beside_a_cut_traceback`): the cause is that exception, not in the paste.
         """
         answers: list[Match] = []
         seen: set[str] = set()
         for order in _chain_order([ctx.report for ctx in self.contexts]):
             ranked = self.ranked_matches(order)
+            if ranked and _beside_a_cut_traceback(ranked[0]):
+                continue
             if ranked and ranked[0].confident and ranked[0].summary.id not in seen:
                 seen.add(ranked[0].summary.id)
                 answers.append(ranked[0])
@@ -534,6 +538,17 @@ def _hints(collector: _Collector, limit: int) -> list[Match]:
 
 def _is_wrapper(match: Match) -> bool:
     return WRAPPER_TAG in match.summary.tags
+
+
+def _beside_a_cut_traceback(match: Match) -> bool:
+    """Whether a wrapper's match is in text that holds a traceback cut before its exception.
+
+    A text report carries frames only then (an access-log line ``... 500 Internal
+    Server Error`` above ``Traceback ...`` frames whose exception line the paste
+    lost): the wrapper says an error happened, the frames say which, and neither
+    is the answer.
+    """
+    return _is_wrapper(match) and match.report.kind == "text" and bool(match.report.frames)
 
 
 def _unwrap(answer: Match | None, catalog: Catalog) -> Match | None:

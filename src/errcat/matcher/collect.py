@@ -125,6 +125,16 @@ class _Collector:
             same = [p for p in same if tag in _summary(store, p).tags]
         return (frozenset(same) if len(same) == 1 else frozenset()), sharing
 
+    def rival_at_frame(self, ctx: ReportContext, position: int) -> bool:
+        """Whether the raise frame sits on the raise line of another record the text fits.
+
+        Asked only where a record's evidence needs it (see
+        :func:`~errcat.matcher.record_evidence.record_evidence`): finding those
+        records reads the summaries and templates of every record near the frame.
+        """
+        at_frame = ctx.raised_at_frame(self.part, self.catalog.parts[self.part])
+        return len(at_frame) > (position in at_frame)
+
     def in_frame_files(self, ctx: ReportContext) -> frozenset[int]:
         """Positions (in the current store) of records whose file name a frame shows."""
         return ctx.in_frame_files(self.part, self.catalog.parts[self.part])
@@ -256,7 +266,6 @@ class _Collector:
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
-        at_frame = ctx.raised_at_frame(self.part, store)
         subject_first = entry.pattern.startswith(GROUP)
         # A raise without a message is told by its statement alone: whose is it?
         owners, sharing = (
@@ -276,7 +285,7 @@ class _Collector:
                 text=evidence,
                 lineage_of=self.lineage,
                 source_of=functools.partial(self.raise_source, position),
-                rival_at_frame=len(at_frame) > (position in at_frame),
+                rival_at_frame=functools.partial(self.rival_at_frame, ctx, position),
                 wordless=wordless,
                 statement_owner=position in owners,
                 statement_shared=position in sharing,

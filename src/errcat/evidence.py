@@ -155,18 +155,33 @@ _KIND_ORDER = {"site": 2, "raise_file": 1, "file": 0}
 class FrameView:
     """A report's frames, indexed by file name for one lookup per record."""
 
-    __slots__ = ("by_name", "frames", "packages")
+    __slots__ = ("_packages", "by_name", "frames")
 
     def __init__(self, frames: Sequence[Frame]) -> None:
         self.frames = tuple(frames)
         self.by_name: dict[str, list[tuple[Frame, tuple[str, ...]]]] = {}
-        self.packages: set[str] = set()
+        self._packages: set[str] | None = None
         for frame in frames:
             parts = path_parts(frame.path)
             if not parts:
                 continue
             self.by_name.setdefault(parts[-1], []).append((frame, parts))
-            self.packages.update(map(str.lower, parts[:-1]))
+
+    @property
+    def packages(self) -> set[str]:
+        """The directories the frames pass through, lowercased (read when first asked).
+
+        Only a record raised in no frame's file asks (a traceback of fifty frames
+        spends more on this than on indexing them by file name).
+        """
+        if self._packages is None:
+            self._packages = {
+                directory.lower()
+                for parts in self.by_name.values()
+                for _, path in parts
+                for directory in path[:-1]
+            }
+        return self._packages
 
     def evidence(self, file_path: str, line_number: int, repo: str) -> FrameEvidence:
         """The frame evidence for a record raised at ``file_path:line_number`` in ``repo``."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -235,7 +235,7 @@ class _Collector:
         best = probability(
             text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
         )
-        if evidence.information < _MIN_BITS and bare and lone not in entry.record_set:
+        if evidence.information < _MIN_BITS and bare and lone() not in entry.record_set:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
         if wordless and "site" in kinds:
             best = max(best, WORDLESS_SITE)  # a frame at a record's raise line answers
@@ -299,7 +299,7 @@ class _Collector:
                 reasons=text_reasons,
                 keep_features=self.keep_features,
                 wordless=wordless,
-                own_class=position == lone,
+                own_class=functools.partial(_is_lone, lone, position),
                 error_class=report.error_class,
                 has_message=bool(summary.error_message),
                 subject_first=subject_first,
@@ -538,6 +538,11 @@ def _hints(collector: _Collector, limit: int) -> list[Match]:
             for candidate in _near_candidates(ctx, store, limit):
                 collector.add(ctx, candidate)
     return sorted(collector.hints, key=lambda m: m._rank, reverse=True)
+
+
+def _is_lone(lone: Callable[[], int | None], position: int) -> bool:
+    """Whether the record at ``position`` is the lone record of the report's own class."""
+    return position == lone()
 
 
 def _is_wrapper(match: Match) -> bool:

@@ -147,9 +147,6 @@ class FrameEvidence:
 
 
 _NO_FRAMES = FrameEvidence("none", FAR, 0, None)
-#: Which frame evidence in a record's file is the stronger: the raise line, then the
-#: innermost frame (the raise, in another version), then any frame, nearest first.
-_KIND_ORDER = {"site": 2, "raise_file": 1, "file": 0}
 
 
 class FrameView:
@@ -188,35 +185,36 @@ class FrameView:
         if not self.frames:
             return _NO_FRAMES
         record = path_parts(file_path)
-        best: FrameEvidence | None = None
+        # Which frame in the record's file is the stronger: at the raise line (2), else
+        # the innermost frame (1: the raise, in another version), else any (0); nearest
+        # first. Only the strongest one's evidence is written out.
+        best: tuple[tuple[int, int], Frame, int] | None = None
         for frame, parts in self.by_name.get(record[-1] if record else "", ()):
             depth = same_file_depth(parts, record)
             if not depth:
                 continue
             gap = abs(frame.line - line_number)
-            if gap <= NEAR_LINES:
+            kind = 2 if gap <= NEAR_LINES else 1 if frame is self.frames[-1] else 0
+            if best is None or (kind, -gap) > best[0]:
+                best = ((kind, -gap), frame, depth)
+        if best is not None:
+            (kind, _), frame, depth = best
+            gap = abs(frame.line - line_number)
+            if kind == 2:
                 reason = (
                     f"traceback frame {frame.path}:{frame.line} is the raise site "
                     f"{file_path}:{line_number}"
                 )
-                found = FrameEvidence("site", gap, depth, reason)
-            elif frame is self.frames[-1]:
+                return FrameEvidence("site", gap, depth, reason)
+            if kind == 1:
                 # The error was raised in this file, at another line: another version.
                 reason = (
                     f"the error was raised in {file_path} ({frame.path}:{frame.line}; "
                     f"the record is at line {line_number}: another version?)"
                 )
-                found = FrameEvidence("raise_file", gap, depth, reason)
-            else:
-                reason = f"traceback passes through {file_path} ({frame.path}:{frame.line})"
-                found = FrameEvidence("file", gap, depth, reason)
-            if best is None or (_KIND_ORDER[found.kind], -found.distance) > (
-                _KIND_ORDER[best.kind],
-                -best.distance,
-            ):
-                best = found
-        if best is not None:
-            return best
+                return FrameEvidence("raise_file", gap, depth, reason)
+            reason = f"traceback passes through {file_path} ({frame.path}:{frame.line})"
+            return FrameEvidence("file", gap, depth, reason)
         package = package_of(repo)
         if package in self.packages:
             return FrameEvidence(

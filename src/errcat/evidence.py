@@ -147,61 +147,74 @@ class FrameEvidence:
 
 
 _NO_FRAMES = FrameEvidence("none", FAR, 0, None)
-#: Which frame evidence in a record's file is the stronger: the raise line, then the
-#: innermost frame (the raise, in another version), then any frame, nearest first.
-_KIND_ORDER = {"site": 2, "raise_file": 1, "file": 0}
 
 
 class FrameView:
     """A report's frames, indexed by file name for one lookup per record."""
 
-    __slots__ = ("by_name", "frames", "packages")
+    __slots__ = ("_packages", "by_name", "frames")
 
     def __init__(self, frames: Sequence[Frame]) -> None:
         self.frames = tuple(frames)
         self.by_name: dict[str, list[tuple[Frame, tuple[str, ...]]]] = {}
-        self.packages: set[str] = set()
+        self._packages: set[str] | None = None
         for frame in frames:
             parts = path_parts(frame.path)
             if not parts:
                 continue
             self.by_name.setdefault(parts[-1], []).append((frame, parts))
-            self.packages.update(map(str.lower, parts[:-1]))
+
+    @property
+    def packages(self) -> set[str]:
+        """The directories the frames pass through, lowercased (read when first asked).
+
+        Only a record raised in no frame's file asks (a traceback of fifty frames
+        spends more on this than on indexing them by file name).
+        """
+        if self._packages is None:
+            self._packages = {
+                directory.lower()
+                for parts in self.by_name.values()
+                for _, path in parts
+                for directory in path[:-1]
+            }
+        return self._packages
 
     def evidence(self, file_path: str, line_number: int, repo: str) -> FrameEvidence:
         """The frame evidence for a record raised at ``file_path:line_number`` in ``repo``."""
         if not self.frames:
             return _NO_FRAMES
         record = path_parts(file_path)
-        best: FrameEvidence | None = None
+        # Which frame in the record's file is the stronger: at the raise line (2), else
+        # the innermost frame (1: the raise, in another version), else any (0); nearest
+        # first. Only the strongest one's evidence is written out.
+        best: tuple[tuple[int, int], Frame, int] | None = None
         for frame, parts in self.by_name.get(record[-1] if record else "", ()):
             depth = same_file_depth(parts, record)
             if not depth:
                 continue
             gap = abs(frame.line - line_number)
-            if gap <= NEAR_LINES:
+            kind = 2 if gap <= NEAR_LINES else 1 if frame is self.frames[-1] else 0
+            if best is None or (kind, -gap) > best[0]:
+                best = ((kind, -gap), frame, depth)
+        if best is not None:
+            (kind, _), frame, depth = best
+            gap = abs(frame.line - line_number)
+            if kind == 2:
                 reason = (
                     f"traceback frame {frame.path}:{frame.line} is the raise site "
                     f"{file_path}:{line_number}"
                 )
-                found = FrameEvidence("site", gap, depth, reason)
-            elif frame is self.frames[-1]:
+                return FrameEvidence("site", gap, depth, reason)
+            if kind == 1:
                 # The error was raised in this file, at another line: another version.
                 reason = (
                     f"the error was raised in {file_path} ({frame.path}:{frame.line}; "
                     f"the record is at line {line_number}: another version?)"
                 )
-                found = FrameEvidence("raise_file", gap, depth, reason)
-            else:
-                reason = f"traceback passes through {file_path} ({frame.path}:{frame.line})"
-                found = FrameEvidence("file", gap, depth, reason)
-            if best is None or (_KIND_ORDER[found.kind], -found.distance) > (
-                _KIND_ORDER[best.kind],
-                -best.distance,
-            ):
-                best = found
-        if best is not None:
-            return best
+                return FrameEvidence("raise_file", gap, depth, reason)
+            reason = f"traceback passes through {file_path} ({frame.path}:{frame.line})"
+            return FrameEvidence("file", gap, depth, reason)
         package = package_of(repo)
         if package in self.packages:
             return FrameEvidence(

@@ -609,10 +609,10 @@ class PatternIndex:
             if key in text:
                 yield pid
 
-    def candidates(self, text: str) -> list[Entry]:
-        """Patterns whose literal fragments all occur in ``text`` in order, most specific first."""
+    def candidates(self, text: str, leave_out: AbstractSet[int] = frozenset()) -> list[Entry]:
+        """Patterns whose fragments all occur in ``text`` in order, most specific first."""
         found = []
-        for pid in self._with_key(text):
+        for pid in self._with_key(text, self._proposed(text) - leave_out if leave_out else None):
             entry = self.entry(pid)
             if _in_order(entry.fragments, text):
                 found.append(entry)
@@ -715,9 +715,10 @@ class ScanIndex(PatternIndex):
     def _proposed(self, text: str) -> AbstractSet[int]:
         return frozenset(range(len(self.patterns)))
 
-    def candidates(self, text: str) -> list[Entry]:
-        """Every pattern, most specific first."""
-        return sorted((self.entry(pid) for pid in range(len(self.patterns))), key=_rank_key)
+    def candidates(self, text: str, leave_out: AbstractSet[int] = frozenset()) -> list[Entry]:
+        """Every pattern (but ``leave_out``), most specific first."""
+        every = (self.entry(pid) for pid in range(len(self.patterns)) if pid not in leave_out)
+        return sorted(every, key=_rank_key)
 
 
 def key_words(key: str) -> set[str]:

@@ -17,9 +17,18 @@ from errcat.extract.boxes import (
     _unbox_pytest,
     _unbox_rich,
 )
-from errcat.extract.grammar import _HINT_RE, _MAX_EMBED_DEPTH, _MAX_EMBEDDED, _TB_HEADER, _indent
+from errcat.extract.grammar import (
+    _EXC_START_RE,
+    _HINT_RE,
+    _MAX_EMBED_DEPTH,
+    _MAX_EMBEDDED,
+    _MAX_MESSAGE_CHARS,
+    _TB_HEADER,
+    _indent,
+    _looks_like_exception,
+)
 from errcat.extract.inline import _line_hits
-from errcat.extract.lines import _clean_lines, _Line
+from errcat.extract.lines import _ANSI_RE, _PREFIX_RE, _clean_lines, _Line
 from errcat.extract.reports import ExceptionReport, Frame, _Found
 from errcat.extract.tracebacks import (
     _demux,
@@ -52,10 +61,47 @@ def extract_reports(text: str) -> list[ExceptionReport]:
     """
     if not text or text.isspace():
         return []
-    fast = _plain_traceback(text)
+    fast = _plain_traceback(text) if "\n" in text else _plain_line(text)
     if fast is not None:
         return fast
     return _extract(text)
+
+
+def _plain_line(text: str) -> list[ExceptionReport] | None:
+    """The report of a lone ``Class: message`` line, or None when it needs the full parser.
+
+    A bare error line is the commonest query after a traceback. Read whole, it is
+    its class, then its message; the full parser cleans it, looks for log prefixes,
+    gutters, frames and headers, then for reports inside the message, and finds
+    nothing of the kind in a line this test lets through. The result is the one
+    :func:`_extract` gives (a property test checks it).
+
+    >>> _plain_line("ValueError: bad value 3")[0].message
+    'bad value 3'
+    >>> _plain_line("RuntimeError: failed: ValueError: bad x") is None  # a report inside
+    True
+    """
+    if (
+        len(text) > _MAX_MESSAGE_CHARS
+        or not text.isprintable()  # line breaks, tabs, escapes, control characters
+        or text != text.strip()
+        or any(mark in text for mark in _NOT_PLAIN_LINE)
+        or ("[" in text and _ANSI_RE.search(text) is not None)  # a colour code's remnant
+        or _PREFIX_RE.match(text) is not None
+    ):
+        return None
+    match = _EXC_START_RE.match(text)
+    if match is None or not _looks_like_exception(match.group("cls")):
+        return None
+    message = text[match.end() :]
+    if not message or _may_hold_report(message):
+        return None
+    return [ExceptionReport(match.group("cls"), message, (), 0, len(text), "line")]
+
+
+#: What only the full parser reads in one line: gutters and boxes (``|``, ``+``, fences,
+#: a rich box's corner), a JSON body, a traceback's header.
+_NOT_PLAIN_LINE = ("|", "+", "```", "~~~", "{", _RICH_TOP, "Traceback")
 
 
 def _extract(text: str) -> list[ExceptionReport]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -125,6 +125,16 @@ class _Collector:
             same = [p for p in same if tag in _summary(store, p).tags]
         return (frozenset(same) if len(same) == 1 else frozenset()), sharing
 
+    def rival_at_frame(self, ctx: ReportContext, position: int) -> bool:
+        """Whether the raise frame sits on the raise line of another record the text fits.
+
+        Asked only where a record's evidence needs it (see
+        :func:`~errcat.matcher.record_evidence.record_evidence`): finding those
+        records reads the summaries and templates of every record near the frame.
+        """
+        at_frame = ctx.raised_at_frame(self.part, self.catalog.parts[self.part])
+        return len(at_frame) > (position in at_frame)
+
     def in_frame_files(self, ctx: ReportContext) -> frozenset[int]:
         """Positions (in the current store) of records whose file name a frame shows."""
         return ctx.in_frame_files(self.part, self.catalog.parts[self.part])
@@ -225,7 +235,7 @@ class _Collector:
         best = probability(
             text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
         )
-        if evidence.information < _MIN_BITS and bare and lone not in entry.record_set:
+        if evidence.information < _MIN_BITS and bare and lone() not in entry.record_set:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
         if wordless and "site" in kinds:
             best = max(best, WORDLESS_SITE)  # a frame at a record's raise line answers
@@ -256,7 +266,6 @@ class _Collector:
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
-        at_frame = ctx.raised_at_frame(self.part, store)
         subject_first = entry.pattern.startswith(GROUP)
         # A raise without a message is told by its statement alone: whose is it?
         owners, sharing = (
@@ -276,7 +285,7 @@ class _Collector:
                 text=evidence,
                 lineage_of=self.lineage,
                 source_of=functools.partial(self.raise_source, position),
-                rival_at_frame=len(at_frame) > (position in at_frame),
+                rival_at_frame=functools.partial(self.rival_at_frame, ctx, position),
                 wordless=wordless,
                 statement_owner=position in owners,
                 statement_shared=position in sharing,
@@ -291,7 +300,7 @@ class _Collector:
                 reasons=text_reasons,
                 keep_features=self.keep_features,
                 wordless=wordless,
-                own_class=position == lone,
+                own_class=functools.partial(_is_lone, lone, position),
                 error_class=report.error_class,
                 has_message=bool(summary.error_message),
                 subject_first=subject_first,
@@ -534,6 +543,11 @@ def _hints(collector: _Collector, limit: int) -> list[Match]:
             for candidate in _near_candidates(ctx, store, limit):
                 collector.add(ctx, candidate)
     return sorted(collector.hints, key=lambda m: m._rank, reverse=True)
+
+
+def _is_lone(lone: Callable[[], int | None], position: int) -> bool:
+    """Whether the record at ``position`` is the lone record of the report's own class."""
+    return position == lone()
 
 
 def _is_wrapper(match: Match) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -174,6 +175,21 @@ def _explains_most(found: _Found) -> bool:
     return found.hit.mode == "full" and 2 * found.literal >= len(found.text)
 
 
+#: Each index's patterns proposed for every text that have no word of their own.
+_WORDLESS: weakref.WeakKeyDictionary[PatternIndex, frozenset[int]] = weakref.WeakKeyDictionary()
+
+
+def _wordless(index: PatternIndex) -> frozenset[int]:
+    """Patterns without a word of their own (:attr:`~errcat.index.Entry.wordless`), found once.
+
+    They have no word to be filed under, so every text proposes them.
+    """
+    found = _WORDLESS.get(index)
+    if found is None:
+        found = _WORDLESS[index] = frozenset(p for p in index.always if index.entry(p).wordless)
+    return found
+
+
 def _find_hits(
     index: PatternIndex, ctx: ReportContext, exact: set[tuple[int, str]]
 ) -> list[_Found]:
@@ -187,9 +203,12 @@ def _find_hits(
     # A message quoted in prose may have lost its final period; one Python
     # printed after its class is as raised.
     prose = ctx.prose
+    # A frameless report is never answered by a pattern without a word of its own (only a
+    # frame can tell it): those, which every text proposes, are not read at all.
+    leave_out = _wordless(index) if ctx.bare else frozenset()
     for text in forms:
         lookup = _lookup_text(text) if prose else text
-        for entry in index.candidates(lookup):
+        for entry in index.candidates(lookup, leave_out):
             if ctx.bare and _is_wordless(entry):
                 continue  # only a frame at a record's raise line can tell it
             hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from errcat.extract import ExceptionReport
@@ -229,6 +229,29 @@ def _lone_own_class(report: ExceptionReport, hits: Sequence[_Found], store: Stor
     return next(iter(found_at)) if len(found_at) == 1 else None
 
 
+class _LoneOwnClass:
+    """:func:`_lone_own_class` of a report's hits, worked out when first asked.
+
+    Most hits never ask (only a hit of few bits of evidence, or of a generic
+    shape, does), and the answer reads the summary of every record of the hits.
+    """
+
+    __slots__ = ("_found", "_hits", "_report", "_store")
+
+    def __init__(self, report: ExceptionReport, hits: Sequence[_Found], store: Store) -> None:
+        self._report, self._hits, self._store = report, hits, store
+        self._found: list[int | None] = []
+
+    def __call__(self) -> int | None:
+        if not self._found:
+            self._found.append(_lone_own_class(self._report, self._hits, self._store))
+        return self._found[0]
+
+
+def _no_lone() -> int | None:
+    return None
+
+
 def _cut_key(found: _Found) -> tuple[str, int, int] | None:
     """What a cut-off hit holds of its text (None for any other hit)."""
     if found.hit.mode != "truncated":
@@ -284,7 +307,7 @@ class Candidate:
     better; the candidate's records rank just below the best match held for
     them (but for one a frame shows raising it). ``cut``: the patterns a
     cut-off text fits as well (:func:`_cut_groups`). ``inner``: a placeholder
-    holds another pattern's whole message. ``lone``: the one record of the
+    holds another pattern's whole message. ``lone()``: the one record of the
     report's module-qualified class that fits the text (:func:`_lone_own_class`).
     ``share``: of a fuzzy hint, the words it shares with the message.
     """
@@ -298,7 +321,7 @@ class Candidate:
     cap_below: tuple[frozenset[int], ...] | None = None
     cut: _CutGroup | None = None
     inner: _Inner | None = None
-    lone: int | None = None
+    lone: Callable[[], int | None] = _no_lone
     share: float = 0.0
 
 
@@ -322,7 +345,7 @@ def _candidates(
     cut_groups = _cut_groups(hits)
     wrapped: dict[int, tuple[_Inner, list[int]]] = {}
     composed = _compositions(hits, store, store.index.uses_pieces)
-    lone = _lone_own_class(report, hits, store)
+    lone = _LoneOwnClass(report, hits, store)
     for w, (i, inner, repos) in composed.items():
         # Each may hold the other's message: the one raised as the report's class is
         # the wrapper (``composed[i]`` holds this hit's record); neither or both, and

@@ -127,7 +127,7 @@ def _site(
     text: TextEvidence,
     lineage_of: Callable[[str], Lineage | None] | None,
     source_of: Callable[[], str] | None,
-    rival_at_frame: bool,
+    rival_at_frame: Callable[[], bool],
     wordless: bool,
     statement_owner: bool,
 ) -> tuple[FrameEvidence, bool]:
@@ -159,7 +159,7 @@ def _site(
         elif (near or evidence.kind == "raise_file") and statement_owner:
             frame = report.frames[-1]
             evidence, near = _statement_evidence(evidence, record, frame, ctx.raise_code), False
-    if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame:
+    if evidence.kind == "raise_file" and source_of is not None and not rival_at_frame():
         evidence = _same_raise_code(evidence, record, report.frames[-1], ctx.raise_code, source_of)
     if evidence.kind in _HISTORY_KINDS and report.frames and lineage_of is not None:
         # A raise without a message is its statement: an older revision's line tells
@@ -172,7 +172,7 @@ def _site(
         ):
             lineage = lineage_of(record.id)
             evidence = _site_in_history(evidence, record, report, lineage, exact=statement)
-    if evidence.kind == "raise_file" and not rival_at_frame:
+    if evidence.kind == "raise_file" and not rival_at_frame():
         evidence = _same_function(evidence, record, report, text)
     if evidence.kind == "elsewhere" and (report.kind == "text" or hides_frames(record.tags)):
         # The frames of a traceback cut before its exception line (the message came
@@ -201,7 +201,7 @@ def record_evidence(
     text: TextEvidence,
     lineage_of: Callable[[str], Lineage | None] | None = None,
     source_of: Callable[[], str] | None = None,
-    rival_at_frame: bool = False,
+    rival_at_frame: Callable[[], bool] = lambda: False,
     wordless: bool = False,
     statement_owner: bool = False,
     statement_shared: bool = False,
@@ -216,11 +216,12 @@ def record_evidence(
     line of an older revision when the history says so, which is the raise
     site as surely as the current line is. ``source_of()`` gives the record's
     raising line of code: the innermost frame in the record's file showing that
-    very code is the raise site whatever its line number. ``rival_at_frame``:
-    the raise frame sits on another record's raise line, whose message the text
-    fits too; that statement is the other record's, whatever this one's code or
-    function. ``wordless``: the record's pattern has no word (``{msg}``), so only
-    a frame at its very raise line counts as the site. ``statement_owner``: the
+    very code is the raise site whatever its line number. ``rival_at_frame()``:
+    whether the raise frame sits on another record's raise line, whose message the
+    text fits too; that statement is the other record's, whatever this one's code or
+    function (asked only for a record in the raise frame's file at another line).
+    ``wordless``: the record's pattern has no word (``{msg}``), so only a frame at
+    its very raise line counts as the site. ``statement_owner``: the
     record is raised without a message and the raise frame prints its statement,
     which no other record of the file shares; ``statement_shared``: the frame
     prints the record's statement, named or not. ``captures``: the values the

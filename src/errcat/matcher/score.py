@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from errcat._calibration import WORDLESS, WORDLESS_SITE
 from errcat.confidence import TextEvidence, probability, record_features, record_logit
@@ -62,7 +62,7 @@ def _score(
     reasons: Sequence[str],
     keep_features: bool = False,
     wordless: bool = False,
-    own_class: bool = False,
+    own_class: Callable[[], bool] = lambda: False,
     error_class: str | None = None,
     has_message: bool = True,
     subject_first: bool = False,
@@ -74,10 +74,11 @@ def _score(
     fitted model, then capped: ``wordless``, the record's pattern has no word
     (``{msg}``): only a frame at its raise line, with a class that agrees, makes
     it an answer, as often as such answers are right (``_calibration.WORDLESS_SITE``);
-    ``own_class``, the report names the record's class with its module (its
+    ``own_class()``, the report names the record's class with its module (its
     ``error_class``) and no other record of that class fits the text (see
     :func:`errcat.matcher.hits._lone_own_class`): no other project's text can be
-    it, so few words are enough for the model to weigh. ``has_message``: the
+    it, so few words are enough for the model to weigh (asked only where it
+    matters: finding that record reads every record of the hits). ``has_message``: the
     record's template is not empty (a raise without a message); ``subject_first``:
     its pattern opens with a placeholder (see :func:`_generic_shape`). A family record
     (:mod:`errcat.matcher.family`) stays under the cap without a raise frame in its scope.
@@ -124,7 +125,7 @@ def _score(
         site.kind != "site"
         and text.information < _MIN_BITS
         and confidence > _GENERIC_CAP
-        and not own_class
+        and not own_class()
     ):
         confidence = _GENERIC_CAP
         reasons.append(
@@ -135,7 +136,7 @@ def _score(
         _GENERIC_CAP < confidence < _GENERIC_SURE
         and _generic_shape(text, subject_first)
         and site.kind not in _HOLDING_SITES
-        and not (evidence.named or evidence.qualified or own_class)
+        and not (evidence.named or evidence.qualified or own_class())
     ):
         # A shape many projects raise, or a short predicate any phrase completes
         # ("The order of integration must be non-negative"): the words do not say
@@ -149,7 +150,7 @@ def _score(
             + ": an answer needs a frame in the record's file or package, the text naming "
             "its project, or its class named with its module"
         )
-    elif own_class and site.kind != "site" and text.information < _MIN_BITS:
+    elif site.kind != "site" and text.information < _MIN_BITS and own_class():
         reasons.append(
             f"its literal words carry {text.information:.0f} bits of evidence, but the "
             f"class {error_class} is this record's own and no other record of it fits"

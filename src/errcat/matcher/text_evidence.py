@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from errcat import background
 from errcat.confidence import TextEvidence, catalog_rarity
@@ -40,16 +41,100 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def _mentions(text: str) -> Mapping[str, int]:
-    """The lowercase words of a text (the project names it may mention), colours removed.
+    r"""The lowercase words of a text (the project names it may mention), colours removed.
 
     Each with how often it occurs (a name held only by a message's values is not
-    the text naming the project: see :func:`_named_outside`).
+    the text naming the project: see :func:`_named_outside`). The words are
+    counted when asked for (:class:`Mentions`): a match asks for a few project
+    and class names, and a long traceback holds thousands of words.
+
+    >>> words = _mentions("\x1b[31mvllm\x1b[0m: 3vllm x3vllm vllm_x VLLM")
+    >>> words["vllm"], "x3vllm" in words, words.get("sglang", 0)
+    (3, True, 0)
     """
-    plain = _ANSI.sub(" ", text[:_MENTION_CHARS])
-    if plain.isascii():
-        # Lowered whole, the same words (outside ASCII, lowering may make a letter).
-        return Counter(_MENTION_WORD.findall(plain.lower()))
-    return Counter(map(str.lower, _MENTION_WORD.findall(plain)))
+    return Mentions(text)
+
+
+class Mentions(Mapping[str, int]):
+    """:func:`_mentions`' words of a text, each counted on first lookup.
+
+    The same counts as splitting the text into words (``[A-Za-z_][A-Za-z0-9_]*``,
+    lowercased) and counting them all: a lowercase word is found with
+    ``str.find`` and counted where it is a whole word, that is, where no word
+    character follows it and the word characters before it, if any, are digits
+    that no letter or underscore precedes (a word never starts with a digit, so
+    ``3vllm`` holds ``vllm`` and ``x3vllm`` does not). A text outside ASCII
+    (where lowering may make a letter) and a walk over all the words count
+    every word at once.
+    """
+
+    __slots__ = ("_all", "_counted", "_lowered")
+
+    def __init__(self, text: str) -> None:
+        head = text[:_MENTION_CHARS]
+        plain = _ANSI.sub(" ", head) if "\x1b" in head else head
+        #: The lowered text when it is ASCII, else None (then all words are counted).
+        self._lowered = plain.lower() if plain.isascii() else None
+        self._all: Counter[str] | None = None
+        if self._lowered is None:
+            self._all = Counter(map(str.lower, _MENTION_WORD.findall(plain)))
+        self._counted: dict[str, int] = {}
+
+    def _count(self, word: str) -> int:
+        if self._all is not None:
+            return self._all.get(word, 0)
+        found = self._counted.get(word)
+        if found is not None:
+            return found
+        text = self._lowered
+        assert text is not None
+        found = 0
+        if _LOWER_WORD.fullmatch(word):
+            end = len(word)
+            at = text.find(word)
+            while at >= 0:
+                after = text[at + end : at + end + 1]
+                if not (after and after in _WORD_CHARS):
+                    start = at
+                    while start and text[start - 1] in _DIGITS:
+                        start -= 1
+                    if not (start and text[start - 1] in _WORD_CHARS):
+                        found += 1
+                at = text.find(word, at + 1)
+        self._counted[word] = found
+        return found
+
+    def __getitem__(self, word: str) -> int:
+        found = self._count(word) if isinstance(word, str) else 0
+        if not found:
+            raise KeyError(word)
+        return found
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self._count(word) > 0
+
+    def get(self, word: str, default: Any = None) -> Any:
+        """The word's count, or ``default`` when the text does not hold it."""
+        found = self._count(word) if isinstance(word, str) else 0
+        return found if found else default
+
+    def _every(self) -> Counter[str]:
+        if self._all is None:
+            assert self._lowered is not None
+            self._all = Counter(_MENTION_WORD.findall(self._lowered))
+        return self._all
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+
+#: A word as :data:`_MENTION_WORD` finds it, lowercased; the characters of words.
+_LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_DIGITS = frozenset("0123456789")
 
 
 def _named_outside(

@@ -161,6 +161,10 @@ def _spaced_name(template: str, captures: Sequence[str | None]) -> bool:
     >>> _spaced_name("not '{d.__class__.__name__:>12}'", ["    Decimal "])
     False
     """
+    if "__name__" not in template and "__qualname__" not in template:
+        # No placeholder can print a name (a placeholder's expression is text of the
+        # template; see _NAME_EXPRESSIONS): most templates, told without parsing them.
+        return False
     count, fields = _name_fields(template)
     if not fields or count != len(captures):
         return False

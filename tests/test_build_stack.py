@@ -76,6 +76,7 @@ from stack_curated import CURATED_TAG  # noqa: E402
 from stack_curated.argparse_errors import RECORDS as ARGPARSE  # noqa: E402
 from stack_curated.pydantic_errors import parse_arms, type_record  # noqa: E402
 from stack_curated.symbols import RECORDS as SYMBOLS  # noqa: E402
+from stack_curated.trl_server import RECORDS as TRL_SERVER  # noqa: E402
 
 
 def _mined(template: str, *tags: str) -> RecordEnvelope:
@@ -142,3 +143,20 @@ def test_argparse_and_symbol_records_answer_what_users_paste() -> None:
     title = "Import error sgl_kernel undefined symbol: _ZN3c104cuda9SetDeviceEab"
     match = errcat.match_error(title, catalog=catalog)
     assert match is not None and "undefined symbol" in match.summary.error_message
+
+
+def test_trl_server_records_answer_the_404_from_either_client_file_and_no_other_status() -> None:
+    """trl's client moved from trl/extras/ to trl/generation/: a traceback through either
+    file gets the record of that file; a 500 is the server's own error, not this one."""
+    catalog = Catalog([r.envelope() for r in TRL_SERVER])
+    for folder in ("extras", "generation"):
+        paste = (
+            f'  File "/env/site-packages/trl/{folder}/vllm_client.py", line 233,'
+            " in init_communicator\n"
+            '    raise Exception(f"Request failed: {response.status_code}, {response.text}")\n'
+            'Exception: Request failed: 404, {"detail":"Not Found"}'
+        )
+        match = errcat.match_error(paste, catalog=catalog)
+        assert match is not None and match.record.file_path == f"trl/{folder}/vllm_client.py"
+        assert any("trl vllm-serve" in s for s in match.record.solutions)
+    assert errcat.match_error("Exception: Request failed: 500, oops", catalog=catalog) is None

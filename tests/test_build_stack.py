@@ -160,3 +160,17 @@ def test_trl_server_records_answer_the_404_from_either_client_file_and_no_other_
         assert match is not None and match.record.file_path == f"trl/{folder}/vllm_client.py"
         assert any("trl vllm-serve" in s for s in match.record.solutions)
     assert errcat.match_error("Exception: Request failed: 500, oops", catalog=catalog) is None
+
+
+def test_finish_drops_copies_of_held_messages_but_keeps_bare_raises(capsys: object) -> None:
+    """A framework's copy of an upstream check (``held`` elsewhere) would answer the upstream's
+    error as the framework's: dropped. A raise without a message is no copy of anything."""
+    spec = {"name": "frameworks"}
+    copy = _mined("You must specify exactly one of input_ids or inputs_embeds")
+    own = _mined("Current length of row({length}) is larger than the max_length({limit})")
+    bare = _mined("")
+    held = frozenset({copy.record.error_message, ""})
+    out = finish(spec, [copy, own, bare], held=held)
+    assert [e.record.error_message for e in out] == [own.record.error_message, ""]
+    assert "1 as copies of another catalog's message" in capsys.readouterr().out  # type: ignore[attr-defined]
+    assert len(finish(spec, [copy, own])) == 2  # nothing held: nothing dropped

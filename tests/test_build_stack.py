@@ -174,3 +174,13 @@ def test_finish_drops_copies_of_held_messages_but_keeps_bare_raises(capsys: obje
     assert [e.record.error_message for e in out] == [own.record.error_message, ""]
     assert "1 as copies of another catalog's message" in capsys.readouterr().out  # type: ignore[attr-defined]
     assert len(finish(spec, [copy, own])) == 2  # nothing held: nothing dropped
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=4, unique=True), st.data())
+def test_finish_never_keeps_a_held_message_nor_drops_an_unheld_one(
+    words: list[str], data: st.DataObject
+) -> None:
+    templates = [f"{w} of the {w}-shaped tensor {{value}} went missing" for w in words]
+    held = frozenset(data.draw(st.sets(st.sampled_from(templates))))
+    out = finish({"name": "frameworks"}, [_mined(t) for t in templates], held=held)
+    assert {e.record.error_message for e in out} == set(templates) - held

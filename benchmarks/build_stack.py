@@ -27,6 +27,12 @@ answer. Then the hand-written records of the groups the package names under
 ``curated`` (:mod:`stack_curated`) are added. ``--refinish`` runs these two
 steps again on the committed records (the mined part kept, the hand-written part
 replaced), without mining: the result is the same as a full build's.
+
+A package that sets ``dropCopies`` (the frameworks built on the engines) also
+loses its mined records whose message the bundled catalog or another stack
+package already holds (:func:`held_messages`): ms-swift and verl carry copies of
+transformers', peft's, sglang's and vllm's checks in their patched models and
+layers, and a copy would answer the upstream's own error as the framework's.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from errcat import Catalog
 from errcat.background import information, shape_words
 from errcat.history import sidecar_path
 from errcat.imports.records import IMPORTS_TAG
@@ -178,6 +185,21 @@ def build_imports(spec: dict[str, Any], cache: Path) -> list[RecordEnvelope]:
     return list(unique.values())
 
 
+def held_messages(name: str) -> frozenset[str]:
+    """The messages of the bundled catalog and of every other built stack package.
+
+    For a package whose spec sets ``dropCopies``: its mined records of these very
+    messages are copies of another project's check (:func:`finish` drops them).
+    """
+    held = {record.error_message for record in Catalog.bundled()}
+    for path in sorted((STACK / "packages").glob("errcat-data-*/src/*/records/*.jsonl.gz")):
+        if path.parents[3].name == f"errcat-data-{name}":
+            continue
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            held.update(json.loads(line)["record"]["errorMessage"] for line in fh if line.strip())
+    return frozenset(held)
+
+
 def too_vague(envelope: RecordEnvelope) -> bool:
     """Whether a mined record's literal text is too little to be a confident answer.
 
@@ -214,15 +236,25 @@ def vague_pattern(pattern: str) -> bool:
 
 
 def finish(
-    spec: dict[str, Any], mined: list[RecordEnvelope], mirrors: Path = MIRRORS
+    spec: dict[str, Any],
+    mined: list[RecordEnvelope],
+    mirrors: Path = MIRRORS,
+    held: frozenset[str] = frozenset(),
 ) -> list[RecordEnvelope]:
-    """The package's records: the mined ones that are not :func:`too_vague`, and its curated."""
-    kept = [e for e in mined if CURATED_TAG not in e.record.tags and not too_vague(e)]
-    dropped = sum(1 for e in mined if CURATED_TAG not in e.record.tags) - len(kept)
+    """The package's records: the mined ones that are not :func:`too_vague` nor copies of a
+    message ``held`` by another catalog, and its curated."""
+    own = [e for e in mined if CURATED_TAG not in e.record.tags]
+    kept = [e for e in own if not too_vague(e)]
+    dropped = len(own) - len(kept)
+    copies = [e for e in kept if e.record.error_message.strip() and e.record.error_message in held]
+    kept = [
+        e for e in kept if not (e.record.error_message.strip() and e.record.error_message in held)
+    ]
     added = curated(spec.get("curated", []), spec, mirrors)
     print(
         f"errcat-data-{spec['name']}: {dropped:,} mined records dropped as too vague"
-        f" (under {MIN_BITS:.0f} bits or one word), {len(added)} hand-written added",
+        f" (under {MIN_BITS:.0f} bits or one word), {len(copies):,} as copies of another"
+        f" catalog's message, {len(added)} hand-written added",
         flush=True,
     )
     unique: dict[str, RecordEnvelope] = {}
@@ -337,7 +369,8 @@ def build_one(
         envelopes = build_imports(spec, cache)
     else:
         raise SystemExit(f"{spec['name']}: unknown package kind {kind!r}")
-    manifest = write_package(spec, finish(spec, envelopes, mirrors), mined)
+    held = held_messages(spec["name"]) if spec.get("dropCopies") else frozenset()
+    manifest = write_package(spec, finish(spec, envelopes, mirrors, held), mined)
     size = sum((data_dir(spec["name"]) / f).stat().st_size for f in manifest["files"])
     print(
         f"errcat-data-{spec['name']}: {manifest['count']:,} records, {size / 1e6:.1f} MB "
@@ -351,7 +384,8 @@ def refinish(spec: dict[str, Any], mirrors: Path = MIRRORS) -> None:
     data = data_dir(spec["name"])
     manifest = read_manifest(data)
     envelopes = [env for file in sorted(manifest["files"]) for env in read_envelopes(data / file)]
-    new = write_package(spec, finish(spec, envelopes, mirrors), [], kept=manifest)
+    held = held_messages(spec["name"]) if spec.get("dropCopies") else frozenset()
+    new = write_package(spec, finish(spec, envelopes, mirrors, held), [], kept=manifest)
     print(f"errcat-data-{spec['name']}: {manifest['count']:,} -> {new['count']:,} records")
 
 

@@ -76,6 +76,7 @@ from stack_curated import CURATED_TAG  # noqa: E402
 from stack_curated.argparse_errors import RECORDS as ARGPARSE  # noqa: E402
 from stack_curated.pydantic_errors import parse_arms, type_record  # noqa: E402
 from stack_curated.symbols import RECORDS as SYMBOLS  # noqa: E402
+from stack_curated.trl_server import RECORDS as TRL_SERVER  # noqa: E402
 
 
 def _mined(template: str, *tags: str) -> RecordEnvelope:
@@ -142,3 +143,44 @@ def test_argparse_and_symbol_records_answer_what_users_paste() -> None:
     title = "Import error sgl_kernel undefined symbol: _ZN3c104cuda9SetDeviceEab"
     match = errcat.match_error(title, catalog=catalog)
     assert match is not None and "undefined symbol" in match.summary.error_message
+
+
+def test_trl_server_records_answer_the_404_from_either_client_file_and_no_other_status() -> None:
+    """trl's client moved from trl/extras/ to trl/generation/: a traceback through either
+    file gets the record of that file; a 500 is the server's own error, not this one."""
+    catalog = Catalog([r.envelope() for r in TRL_SERVER])
+    for folder in ("extras", "generation"):
+        paste = (
+            f'  File "/env/site-packages/trl/{folder}/vllm_client.py", line 233,'
+            " in init_communicator\n"
+            '    raise Exception(f"Request failed: {response.status_code}, {response.text}")\n'
+            'Exception: Request failed: 404, {"detail":"Not Found"}'
+        )
+        match = errcat.match_error(paste, catalog=catalog)
+        assert match is not None and match.record.file_path == f"trl/{folder}/vllm_client.py"
+        assert any("trl vllm-serve" in s for s in match.record.solutions)
+    assert errcat.match_error("Exception: Request failed: 500, oops", catalog=catalog) is None
+
+
+def test_finish_drops_copies_of_held_messages_but_keeps_bare_raises(capsys: object) -> None:
+    """A framework's copy of an upstream check (``held`` elsewhere) would answer the upstream's
+    error as the framework's: dropped. A raise without a message is no copy of anything."""
+    spec = {"name": "frameworks"}
+    copy = _mined("You must specify exactly one of input_ids or inputs_embeds")
+    own = _mined("Current length of row({length}) is larger than the max_length({limit})")
+    bare = _mined("")
+    held = frozenset({copy.record.error_message, ""})
+    out = finish(spec, [copy, own, bare], held=held)
+    assert [e.record.error_message for e in out] == [own.record.error_message, ""]
+    assert "1 as copies of another catalog's message" in capsys.readouterr().out  # type: ignore[attr-defined]
+    assert len(finish(spec, [copy, own])) == 2  # nothing held: nothing dropped
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=4, unique=True), st.data())
+def test_finish_never_keeps_a_held_message_nor_drops_an_unheld_one(
+    words: list[str], data: st.DataObject
+) -> None:
+    templates = [f"{w} of the {w}-shaped tensor {{value}} went missing" for w in words]
+    held = frozenset(data.draw(st.sets(st.sampled_from(templates))))
+    out = finish({"name": "frameworks"}, [_mined(t) for t in templates], held=held)
+    assert {e.record.error_message for e in out} == set(templates) - held

@@ -8,6 +8,7 @@ default catalog, as after ``pip install stack/packages/errcat-data-python/``.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import importlib
 import json
@@ -63,7 +64,7 @@ def test_every_package_of_sources_is_built() -> None:
     spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
     built = {p.name.removeprefix("errcat-data-") for p in PACKAGES}
     assert built == {p["name"] for p in spec["packages"]}
-    assert {"kernels", "distributed"} <= built
+    assert {"kernels", "distributed", "frameworks"} <= built
 
 
 def test_every_package_has_its_manifest_and_sources() -> None:
@@ -114,6 +115,14 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
             "ray-project/ray",
             "python/ray/_private/state.py",
         ),
+        (
+            "frameworks",
+            "RuntimeError: The vLLM server at http://10.0.0.7:8000 does not expose its"
+            " development endpoints, which TRL uses to synchronize weights. Restart it with"
+            " `VLLM_SERVER_DEV_MODE=1` in its environment.",
+            "huggingface/trl",
+            "trl/generation/vllm_client.py",
+        ),
     ],
 )
 def test_a_new_package_answers_its_own_message_through_the_entry_point(
@@ -126,3 +135,28 @@ def test_a_new_package_answers_its_own_message_through_the_entry_point(
     assert match is not None and match.exact
     assert (match.record.repo, match.record.file_path) == (repo, file_path)
     assert "/blob/0000000000000000000000000000000000000000/" not in match.record.github_url
+
+
+def test_the_frameworks_records_link_at_the_release_tags_sources_names() -> None:
+    """Each record of errcat-data-frameworks links to its repo at ``v<version>`` of a release
+    ``SOURCES.json`` names for it (a message gone from the newest links at the older tag)."""
+    spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
+    (package,) = [p for p in spec["packages"] if p["name"] == "frameworks"]
+    tags = {
+        p["repo"]: {p["tag"].format(version=v) for v in p["versions"]} for p in package["projects"]
+    }
+    records = STACK / "packages" / "errcat-data-frameworks" / "src" / "errcat_data_frameworks"
+    seen: dict[str, set[str]] = {}
+    for path in sorted((records / "records").glob("*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                record = json.loads(line)["record"]
+                if "errcat:stack:curated" in record["tags"]:
+                    continue  # hand-written: linked where it was read (stack_curated)
+                prefix = f"https://github.com/{record['repo']}/blob/"
+                assert record["githubUrl"].startswith(prefix), record["githubUrl"]
+                tag = record["githubUrl"][len(prefix) :].split("/", 1)[0]
+                seen.setdefault(record["repo"], set()).add(tag)
+    assert set(seen) == set(tags)
+    for repo, found in seen.items():
+        assert found <= tags[repo], repo

@@ -22,6 +22,7 @@ import pytest
 
 import errcat
 import errcat.default as default_module
+from errcat.history import History
 from errcat.plugins import GROUP, installed_entry_points
 
 STACK = Path(__file__).resolve().parents[1] / "stack"
@@ -160,3 +161,56 @@ def test_the_frameworks_records_link_at_the_release_tags_sources_names() -> None
     assert set(seen) == set(tags)
     for repo, found in seen.items():
         assert found <= tags[repo], repo
+
+
+def test_the_hf_package_answers_a_transformers_4_wording_that_5_removed(site: Path) -> None:
+    """Pasted transformers errors mostly come from 4.x: its history keeps their wording."""
+    text = (
+        "ValueError: Loading acme/custom-model requires you to execute the configuration file"
+        " in that repo on your local machine. Make sure you have read the code there to avoid"
+        " malicious use, then set the option `trust_remote_code=True` to remove this error."
+    )
+    _install(site, STACK / "packages" / "errcat-data-hf")
+    match = errcat.match_error(text)
+    assert match is not None and match.exact
+    record = match.record
+    assert (record.repo, record.file_path) == (
+        "huggingface/transformers",
+        "src/transformers/dynamic_module_utils.py",
+    )
+    assert "/blob/v4.51.3/src/transformers/dynamic_module_utils.py#L" in record.github_url
+    lineage = match.history
+    assert lineage is not None and lineage.status == "removed"
+    assert [s.revision.label for s in lineage.sites] == ["4.45.2", "4.51.3"]
+    assert lineage.newest is not None and lineage.newest.label == "5.20.2"
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_each_history_spans_the_releases_built_from(package: Path) -> None:
+    """A sidecar's revisions are its project's releases; a rewording links to a lineage."""
+    (data,) = (package / "src").iterdir()
+    manifest = json.loads((data / "manifest.json").read_text(encoding="utf-8"))
+    if not manifest.get("history"):
+        pytest.skip("no history")
+    built = {part["repo"]: part["versions"] for part in manifest["builtFrom"] if "repo" in part}
+    for sidecar in manifest["history"]:
+        history = History.load(data / sidecar)
+        assert [r.label for r in history.revisions] == built[history.repo], sidecar
+        for lineage in history:
+            if lineage.successor is not None:
+                assert lineage.status == "reworded" and lineage.successor in history
+
+
+def test_every_hf_record_has_its_lineage_back_to_transformers_4() -> None:
+    """Each record of the hf package (old releases' too) is a lineage of its project's history."""
+    data = STACK / "packages" / "errcat-data-hf" / "src" / "errcat_data_hf"
+    records = list(errcat.Catalog.from_path(data))
+    histories = {
+        h.repo: h for h in map(History.load, sorted(data.glob("records/*.history.json.gz")))
+    }
+    assert set(histories) == {r.repo for r in records}
+    assert all(r.id in histories[r.repo] for r in records)
+    transformers = histories["huggingface/transformers"]
+    assert [r.label for r in transformers.revisions][:4] == ["4.45.2", "4.51.3", "4.55.4", "4.57.6"]
+    ended = {lin.last.label for lin in transformers if lin.status != "current"}
+    assert {"4.45.2", "4.51.3", "4.55.4", "4.57.6"} <= ended

@@ -254,3 +254,44 @@ def test_the_native_records_pass_the_release_lint_together() -> None:
     ]
     errors = [str(f) for f in lint_records(items) if f.level == "error"]
     assert not errors, errors
+
+
+def test_a_project_s_own_raise_of_the_import_wording_wins_at_its_raise_frame() -> None:
+    # vllm raises ModuleNotFoundError(f"No module named {name!r}") itself in a lazy
+    # importer: with a frame at that line it is vllm's, and the release lint agrees.
+    from errcat.lint import LintItem, lint_records
+
+    imports = ROOT / "curated" / "python__cpython.native.jsonl"
+    envelopes = [
+        validate_envelope(json.loads(line))
+        for line in imports.read_text(encoding="utf-8").splitlines()
+    ]
+    own = make_envelope(
+        id="a1a1a1a1a1a1a1a1",
+        errorClass="ModuleNotFoundError",
+        errorMessage="No module named {name!r}",
+        messagePattern="No module named (.+?)",
+        repo="vllm-project/vllm",
+        filePath="vllm/utils/import_utils.py",
+        lineNumber=40,
+        sourceCode="    raise ModuleNotFoundError(f'No module named {name!r}')",
+        githubUrl="https://github.com/vllm-project/vllm/blob/"
+        + "0" * 40
+        + "/vllm/utils/import_utils.py#L40-L40",
+        sourceCodeStart=40,
+        sourceCodeEnd=40,
+    )
+    catalog = Catalog([*envelopes, own])
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/vllm/utils/import_utils.py", line 40,'
+        " in lazy\n"
+        "    raise ModuleNotFoundError(f'No module named {name!r}')\n"
+        "ModuleNotFoundError: No module named 'flash_attn'\n"
+    )
+    found = match_error(text, catalog=catalog)
+    assert found is not None and found.summary.repo == "vllm-project/vllm"
+    bare = match_error("ModuleNotFoundError: No module named 'flash_attn'", catalog=catalog)
+    assert bare is not None and bare.summary.repo == "python/cpython"
+    items = [LintItem(e.record, "test", n) for n, e in enumerate([*envelopes, own], 1)]
+    assert not [str(f) for f in lint_records(items) if f.level == "error"]

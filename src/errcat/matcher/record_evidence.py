@@ -270,8 +270,12 @@ def record_evidence(
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
         family=is_family(record),
         c_copy=c_printed and not _prints_for_c(record),
+        # ... unless the raise frame sits on another record's raise line: a project's own
+        # raise of the wording (a lazy importer), which the import system's hidden frames
+        # never show.
         import_system=record.repo == "python/cpython"
-        and not _IMPORT_SYSTEM_TAGS.isdisjoint(record.tags),
+        and not _IMPORT_SYSTEM_TAGS.isdisjoint(record.tags)
+        and not (report.frames and rival_at_frame()),
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,
     )

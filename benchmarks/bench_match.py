@@ -291,7 +291,7 @@ def main() -> None:
     parser.add_argument(
         "--dir",
         type=Path,
-        default=Path(os.environ.get("ERRCAT_BENCH_DIR") or corpus.cache_root() / "catalogs"),
+        default=corpus.catalogs_dir(),
     )
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, catalogs in {args.dir}\n")

@@ -286,6 +286,11 @@ def cache_root() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "errcat-bench"
 
 
+def catalogs_dir() -> Path:
+    """Where the benchmark catalogs are written: ``$ERRCAT_BENCH_DIR``, else under :func:`cache_root`."""
+    return Path(os.environ.get("ERRCAT_BENCH_DIR") or cache_root() / "catalogs")
+
+
 def _repo_name(name: str) -> str:
     return "pypi/" + re.sub(r"[^A-Za-z0-9_.-]+", "-", name).lower()
 

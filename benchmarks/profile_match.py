@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
-import os
 import pstats
 import statistics
 import sys
@@ -49,7 +48,7 @@ def main() -> None:
     parser.add_argument(
         "--dir",
         type=Path,
-        default=Path(os.environ.get("ERRCAT_BENCH_DIR") or corpus.cache_root() / "catalogs"),
+        default=corpus.catalogs_dir(),
     )
     args = parser.parse_args()
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
-import os
 import statistics
 import subprocess
 import sys
@@ -106,7 +105,7 @@ def main() -> None:
     parser.add_argument(
         "--dir",
         type=Path,
-        default=Path(os.environ.get("ERRCAT_BENCH_DIR") or corpus.cache_root() / "catalogs"),
+        default=corpus.catalogs_dir(),
     )
     args = parser.parse_args()
 

@@ -18,11 +18,6 @@ curated record and a moved record still fits a traceback through its old line.
 >>> [copy] = old_wordings({old.record.id: old}, [new])
 >>> copy.record.error_message, copy.record.id != old.record.id
 ('bad value {x!r}', True)
->>> renamed = old.model_copy(
-...     update={"record": old.record.model_copy(update={"error_message": "bad value {v!r}"})}
-... )
->>> old_wordings({old.record.id: old}, [renamed])
-[]
 """
 
 from __future__ import annotations
@@ -31,7 +26,6 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from errcat.history import History, Lineage, Revision, Site
-from errcat.mine.pairing import printed
 from errcat.mine.records import record_id
 from errcat.models import RecordEnvelope
 
@@ -54,16 +48,12 @@ def old_wordings(
 
     ``before`` holds the curated records as read (by id), ``after`` the
     re-anchored ones. Each copy keeps the old message, pattern, place and
-    link, and the curated text. A wording that only renamed a placeholder
-    (``{self.size}`` -> ``{size}``) prints the same words: the curated record
-    answers them already, and a copy would only tie with it.
+    link, and the curated text.
     """
     out = []
     for envelope in after:
         old = before.get(envelope.record.id)
-        if old is None or printed(old.record.error_message) == printed(
-            envelope.record.error_message
-        ):
+        if old is None or old.record.error_message == envelope.record.error_message:
             continue
         record = old.record.model_copy(update={"id": old_wording_id(old)})
         out.append(old.model_copy(update={"record": record}))

@@ -17,7 +17,6 @@ from errcat.history import Revision, Site
 from errcat.mine.facts import _FileScan
 from errcat.mine.pairing import Msg, Pairs, Statement
 from errcat.models import RecordEnvelope
-from errcat.tags import FUNCTION_TAG_PREFIX, tag_values
 from errcat.view import raise_source
 
 __all__ = ["Line", "Step", "advance", "msg_of", "short_class", "statements_of", "unique_id"]
@@ -57,10 +56,9 @@ def unique_id(rid: str, revision: Revision, used: Container[str]) -> str:
 
 
 def msg_of(envelope: RecordEnvelope) -> Msg:
-    """What pairing reads of a record: id, file, line, class, template and raising function."""
+    """What pairing reads of a record: id, file, line, class and template."""
     r = envelope.record
-    function = next(iter(tag_values(r.tags, FUNCTION_TAG_PREFIX)), "")
-    return Msg(r.id, r.file_path, r.line_number, r.error_class, r.error_message, function)
+    return Msg(r.id, r.file_path, r.line_number, r.error_class, r.error_message)
 
 
 def statements_of(bare: Sequence[RecordEnvelope], scans: Sequence[_FileScan]) -> list[Statement]:

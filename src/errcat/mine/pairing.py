@@ -11,17 +11,10 @@ siblings (the other messages of that old file) moved to.
 ... ]
 >>> new = [
 ...     Msg("3", "pkg/groups/net.py", 5, "ValueError", "port {port} is out of range"),
-...     Msg("4", "pkg/groups/net.py", 9, "ValueError", "unknown network backend {backend!r}"),
+...     Msg("4", "pkg/groups/net.py", 9, "ValueError", "unknown backend {backend!r}"),
 ... ]
 >>> [(old[i].id, new[j].id, kind) for i, j, kind in pair_messages(old, new)]
 [('1', '3', 'moved'), ('2', '4', 'reworded')]
-
-A placeholder renamed (``{name!r}`` -> ``{backend!r}``) prints the same words:
-the same message moved, when nothing else in either file prints them.
-
->>> new[1] = Msg("4", "pkg/groups/net.py", 9, "ValueError", "unknown backend {backend!r}")
->>> [(old[i].id, new[j].id, kind) for i, j, kind in pair_messages(old, new)]
-[('1', '3', 'moved'), ('2', '4', 'moved')]
 """
 
 from __future__ import annotations
@@ -40,12 +33,10 @@ __all__ = [
     "Msg",
     "Statement",
     "follow_alone",
-    "follow_renames",
     "follow_siblings",
     "opening",
     "pair_messages",
     "pair_statements",
-    "printed",
     "similarity",
 ]
 
@@ -57,17 +48,13 @@ Kind = Literal["same", "moved", "reworded"]
 
 @dataclass(frozen=True, slots=True)
 class Msg:
-    """One message at one revision: its record id, file, line, class and template.
-
-    ``function`` is the raising function's name when known (empty otherwise).
-    """
+    """One message at one revision: its record id, file, line, class and template."""
 
     id: str
     file_path: str
     line: int
     error_class: str
     template: str
-    function: str = ""
 
 
 def similarity(a: str, b: str) -> float:
@@ -109,18 +96,6 @@ def opening(template: str) -> tuple[str, ...]:
         if m.group().startswith("{") or len(tokens) == 8:
             break
     return tuple(tokens) if len(tokens) >= 4 else ()
-
-
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-
-
-def printed(template: str) -> str:
-    """A template as it prints, whatever its placeholders are named.
-
-    >>> printed("Head size {head_size} is not in {self.supported!r}.")
-    'Head size {} is not in {}.'
-    """
-    return _PLACEHOLDER.sub("{}", template)
 
 
 def _short(name: str) -> str:
@@ -196,99 +171,6 @@ def _take_best(
     return out
 
 
-def _destinations(
-    old: Sequence[Msg], new: Sequence[Msg], pairs: Sequence[tuple[int, int]]
-) -> dict[str, str]:
-    """Each old file whose paired messages went elsewhere: the file most of them went to.
-
-    A file renamed (or split) takes its messages with it: the file most of its
-    paired messages went to is where a message of it left over is looked for.
-    Ties go to the first file in name order, so the answer does not hang on order.
-    """
-    went: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    for i, j in pairs:
-        went[old[i].file_path][new[j].file_path] += 1
-    out: dict[str, str] = {}
-    for source, counts in went.items():
-        dest = min(counts, key=lambda f: (-counts[f], f))
-        if dest != source:
-            out[source] = dest
-    return out
-
-
-def follow_renames(
-    old: Sequence[Msg], new: Sequence[Msg], pairs: Sequence[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """Pair messages left over that print the same words with a placeholder renamed.
-
-    ``{self.page_size}`` rewritten ``{page_size}`` (or a misspelt name fixed)
-    prints the same message: it is the same message, not a rewording, but only
-    when nothing else could be it. An old message not paired and a new one not
-    paired qualify when they raise the same class (last dotted part), print the
-    same words (:func:`printed`) from different templates, and are in the same
-    file, or the new one in the file the old file's paired messages went to
-    (:func:`_destinations`: a file renamed). And it must be unambiguous:
-
-    - the printed words are raised at one site of that file in each revision
-      (counting every message, paired or not), or
-    - both name the same raising function, and the words are raised at one
-      site of that function in each revision;
-
-    and each side then has this one candidate. A message raised at several
-    sites of one file (distinct sites, however alike) never pairs by this rule.
-
-    >>> old = [Msg("a", "m/hook.py", 40, "ValueError", "topk {self.k} > 1 needs {self.b}")]
-    >>> new = [Msg("b", "m/hook.py", 52, "ValueError", "topk {k} > 1 needs {backend}")]
-    >>> follow_renames(old, new, [])
-    [(0, 0)]
-    >>> two = [new[0], Msg("c", "m/hook.py", 90, "ValueError", "topk {n} > 1 needs {b}")]
-    >>> follow_renames(old, two, [])
-    []
-    """
-    taken_old = {i for i, _ in pairs}
-    taken_new = {j for _, j in pairs}
-    dest = _destinations(old, new, pairs)
-    old_printed = [printed(o.template) for o in old]
-    new_printed = [printed(n.template) for n in new]
-    in_file_old = Counter((o.file_path, p) for o, p in zip(old, old_printed, strict=True))
-    in_file_new = Counter((n.file_path, p) for n, p in zip(new, new_printed, strict=True))
-    in_func_old = Counter(
-        (o.file_path, o.function, p) for o, p in zip(old, old_printed, strict=True) if o.function
-    )
-    in_func_new = Counter(
-        (n.file_path, n.function, p) for n, p in zip(new, new_printed, strict=True) if n.function
-    )
-    free_new: defaultdict[tuple[str, str, str], list[int]] = defaultdict(list)
-    for j, n in enumerate(new):
-        if j not in taken_new:
-            free_new[(n.file_path, _short(n.error_class), new_printed[j])].append(j)
-    candidates: list[tuple[int, int]] = []
-    for i, o in enumerate(old):
-        if i in taken_old:
-            continue
-        words = old_printed[i]
-        for file_path in dict.fromkeys((o.file_path, dest.get(o.file_path, o.file_path))):
-            for j in free_new.get((file_path, _short(o.error_class), words), ()):
-                n = new[j]
-                if n.template == o.template:
-                    continue
-                alone = (
-                    in_file_old[(o.file_path, words)] == 1
-                    and in_file_new[(n.file_path, words)] == 1
-                )
-                same_function = (
-                    bool(o.function)
-                    and o.function == n.function
-                    and in_func_old[(o.file_path, o.function, words)] == 1
-                    and in_func_new[(n.file_path, n.function, words)] == 1
-                )
-                if alone or same_function:
-                    candidates.append((i, j))
-    per_old = Counter(i for i, _ in candidates)
-    per_new = Counter(j for _, j in candidates)
-    return sorted((i, j) for i, j in candidates if per_old[i] == 1 and per_new[j] == 1)
-
-
 def pair_messages(
     old: Sequence[Msg], new: Sequence[Msg], threshold: float = CHANGE_THRESHOLD
 ) -> Pairs:
@@ -297,8 +179,6 @@ def pair_messages(
     1. the same id (same file and template): ``same``;
     2. the same template elsewhere, preferring the same file, then the same
        class, then the nearest line: ``moved`` (``same`` when file and line agree);
-       then :func:`follow_renames`: the same printed words with a placeholder
-       renamed, when unambiguous: ``moved``;
     3. in the same file, the same class and a template at least ``threshold``
        similar, best first: ``reworded``;
     4. :func:`follow_siblings`: ``reworded`` in the file the siblings went to;
@@ -343,8 +223,6 @@ def pair_messages(
     for _key, i, j in same:
         if i not in taken_old and j not in taken_new:
             take(i, j, "moved")
-    for i, j in follow_renames(old, new, [(i, j) for i, j, _ in pairs]):
-        take(i, j, "moved")
 
     near: list[tuple[tuple[float, ...], int, int]] = []
     for i, o in enumerate(old):

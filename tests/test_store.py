@@ -49,7 +49,11 @@ def catalog_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def test_index_is_written_next_to_the_data_and_reused(catalog_file: Path) -> None:
+def test_index_is_written_next_to_the_data_and_reused(
+    catalog_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Next to the data unless a cache folder is named (ERRCAT_CACHE_DIR: tested apart).
+    monkeypatch.delenv("ERRCAT_CACHE_DIR", raising=False)
     store = open_file_store(catalog_file)
     assert store is not None and len(store) == 40
     index_file = index_path_for(catalog_file)
@@ -151,6 +155,7 @@ def test_bad_lines_are_kept_as_problems_and_strict_raises(catalog_file: Path) ->
 def test_index_goes_to_the_cache_when_the_data_is_read_only(
     catalog_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("ERRCAT_CACHE_DIR", raising=False)
     monkeypatch.setenv("ERRCAT_INDEX_DIR", str(tmp_path / "cache"))
     path = index_path_for(catalog_file)
     assert path.parent == tmp_path / "cache"

@@ -625,3 +625,27 @@ def test_a_flag_that_must_be_an_enum_member_names_it(tmp_path: Path) -> None:
     first = _only(records, "Only the fast parser").solutions[0]
     assert first.startswith("Change --tool-call-parser: it must be ")
     assert "FAST" in first or "fast" in first
+
+
+def test_an_or_of_ands_sharing_a_part_is_said_once(tmp_path: Path) -> None:
+    # "(x set and not a float) or (x set and at most 1.0)": leaving x unset makes both
+    # parts false; each part of an "and" is a way out on its own, never all of them.
+    records = _mine(
+        tmp_path,
+        {
+            "jais.py": """
+                from transformers import PretrainedConfig
+                class JaisConfig(PretrainedConfig):
+                    def validate(self):
+                        factor = self.alibi_scaling
+                        if (factor is not None and not isinstance(factor, float)
+                                or (factor is not None and factor <= 1.0)):
+                            raise ValueError(f"alibi factor must be a float > 1.0, got {factor}")
+            """,
+        },
+    )
+    record = _only(records, "alibi factor")
+    assert record.solutions, record.documentation
+    for solution in record.solutions:
+        clauses = [c.strip().lower() for c in solution.split("; and ")]
+        assert len(clauses) == len(set(clauses)), solution

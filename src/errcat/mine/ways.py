@@ -99,12 +99,18 @@ def _way_out(reader: Reader, node: ast.expr) -> list[Way]:
         if negates_inwards(inner):
             return _way_out(reader, negate(inner))
         return _predicate_way_out(reader, inner, positive=False)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        # "a and b" is false when either part is: each part's ways are ways out.
+        return [w for v in node.values for w in _way_out(reader, v)]
     if isinstance(node, ast.BoolOp):  # an "or": every part must be made false
         found = [w for v in node.values for w in _way_out(reader, v)[:1]]
         if len(found) == len(node.values) and 0 < len(found) <= _MAX_JOINED:
-            rest = [w.text[:1].lower() + w.text[1:] for w in found[1:]]
+            # One way may make several parts false ("(x set and not a float) or (x set
+            # and at most 1.0)": leave x unset): each is said once.
+            texts = list(dict.fromkeys(w.text for w in found))
+            rest = [t[:1].lower() + t[1:] for t in texts[1:]]
             best = min(found, key=lambda w: w.rank)
-            return [Way("; and ".join([found[0].text, *rest]), best.kind, best.ref)]
+            return [Way("; and ".join([texts[0], *rest]), best.kind, best.ref)]
         return []
     if isinstance(node, ast.Compare):
         return _compare_way_out(reader, node.left, node.ops[0], node.comparators[0])

@@ -55,16 +55,13 @@ import errcat
 from errcat.catalog import Catalog
 from errcat.matcher.family import family_covers, is_family
 from errcat.models import ErrorRecord
+from errcat.tags import IMPORT_SYSTEM_TAGS
 
 ROOT = Path(__file__).resolve().parents[1]
 CENSUS = ROOT / "benchmarks" / "data" / "stack_census.jsonl"
 NATIVE_TAG = "errcat:native:"
 #: The tool a record answers for: ``errcat:tool:gcc`` (``native_catalog.tools``).
 TOOL_TAG = "errcat:tool:"
-#: The import system's records for any module or name (``native_catalog.imports``).
-IMPORT_SYSTEM_TAGS = frozenset(
-    {f"{NATIVE_TAG}import-missing-module", f"{NATIVE_TAG}import-cannot-import-name"}
-)
 #: The status an ``{"http": ...}`` label opens with.
 _HTTP_STATUS = regex.compile(r"\s*([1-5]\d\d)\b")
 

@@ -19,6 +19,7 @@ __all__ = [
     "FAMILY_TAG",
     "FUNCTION_TAG_PREFIX",
     "GENERATED_TAG",
+    "IMPORT_SYSTEM_TAGS",
     "SCOPE_TAG_PREFIX",
     "WAS_TAG_PREFIX",
     "WRAPPER_TAG",
@@ -46,6 +47,13 @@ FUNCTION_TAG_PREFIX = "errcat:in:"
 #: ``exception`` a parameter, written by the miner; the record's class is the
 #: parameter's default): a traceback may show any class there.
 CALLER_CLASS_TAG = "errcat:class:caller"
+#: The tags of the import system's own records for any module (``No module named
+#: {name!r}``, ``cannot import name {name!r} from {module!r}``; curated in
+#: benchmarks/native_catalog/imports.py), whose patterns quote the names as CPython
+#: prints them.
+IMPORT_SYSTEM_TAGS = frozenset(
+    {"errcat:native:import-missing-module", "errcat:native:import-cannot-import-name"}
+)
 #: The tag of a record that only wraps another error (``Engine core initialization
 #: failed. See root cause above.``): a cause with a record in the same paste answers first.
 WRAPPER_TAG = "errcat:wrapper"

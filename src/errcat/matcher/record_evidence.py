@@ -37,7 +37,7 @@ from errcat.matcher.site_evidence import (
 )
 from errcat.matcher.text_evidence import _named_outside
 from errcat.store import RecordSummary
-from errcat.tags import CALLER_CLASS_TAG
+from errcat.tags import CALLER_CLASS_TAG, IMPORT_SYSTEM_TAGS
 
 if TYPE_CHECKING:
     from errcat.history import Lineage
@@ -182,13 +182,6 @@ def _site(
     return evidence, near
 
 
-#: The import system's records for any module, whose patterns quote the names as CPython
-#: prints them (curated: benchmarks/native_catalog/imports.py).
-_IMPORT_SYSTEM_TAGS = frozenset(
-    {"errcat:native:import-missing-module", "errcat:native:import-cannot-import-name"}
-)
-
-
 def _prints_for_c(record: RecordSummary) -> bool:
     """Whether the record is the interpreter's own (CPython's, or the import system's records)."""
     return record.repo == "python/cpython" or "errcat:imports" in record.tags
@@ -274,7 +267,7 @@ def record_evidence(
         # raise of the wording (a lazy importer), which the import system's hidden frames
         # never show.
         import_system=record.repo == "python/cpython"
-        and not _IMPORT_SYSTEM_TAGS.isdisjoint(record.tags)
+        and not IMPORT_SYSTEM_TAGS.isdisjoint(record.tags)
         and not (report.frames and rival_at_frame()),
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,

@@ -171,6 +171,7 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from errcat.catalog import Catalog
 from errcat.mine import (
     MineResult,
     github_url,
@@ -188,6 +189,7 @@ from errcat.patterns import (
     parse_template,
     template_to_pattern,
 )
+from errcat.store import open_file_store
 
 __all__ = [
     "CORPUS_VERSION",
@@ -289,6 +291,14 @@ def cache_root() -> Path:
 def catalogs_dir() -> Path:
     """Where the benchmark catalogs are written: ``$ERRCAT_BENCH_DIR``, else under :func:`cache_root`."""
     return Path(os.environ.get("ERRCAT_BENCH_DIR") or cache_root() / "catalogs")
+
+
+def stored_catalog(path: Path) -> Catalog:
+    """The catalog ``path`` holds, read through its stored index (as bench_match reads it)."""
+    store = open_file_store(path, progress=False)
+    if store is None:
+        raise SystemExit(f"{path}: no stored index could be opened")
+    return Catalog.of_stores([store])
 
 
 def _repo_name(name: str) -> str:

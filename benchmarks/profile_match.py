@@ -52,17 +52,13 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    from errcat import Catalog, match_error
-    from errcat.store import open_file_store
+    from errcat import match_error
 
     path = corpus.write_catalog(args.size, args.dir)
     queries = corpus.make_query_set(path, args.queries, seed=1).queries
     kinds = [k for k in args.kinds.split(",") if k]
     texts = {kind: [text for text, _ in queries[kind]] for kind in kinds}
-    store = open_file_store(path, progress=False)
-    if store is None:
-        raise SystemExit(f"{path}: no stored index could be opened")
-    catalog = Catalog.of_stores([store])
+    catalog = corpus.stored_catalog(path)
 
     print(f"{args.size:,} records, {path.name}")
     match_error(texts[kinds[0]][0], catalog=catalog)  # what bench_match's first answer pays

@@ -110,7 +110,6 @@ def main() -> None:
     args = parser.parse_args()
 
     from errcat import Catalog, match_error
-    from errcat.store import open_file_store
 
     path = corpus.write_catalog(args.size, args.dir)
     texts = [
@@ -118,10 +117,7 @@ def main() -> None:
     ]
 
     def fresh() -> Catalog:
-        store = open_file_store(path, progress=False)
-        if store is None:
-            raise SystemExit(f"{path}: no stored index could be opened")
-        catalog = Catalog.of_stores([store])
+        catalog = corpus.stored_catalog(path)
         match_error(texts[0], catalog=catalog)  # what bench_match's first answer pays
         if args.warm:
             for text in texts:

@@ -145,6 +145,22 @@ def test_argparse_and_symbol_records_answer_what_users_paste() -> None:
     assert match is not None and "undefined symbol" in match.summary.error_message
 
 
+def test_the_loader_s_undefined_symbol_for_a_cuda_symbol_is_the_import_system_s() -> None:
+    # sgl-project/sglang#8131: an sgl-kernel built for a newer CUDA driver API; the
+    # loader's text in CPython's very form says who printed it, whichever extension.
+    catalog = Catalog([r.envelope() for r in SYMBOLS])
+    text = (
+        "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/"
+        "common_ops.abi3.so: undefined symbol: cuGreenCtxStreamCreate"
+    )
+    match = errcat.match_error(text, catalog=catalog)
+    assert match is not None and match.confidence >= 0.99
+    assert "the import system prints this message in this very form" in match.reasons
+    # a symbol that is neither torch's nor CUDA's is not this record's very form
+    other = errcat.match_error("ImportError: libx.so: undefined symbol: foo_bar", catalog=catalog)
+    assert other is None or other.confidence < 0.99
+
+
 def test_trl_server_records_answer_the_404_from_either_client_file_and_no_other_status() -> None:
     """trl's client moved from trl/extras/ to trl/generation/: a traceback through either
     file gets the record of that file; a 500 is the server's own error, not this one."""

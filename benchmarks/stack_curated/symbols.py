@@ -65,7 +65,12 @@ RECORDS = (
         ),
         example_fix="# before\npip install -U torch  # after installing sglang\n"
         "# after\npip install --force-reinstall sglang  # brings back the torch it pins",
-        tags=("abi-mismatch", "errcat:imports", HIDDEN_SITE_TAG),
+        tags=(
+            "abi-mismatch",
+            "errcat:imports",
+            "errcat:native:import-undefined-symbol",
+            HIDDEN_SITE_TAG,
+        ),
         trigger="Importing an engine or kernel package after torch was upgraded or"
         " downgraded, or with a wheel built for another torch or a newer CUDA.",
     ),

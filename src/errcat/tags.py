@@ -50,9 +50,14 @@ CALLER_CLASS_TAG = "errcat:class:caller"
 #: The tags of the import system's own records for any module (``No module named
 #: {name!r}``, ``cannot import name {name!r} from {module!r}``; curated in
 #: benchmarks/native_catalog/imports.py), whose patterns quote the names as CPython
-#: prints them.
+#: prints them, and of its loader's ``{path}: undefined symbol: {symbol}`` for a torch
+#: or CUDA symbol (benchmarks/stack_curated/symbols.py).
 IMPORT_SYSTEM_TAGS = frozenset(
-    {"errcat:native:import-missing-module", "errcat:native:import-cannot-import-name"}
+    {
+        "errcat:native:import-missing-module",
+        "errcat:native:import-cannot-import-name",
+        "errcat:native:import-undefined-symbol",
+    }
 )
 #: The tag of a record that only wraps another error (``Engine core initialization
 #: failed. See root cause above.``): a cause with a record in the same paste answers first.

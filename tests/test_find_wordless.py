@@ -25,7 +25,7 @@ _VALUES = st.sampled_from(["3", "alpha", "a b", "'q'", "x: y", "(1, 2)"])
 def _hits(index: PatternIndex, text: str) -> list[tuple[object, ...]]:
     found: list[tuple[object, ...]] = []
     for ctx in contexts_of(extract_reports(text), {}):
-        for hit in find._find_hits(index, ctx, set()):
+        for hit in find._find_hits([index], ctx, set())[0]:
             found.append((ctx.order, hit.entry.pattern, hit.hit, hit.text, hit.literal))
     return found
 
@@ -62,6 +62,6 @@ def test_a_wordless_pattern_is_left_out_of_a_bare_lines_search() -> None:
     index = PatternIndex([template_to_pattern("{a}: {b}"), template_to_pattern("shard {x} is bad")])
     assert find._wordless(index) == frozenset({0})
     (ctx,) = contexts_of(extract_reports("ValueError: shard 3 is bad"), {})
-    assert [h.entry.pattern for h in find._find_hits(index, ctx, set())] == [
+    assert [h.entry.pattern for h in find._find_hits([index], ctx, set())[0]] == [
         template_to_pattern("shard {x} is bad")
     ]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.index import RARE_WORD, WIDE_FIRST_WORD
+from errcat.matcher import match_all as errcat_match_all
 from errcat.matcher import match_error
 from errcat.patterns import template_to_pattern
 
@@ -79,3 +80,31 @@ def test_a_cut_paste_is_answered_among_many_templates_with_its_first_word(
 
 def test_the_wide_search_does_not_answer_what_no_template_opens() -> None:
     assert match_error("RuntimeError: CUDA kernels stopped for no reason", catalog=CROWDED) is None
+
+
+def test_a_pattern_without_words_at_a_frame_does_not_stop_the_wide_search() -> None:
+    # A traceback's frames propose the patterns without a word of their own ('{msg}'),
+    # which fit any message: such a fit is not "something fits", so the cut-off
+    # search still runs (the OOM record was found as a bare line, not under a frame).
+    wordless = make_envelope(
+        id="eeeeeeeeeeeeeeee",
+        slug="wordless",
+        errorMessage="{msg}",
+        messagePattern=template_to_pattern("{msg}"),
+        errorClass="ValueError",
+        filePath="vllm/entrypoints/llm.py",
+        lineNumber=10,
+        sourceCodeStart=1,
+        sourceCodeEnd=30,
+    )
+    catalog = CROWDED.merge(Catalog([wordless]))
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.12/site-packages/vllm/entrypoints/llm.py", line 245, in'
+        " __init__\n    self.llm_engine = LLMEngine.from_engine_args(\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has"
+        " a total capacity of 79.10 GiB of which 1.06 GiB is free."
+    )
+    found = errcat_match_all(paste, catalog=catalog)
+    assert found and found[0].summary.id == "ffffffffffffffff"
+    assert found[0].mode == "truncated"

@@ -518,11 +518,12 @@ def _collect(
     """
     contexts = contexts_of(reports, mentions)
     collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
+    indexes = [store.index for store in catalog.parts]
+    found = [_find_hits(indexes, ctx, collector.exact) for ctx in contexts]
     for part, store in enumerate(catalog.parts):
         collector.part = part
-        for ctx in contexts:
-            hits = _find_hits(store.index, ctx, collector.exact)
-            for candidate in _candidates(ctx.report, hits, store):
+        for ctx, hits in zip(contexts, found, strict=True):
+            for candidate in _candidates(ctx.report, hits[part], store):
                 collector.add(ctx, candidate)
     for ctx in contexts:
         if any(m.confident for m in collector.best.get(ctx.order, {}).values()):

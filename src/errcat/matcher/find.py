@@ -190,23 +190,22 @@ def _wordless(index: PatternIndex) -> frozenset[int]:
     return found
 
 
-def _find_hits(
+def _exact_hits(
     index: PatternIndex, ctx: ReportContext, exact: set[tuple[int, str]]
 ) -> list[_Found]:
-    """Every pattern hit on a report's message forms: exact, then the looser kinds when none fits.
+    """The patterns of one index that match a report's message forms as they are.
 
-    The patterns that matched a form exactly are added to ``exact`` (as
-    ``(order, pattern)``): no drift is looked for there.
+    The patterns that matched a form are added to ``exact`` (as ``(order,
+    pattern)``): no drift is looked for there.
     """
     hits: list[_Found] = []
-    forms = ctx.forms
     # A message quoted in prose may have lost its final period; one Python
     # printed after its class is as raised.
     prose = ctx.prose
     # A frameless report is never answered by a pattern without a word of its own (only a
     # frame can tell it): those, which every text proposes, are not read at all.
     leave_out = _wordless(index) if ctx.bare else frozenset()
-    for text in forms:
+    for text in ctx.forms:
         lookup = _lookup_text(text) if prose else text
         for entry in index.candidates(lookup, leave_out):
             if ctx.bare and _is_wordless(entry):
@@ -216,23 +215,51 @@ def _find_hits(
                 continue
             hits.append(_Found(entry, hit, text, entry.literal_length - hit.restored))
             exact.add((ctx.order, entry.pattern))
-    if not hits and forms:
-        hits.extend(_unpunctuated_hits(index, forms[0]))
-    if not any(_explains_most(found) for found in hits):
+    return hits
+
+
+def _worded(found: Sequence[Sequence[_Found]]) -> bool:
+    """Whether a pattern with words of its own matched: one without (``{msg}``) fits any text."""
+    return any(not _is_wordless(f.entry) for hits in found for f in hits)
+
+
+def _find_hits(
+    indexes: Sequence[PatternIndex], ctx: ReportContext, exact: set[tuple[int, str]]
+) -> list[list[_Found]]:
+    """Every pattern hit on a report's message forms, per index: exact, then looser kinds.
+
+    The looser kinds are looked for in every index when no index's exact hits
+    explain the message (a catalog in several parts answers as the same records
+    in one part would): its period lost where a sentence goes on, when nothing
+    matched as it is; cut off, when no pattern's literal text explains most of
+    it; cut off before the longest fragment, when nothing fits at all. A pattern
+    without words of its own (``{msg}``), which fits any message, is not a fit
+    here (a traceback's frames propose such patterns too).
+    """
+    found = [_exact_hits(index, ctx, exact) for index in indexes]
+    forms = ctx.forms
+    if not forms:
+        return found
+    if not _worded(found):
+        for hits, index in zip(found, indexes, strict=True):
+            hits.extend(_unpunctuated_hits(index, forms[0]))
+    if not any(_explains_most(f) for hits in found for f in hits):
         # No pattern's literal text explains most of the message: it may be a
         # longer pattern cut off (``Worker failed with error 'x`` is not the
         # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
         # value, when ``Worker failed with error '{e}', ...`` exists).
-        matched = {found.entry.pattern for found in hits}
-        hits.extend(
-            found
-            for found in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS])
-            if found.entry.pattern not in matched  # it matched as it is
-        )
-    if not hits and forms:
+        for hits, index in zip(found, indexes, strict=True):
+            matched = {f.entry.pattern for f in hits}
+            hits.extend(
+                f
+                for f in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS])
+                if f.entry.pattern not in matched  # it matched as it is
+            )
+    if not _worded(found):
         # Nothing at all: the cut may have come before the template's longest fragment,
         # and its first word opens many templates (``CUDA out of memory. ... is free.``).
         # The message as printed, and the form its decoration hid first (``"..."``
         # quoted by its writer, HTML entities).
-        hits.extend(_truncated_hits(index, forms[:_WIDE_VARIANTS], wide=True))
-    return hits
+        for hits, index in zip(found, indexes, strict=True):
+            hits.extend(_truncated_hits(index, forms[:_WIDE_VARIANTS], wide=True))
+    return found

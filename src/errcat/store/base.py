@@ -127,6 +127,12 @@ class Store(Protocol):
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""
 
+    def tagged(self, prefix: str) -> Sequence[int]:
+        """Positions of the records with a tag that starts with ``prefix``."""
+
+    def ids(self) -> frozenset[str]:
+        """The ids of the store's records (worked out once: what a catalog's later parts hide)."""
+
     def records_in_file(self, tail: str) -> Sequence[int]:
         """Positions of the records raised in a file with this :func:`file_tail`."""
 

@@ -102,6 +102,7 @@ class FileStore:
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}
+        self._ids: frozenset[str] | None = None
         self._by_file = postings_of(parts, "file")
         self._near_ids = parts["near_ids"]
         self._near_lines = parts["near_lines"]
@@ -203,6 +204,21 @@ class FileStore:
             if at < len(order) and spelled(order[at]) == key:
                 return int(order[at])
         return None
+
+    def tagged(self, prefix: str) -> Sequence[int]:
+        """Positions of the records with a tag starting with ``prefix`` (one scan of the rows)."""
+        return [
+            n
+            for n in self._rows.holding(prefix.encode("utf-8"))
+            if any(t.startswith(prefix) for t in self.summary(n).tags)
+        ]
+
+    def ids(self) -> frozenset[str]:
+        """The ids of the stored records (read from the rows once, on first use)."""
+        if self._ids is None:
+            rows = self._rows
+            self._ids = frozenset(rows[n].split(SEP, 1)[0] for n in range(len(rows)))
+        return self._ids
 
     def _field(self, position: int, field: int) -> str:
         return self._rows[position].split(SEP, 2)[field]

@@ -12,6 +12,7 @@ each section's offset, length and CRC-32), its length and the magic again.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import sys
@@ -88,6 +89,27 @@ class StringTable(Sequence[str]):
         # One lookup past the last string fails as the offsets run out; decoded from
         # the buffer in place (no copy to bytes first).
         return str(self._blob[offsets[index] : offsets[index + 1]], "utf-8", "surrogatepass")
+
+    def holding(self, data: bytes) -> list[int]:
+        """The indexes of the strings that hold ``data`` (UTF-8), found in the whole buffer.
+
+        One scan of the buffer, not a decode per string: what finds the few rows
+        carrying a rare tag among a million.
+
+        >>> StringTable(*StringTable.encode(["ab", "cab", "d", "abab"])).holding(b"ab")
+        [0, 1, 3]
+        """
+        blob, offsets = bytes(self._blob), self._offsets
+        found: list[int] = []
+        at = blob.find(data)
+        while at >= 0:
+            number = bisect.bisect_right(offsets, at) - 1
+            if offsets[number + 1] - at >= len(data):  # not across two strings
+                found.append(number)
+                at = blob.find(data, offsets[number + 1])
+            else:
+                at = blob.find(data, at + 1)
+        return found
 
     def same(self, index: int, data: bytes) -> bool:
         """Whether string ``index`` is ``data`` (its UTF-8 bytes), without decoding it.

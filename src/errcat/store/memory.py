@@ -58,6 +58,7 @@ class MemoryStore:
         self._engine = engine
         self._index: PatternIndex | None = None
         self._by_file: dict[str, list[int]] | None = None
+        self._ids: frozenset[str] | None = None
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -86,6 +87,16 @@ class MemoryStore:
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""
         return self._positions.get(key)
+
+    def tagged(self, prefix: str) -> Sequence[int]:
+        """Positions of the records with a tag that starts with ``prefix``."""
+        return [n for n, r in enumerate(self._records) if any(t.startswith(prefix) for t in r.tags)]
+
+    def ids(self) -> frozenset[str]:
+        """The ids of the store's records."""
+        if self._ids is None:
+            self._ids = frozenset(r.id for r in self._records)
+        return self._ids
 
     def records_in_file(self, tail: str) -> Sequence[int]:
         """Positions of the records raised in a file with this :func:`file_tail`."""

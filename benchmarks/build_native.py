@@ -41,6 +41,7 @@ SPECS: tuple[Spec, ...] = (
     *memory.RECORDS,
     *cuda.RECORDS,
     *cuda.CUBLAS_CUDNN,
+    cuda.HIP_FAULT,
     *comms.RECORDS,
     *crash.RECORDS,
     *imports.RECORDS,

@@ -78,6 +78,7 @@ def _cuda(
     tags: tuple[str, ...] = (),
     variants: tuple[Variant, ...] = (),
     references: tuple[str, ...] = (_CUDA_TYPES, _TORCH_CUDA),
+    phrases: tuple[str, ...] = (),
 ) -> Spec:
     return Spec(
         kind=kind,
@@ -95,6 +96,7 @@ def _cuda(
         tags=tags,
         variants=variants,
         references=references,
+        phrases=phrases,
     )
 
 
@@ -149,6 +151,7 @@ RECORDS = (
         " speculative-decoding or multi-GPU fast path) or at CUDA graph capture.",
         variants=_ILLEGAL_VARIANTS,
         tags=("gpu-crash",),
+        phrases=("illegal memory access",),
     ),
     _cuda(
         "cuda-illegal-address",
@@ -184,6 +187,7 @@ RECORDS = (
         "# before\nvllm serve ./my-finetune --tokenizer ./other-tokenizer\n# after\n"
         "CUDA_LAUNCH_BLOCKING=1 vllm serve ./my-finetune",
         tags=("gpu-crash",),
+        phrases=("device-side assert triggered",),
     ),
     _cuda(
         "cuda-no-kernel-image",
@@ -197,6 +201,7 @@ RECORDS = (
         " after\npip install torch --index-url https://download.pytorch.org/whl/cu128",
         references=(_CUDA_TYPES, _ARCH, "https://pytorch.org/get-started/locally/"),
         tags=("gpu-architecture", "installation"),
+        phrases=("no kernel image is available",),
     ),
     _cuda(
         "cuda-other",
@@ -394,6 +399,59 @@ RECORDS = (
         ),
         "# before\npip install -e .\n# after\nPYTORCH_ROCM_ARCH=gfx942 pip install -e .",
     ),
+)
+
+#: ROCm's runtime (ROCR) prints a GPU page fault itself, to stderr, and aborts the
+#: process (Runtime::VMFaultHandler in runtime/hsa-runtime/core/runtime/runtime.cpp;
+#: the line is the format string's at this commit, ROCR's newest in the mirror).
+_ROCR_SHA = "c7785a6da1c10c25bc8d527c00b1fe79bfbd84c9"
+_ROCR_DEBUG = (
+    "Rerun with AMD_SERIALIZE_KERNEL=3 (and HIP_LAUNCH_BLOCKING=1 on older ROCm) so the"
+    " fault is reported at the kernel that made it"
+)
+
+HIP_FAULT = Spec(
+    kind="hip-memory-access-fault",
+    repo="ROCm/ROCR-Runtime",
+    path="runtime/hsa-runtime/core/runtime/runtime.cpp",
+    line=1866,
+    sha=_ROCR_SHA,
+    error_class="MemoryAccessFault",
+    template="Memory access fault by GPU node-{node} (Agent handle: {handle}) on address"
+    " {address}{exact}. Reason: {reason}.",
+    # Older ROCm printed no agent handle; the reason may be cut or end the paste.
+    pattern=r"Memory access fault by GPU node-(\d+)(?: \(Agent handle: (\S+?)\))? on"
+    r" address (\S+?)(\(may not be exact address\))?\.(?:\s*Reason: (.+?)\.?)?",
+    documentation="An AMD GPU kernel read or wrote an address the process has not mapped,"
+    " and ROCm's runtime aborted the whole process (there is no Python traceback: the"
+    " worker dies, and the engine reports a dead worker after it). On MI200/MI300 it is the"
+    " ROCm counterpart of CUDA's illegal memory access: almost always a kernel bug or a"
+    " kernel path used outside what it supports (an AITER attention or MoE kernel, expert"
+    " parallelism, CUDA graphs, a quantized path), sometimes a driver or firmware too old"
+    " for the ROCm release, rarely the input.",
+    solutions=(
+        _ROCR_DEBUG,
+        "Turn the AITER kernels off to see whether one of them faults: SGLANG_USE_AITER=0"
+        " for sglang, VLLM_ROCM_USE_AITER=0 for vllm",
+        "Rule out graph capture: vllm --enforce-eager; sglang --cuda-graph-backend-decode"
+        " disabled (--disable-cuda-graph before June 2026)",
+        "Use the engine's ROCm docker image for your GPU (rocm/sgl-dev, rocm/vllm), whose"
+        " ROCm, torch and kernels were built together; on a host install, upgrade the"
+        " amdgpu driver and firmware to what that ROCm release lists",
+    ),
+    example_fix="# before\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3"
+    " --tp 8 --ep 8\n# after: find the faulting kernel, then try without AITER\n"
+    "AMD_SERIALIZE_KERNEL=3 SGLANG_USE_AITER=0 python -m sglang.launch_server --model-path"
+    " deepseek-ai/DeepSeek-V3 --tp 8",
+    trigger="Serving on AMD Instinct GPUs (MI250, MI300X, MI308) with expert parallelism,"
+    " speculative decoding, long prompts or a new model architecture; consumer Radeon GPUs"
+    " used through HSA_OVERRIDE_GFX_VERSION.",
+    tags=("rocm", "gpu-crash"),
+    references=(
+        "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/debugging.html",
+        "https://github.com/ROCm/ROCR-Runtime",
+    ),
+    phrases=("memory access fault",),
 )
 
 #: aten/src/ATen/cuda/Exceptions.h at this commit: TORCH_CUDABLAS_CHECK (line 59) and

@@ -30,6 +30,7 @@ from typing import Any
 
 from errcat.mine.records import github_url, record_id, slugify
 from errcat.patterns import template_to_pattern
+from errcat.tags import PHRASE_TAG_PREFIX
 
 __all__ = ["ANALYZED_AT", "KINDS", "Spec", "Variant"]
 
@@ -54,6 +55,7 @@ KINDS = frozenset(
         "oom-killed",
         "hip-oom",
         "hip-other",
+        "hip-memory-access-fault",
         "torch-check",
         "import-missing-module",
         "import-cannot-import-name",
@@ -114,6 +116,9 @@ class Spec:
     references: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = field(default=())
     slug: str = ""
+    #: Words that name this error wherever they stand (an issue title: "illegal memory
+    #: access on 2x8 H20"): the tag ``errcat:phrase:<words>`` (see errcat.matcher.phrases).
+    phrases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -131,6 +136,7 @@ class Spec:
             documentation += "\n\nSources: " + " ; ".join(self.references)
         tags = [
             *self.tags,
+            *(f"{PHRASE_TAG_PREFIX}{p}" for p in self.phrases),
             *(f"errcat:base:{c}" for c in self.also_classes),
             "errcat:native",
             f"errcat:native:{self.kind}",

@@ -20,6 +20,7 @@ __all__ = [
     "FUNCTION_TAG_PREFIX",
     "GENERATED_TAG",
     "IMPORT_SYSTEM_TAGS",
+    "PHRASE_TAG_PREFIX",
     "SCOPE_TAG_PREFIX",
     "WAS_TAG_PREFIX",
     "WRAPPER_TAG",
@@ -59,6 +60,11 @@ IMPORT_SYSTEM_TAGS = frozenset(
         "errcat:native:import-undefined-symbol",
     }
 )
+#: The tag prefix of words that name a record's error wherever they stand in a text
+#: (``errcat:phrase:illegal memory access``, curated on a few native records): an issue
+#: title that says them, with no message a pattern holds, is that error (see
+#: :mod:`errcat.matcher.phrases`).
+PHRASE_TAG_PREFIX = "errcat:phrase:"
 #: The tag of a record that only wraps another error (``Engine core initialization
 #: failed. See root cause above.``): a cause with a record in the same paste answers first.
 WRAPPER_TAG = "errcat:wrapper"

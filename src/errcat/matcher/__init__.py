@@ -17,6 +17,10 @@ Verification modes, in order:
 ``truncated``
     the message stops partway through something the pattern would match (the
     paste was cut); reported with ``exact=False``;
+``phrase``
+    no regex matched, but the message names one record's error by the words a
+    curator gave it (``illegal memory access`` in an issue title; see
+    :mod:`errcat.matcher.phrases`);
 ``fuzzy``
     no regex matched, but the message shares most of the pattern's words (the
     message drifted between versions): a hint for :func:`match_all` only.
@@ -48,7 +52,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from errcat.extract import ExceptionReport, extract_reports
-from errcat.matcher.collect import _collect, _hints, _unwrap
+from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
+from errcat.matcher.phrases import phrase_answer
 from errcat.matcher.rank import _chain_order
 from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
 from errcat.matcher.text_evidence import _mentions
@@ -98,7 +103,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, limit, mentions=_mentions(text))
-    answer = _unwrap(collector.answer(), cat)
+    answer = _unwrap(collector.answer(), cat) or _named(collector)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
@@ -130,7 +135,14 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     cat = _resolve(catalog)
     reports = _reports(text)
     collector = _collect(reports, cat, 1, confident_only=True, mentions=_mentions(text))
-    return _unwrap(collector.answer(), cat)
+    return _unwrap(collector.answer(), cat) or _named(collector)
+
+
+def _named(collector: _Collector) -> Match | None:
+    """When nothing answers, the record a report names by its phrase (:mod:`.phrases`)."""
+    contexts = collector.contexts
+    order = _chain_order([ctx.report for ctx in contexts])
+    return phrase_answer([contexts[n] for n in order], collector.catalog)
 
 
 def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:

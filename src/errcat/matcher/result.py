@@ -32,7 +32,7 @@ CONFIDENCE_THRESHOLD = THRESHOLD
 #: Seconds one regex evaluation may take before it counts as no match.
 REGEX_TIMEOUT = 0.05
 
-MatchMode = Literal["full", "prefix", "inner", "truncated", "drift", "fuzzy"]
+MatchMode = Literal["full", "prefix", "inner", "truncated", "drift", "phrase", "fuzzy"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,7 +95,9 @@ HOLDOUT_FIELDS = {"id", "url", "repo", "version", "text", "expect", "split"}
 #: A fresh paste also says what it is about and in what form it was pasted.
 FRESH_FIELDS = HOLDOUT_FIELDS | {"topic", "form"}
 #: Census lines added in a later sampling round carry the round's number.
-CENSUS_ROUNDS = {3}
+CENSUS_ROUNDS = {3, 4}
+#: Fresh pastes carry a round only from round 4 on (round 3's lines have none).
+FRESH_ROUNDS = {4}
 FIX_FIELDS = HOLDOUT_FIELDS | {"fix", "levers", "lever_kind", "fix_url"}
 LABEL_KEYS = {
     "file_path",
@@ -236,7 +238,9 @@ def check_holdout_record(where: str, record: dict[str, Any]) -> bool:
 
 def check_fresh_record(where: str, record: dict[str, Any]) -> None:
     """Fail when a fresh paste is malformed: every one names an engine raise site."""
-    assert_common(where, record, FRESH_FIELDS)
+    assert_common(where, record, FRESH_FIELDS | ({"round"} if "round" in record else set()))
+    if "round" in record:
+        assert record["round"] in FRESH_ROUNDS, f"{where}: round {record['round']!r}"
     assert isinstance(record["topic"], str) and record["topic"], f"{where}: topic"
     assert isinstance(record["form"], str) and record["form"], f"{where}: form"
     assert_site_label(where, record["expect"])
@@ -308,6 +312,7 @@ def test_the_checks_reject_malformed_lines() -> None:
         (check_census_record, {**census, "round": 9}, "round"),
         (check_fresh_record, {k: v for k, v in fresh.items() if k != "form"}, "fields"),
         (check_fresh_record, {**fresh, "topic": ""}, "topic"),
+        (check_fresh_record, {**fresh, "round": 3}, "round"),
         (
             check_fresh_record,
             {**fresh, "expect": {**fresh["expect"], "file_path": "torch/nn/functional.py"}},

@@ -1,7 +1,7 @@
 """Shape checks for the hand-labelled benchmark sets in benchmarks/data/.
 
 stack_census.jsonl (issue 26), holdout_pastes.jsonl (issue 27), real_fixes.jsonl
-(issue 30) and fresh_pastes.jsonl (issue 27, round 3) are hand-labelled;
+(issue 30) and fresh_pastes.jsonl (issue 27, rounds 3 and 4) are hand-labelled;
 benchmarks/data/README.md describes them. These tests
 fail on a malformed line: a missing or unknown field, an unknown group or native kind,
 a duplicate id, a split that does not follow the hash rule, an even-numbered thread,

@@ -28,6 +28,52 @@ PIP_NO_VERSION_SHA = "895eb8c617e0a3e4f8ec0b4ce9245a1073e7f016"
 PIP_NO_VERSION_LINE = 387
 PIP_BUILD_SHA = "09103e83e35dc6ba95639710148c100498010dfe"
 PIP_BUILD_LINE = 33
+#: After a failed build, pip's install command stops on the whole set (install.py):
+#: InstallationError "Could not build wheels for ..." (pip 23.2.1, line 430), "ERROR: Failed
+#: to build installable wheels for some pyproject.toml based projects (...)" (pip 24.2,
+#: line 435), then InstallWheelBuildError, reference "failed-wheel-build-for-install" (pip
+#: 25.3, line 440; its str is that reference in angle brackets).
+_PIP_STOPS = (
+    ("4a79e65cb6aac84505ad92d272a29f0c3c1aedce", 430, "pip._internal.exceptions.InstallationError",
+     "Could not build wheels for {names}, which is required to install pyproject.toml-based"
+     " projects", None),
+    ("97146c7f4cd85551f3dc261830a57f304e43c181", 435, "pip._internal.exceptions.InstallationError",
+     "ERROR: Failed to build installable wheels for some pyproject.toml based projects"
+     " ({names})", r"(?:ERROR: |\u00d7 )?Failed to build installable wheels for some pyproject\.toml"
+     r" based projects(?: \((.+?)\))?"),
+    ("a52069365063ea813fe3a3f8bac90397c9426d35", 440,
+     "pip._internal.exceptions.InstallWheelBuildError",
+     "<InstallWheelBuildError: failed-wheel-build-for-install>", None),
+)  # fmt: skip
+
+_PIP_BUILD_SOLUTIONS = (
+    "Install a prebuilt wheel instead: pin a version that has one for your Python,"
+    " torch and CUDA (the package's release page lists them), or use the engine's"
+    " docker image",
+    "For packages that import torch while building (flash-attn), install torch first"
+    " and build without isolation: pip install flash-attn --no-build-isolation",
+    "If you must build: install the CUDA toolkit that matches torch (python -c 'import"
+    " torch; print(torch.version.cuda)'), set CUDA_HOME, and limit parallel jobs"
+    " (MAX_JOBS=4) so the build does not run out of memory",
+)
+_PIP_BUILD_FIX = (
+    "# before\npip install flash-attn  # Failed building wheel for"
+    " flash-attn\n# after\npip install torch  # the torch the engine pins, first\n"
+    "MAX_JOBS=4 pip install flash-attn --no-build-isolation"
+)
+_PIP_BUILD_REFERENCES = (
+    "https://github.com/Dao-AILab/flash-attention#installation-and-features",
+    "https://pip.pypa.io/en/stable/cli/pip_install/",
+)
+_PIP_STOP_DOC = (
+    "pip gave up on the install because it could not build a wheel for the packages it"
+    " names: for each, no prebuilt wheel fitted this Python, platform or version, so pip"
+    " compiled it from source and the build failed. The real error is further up the"
+    " log, above 'Failed building wheel for <name>' (the compiler's or the build script's"
+    " first error). For the engines' CUDA packages (vllm, flash-attn, sgl-kernel,"
+    " deep_gemm) a source build needs the CUDA toolkit matching the installed torch, a"
+    " supported compiler and much memory; on Windows, vllm publishes no wheels at all."
+)
 
 _JIT = (
     "Triton compiles a small C launcher the first time a kernel runs (torch.compile, the"
@@ -176,22 +222,26 @@ RECORDS = (
         " says why. For the engines' CUDA packages (flash-attn, vllm, sgl-kernel, deep_gemm)"
         " a source build needs the CUDA toolkit matching the installed torch, a supported"
         " compiler, much memory and time; it is rarely what the user wanted.",
-        solutions=(
-            "Install a prebuilt wheel instead: pin a version that has one for your Python,"
-            " torch and CUDA (the package's release page lists them), or use the engine's"
-            " docker image",
-            "For packages that import torch while building (flash-attn), install torch first"
-            " and build without isolation: pip install flash-attn --no-build-isolation",
-            "If you must build: install the CUDA toolkit that matches torch (python -c 'import"
-            " torch; print(torch.version.cuda)'), set CUDA_HOME, and limit parallel jobs"
-            " (MAX_JOBS=4) so the build does not run out of memory",
-        ),
-        example_fix="# before\npip install flash-attn  # Failed building wheel for"
-        " flash-attn\n# after\npip install torch  # the torch the engine pins, first\n"
-        "MAX_JOBS=4 pip install flash-attn --no-build-isolation",
-        references=(
-            "https://github.com/Dao-AILab/flash-attention#installation-and-features",
-            "https://pip.pypa.io/en/stable/cli/pip_install/",
-        ),
+        solutions=_PIP_BUILD_SOLUTIONS,
+        example_fix=_PIP_BUILD_FIX,
+        references=_PIP_BUILD_REFERENCES,
+    ),
+    *(
+        Spec(
+            kind="tool-pip-build",
+            repo="pypa/pip",
+            path="src/pip/_internal/commands/install.py",
+            line=line,
+            sha=sha,
+            error_class=error_class,
+            tags=("errcat:tool:pip", "install"),
+            template=template,
+            pattern=pattern,
+            documentation=_PIP_STOP_DOC,
+            solutions=_PIP_BUILD_SOLUTIONS,
+            example_fix=_PIP_BUILD_FIX,
+            references=_PIP_BUILD_REFERENCES,
+        )
+        for sha, line, error_class, template, pattern in _PIP_STOPS
     ),
 )

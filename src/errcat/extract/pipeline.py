@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import replace
 
 from errcat.extract.boxes import (
     _IPYTHON_HINT,
@@ -17,6 +18,7 @@ from errcat.extract.boxes import (
     _unbox_pytest,
     _unbox_rich,
 )
+from errcat.extract.escaped import expand_escaped
 from errcat.extract.grammar import (
     _EXC_START_RE,
     _HINT_RE,
@@ -64,7 +66,15 @@ def extract_reports(text: str) -> list[ExceptionReport]:
     fast = _plain_traceback(text) if "\n" in text else _plain_line(text)
     if fast is not None:
         return fast
-    return _extract(text)
+    expanded = expand_escaped(text)
+    if expanded is None:
+        return _extract(text)
+    # An error logged in a quoted string, its line breaks escaped: read as printed, with
+    # each report's span the original lines it came from.
+    return [
+        replace(r, start=expanded.original(r.start), end=expanded.original_end(r.end))
+        for r in _extract(expanded.text)
+    ]
 
 
 def _plain_line(text: str) -> list[ExceptionReport] | None:

@@ -309,7 +309,12 @@ class _Collector:
                 continue  # a drifted message answers only at its raise site
             if features is not None and inner is not None:
                 features["wrapped"] = 1.0  # for the benchmarks: not one of the model's
-            if cap is not None and confidence > cap - 0.001 and frame_gain < 3.0:
+            if (
+                cap is not None
+                and confidence > cap - 0.001
+                and frame_gain < 3.0
+                and not own.import_system  # a copy of its words explains no more of it
+            ):
                 confidence = max(0.0, cap - 0.001)
             agreement = _AGREEMENT.get(own.state, 1)
             match = Match(

@@ -109,9 +109,13 @@ def _score(
     # information and background features were fitted against a large unrelated
     # catalog whose generic patterns meet every message (benchmarks/calibrate.py).
     confidence = probability(logit, bare=text.bare)
-    if evidence.import_system and text.mode == "full" and evidence.state != "disagree":
+    if evidence.import_system and (
+        (text.mode == "full" and evidence.state != "disagree") or text.mode == "inner"
+    ):
         # The import system's own message in its very form (its pattern quotes the names
-        # as CPython does): whatever module it names, this is who printed it.
+        # as CPython does): whatever module it names, this is who printed it. Whole, with
+        # a class that agrees; or ending a wrapper's message (ray's ``RaySystemError:
+        # System error: No module named 'utils'``), whose class is the wrapper's own.
         confidence = max(confidence, _IMPORT_SYSTEM)
         reasons.append("the import system prints this message in this very form")
     elif wordless and site.kind == "site" and not evidence.near and evidence.state != "disagree":

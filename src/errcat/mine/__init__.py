@@ -43,7 +43,11 @@ Design decisions:
   a base class's) of the mined code that returns ``X(...)``, ``raise
   self.error(...)`` where ``error`` is a class the owner defines or names in its
   body (``failureException = AssertionError``), and ``assert cond[, msg]`` (an
-  ``AssertionError``). A bare ``raise`` re-raises and is not a site.
+  ``AssertionError``). A bare ``raise`` re-raises and is not a site. A call
+  statement ``raise_(X(...))`` of a function (or ``self.`` method) of the same
+  module whose body raises the parameter it is given (``raise err``,
+  :mod:`~errcat.mine.raisers`) is a site too, at the call's line: triton's
+  ``CompiledKernel`` raises ``OutOfResources`` that way.
 * **Message forms.** A message is a string constant (implicit concatenation
   included), an f-string (conversions, format specs, nested quotes), ``"..." %
   (...)`` (positional, ``%(name)s``, ``%%``, widths), ``"...".format(...)``
@@ -69,7 +73,11 @@ Design decisions:
   the mined files and its ``__init__`` passes a message on to the base
   ``__init__`` (or its ``__str__`` returns one), the message the traceback
   shows is rebuilt, with the call's arguments put in for the parameters:
-  ``raise NoSectionError(section)`` gives ``No section: {section!r}``.
+  ``raise NoSectionError(section)`` gives ``No section: {section!r}``, and a
+  literal argument is put in as its text (``OutOfResources(n, limit, "shared
+  memory")`` gives ``out of resource: shared memory, Required: {n}, ...``).
+  What ``__init__`` stores on ``self`` is followed into ``__str__`` and into
+  the base call (``self.message = f"..."; super().__init__(self.message)``).
 * **Class names** are written as the traceback prints them: builtins bare
   (``IOError`` becomes ``OSError``), classes defined in the mined code as
   ``module.Qualname`` (the module from the chain of ``__init__.py`` above the

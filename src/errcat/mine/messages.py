@@ -156,10 +156,25 @@ def _bind(info: _ClassInfo | _FuncInfo, call: _Call) -> dict[str, _Arg] | None:
     return bindings
 
 
-def _bind_arg(arg: _Arg, bindings: Mapping[str, _Arg]) -> _Arg:
-    """An argument of a ``super().__init__`` call, with the outer call's arguments put in."""
+def _bind_arg(
+    arg: _Arg, bindings: Mapping[str, _Arg], attrs: Mapping[str, _Alts] | None = None
+) -> _Arg:
+    """An argument of a ``super().__init__`` call, with the outer call's arguments put in.
+
+    ``attrs`` are what ``__init__`` stored on ``self`` (already bound to the
+    call): ``self.message = f"bad {what}"; super().__init__(self.message)``
+    passes the composed message on.
+
+    >>> composed = (("bad ", _Field("what", ref="what")),)
+    >>> _bind_arg(_Arg(None, "self.message"), {}, {"message": composed}).alts == composed
+    True
+    """
     if arg.ref is not None and arg.ref in bindings:
         return bindings[arg.ref]
+    if attrs and arg.alts is None and arg.source.startswith("self."):
+        stored = attrs.get(arg.source[5:])
+        if stored:
+            return _Arg(stored, arg.source)
     if not arg.alts:
         return arg
     alts = _substitute(arg.alts, bindings, {})

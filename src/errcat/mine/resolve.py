@@ -259,8 +259,8 @@ class _Resolver:
         for target, passed in owner.super_calls:
             parent = self.canonical(target) if target else self._parent(owner)
             inner = _Call(
-                tuple(_bind_arg(a, bindings) for a in passed.args),
-                tuple((k, _bind_arg(a, bindings)) for k, a in passed.kwargs),
+                tuple(_bind_arg(a, bindings, attrs) for a in passed.args),
+                tuple((k, _bind_arg(a, bindings, attrs)) for k, a in passed.kwargs),
             )
             for parent_attrs, base_call, why in self._states(parent, inner, outer, depth + 1):
                 out.append(({**parent_attrs, **attrs}, base_call, why))

@@ -38,6 +38,7 @@ from errcat.mine.files import _module_name
 from errcat.mine.guards import build_guard, followed_defs
 from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
+from errcat.mine.raisers import _Helper, helper_argument, raising_helpers
 from errcat.mine.records import SNIPPET_RADIUS
 from errcat.mine.templates import _Field
 from errcat.mine.values import collect_values
@@ -79,6 +80,12 @@ class _Scanner(_Walker):
         #: The bare names of every function or method called in a function body.
         self.called: set[str] = set()
         self._attr_counts: dict[tuple[str, str], int] = {}
+        #: Functions of the module that raise the exception passed to them, by bare name.
+        self.helpers: dict[str, _Helper] = {}
+
+    def scan(self, tree: ast.Module) -> None:
+        self.helpers = raising_helpers(tree)
+        super().scan(tree)
 
     def _callee(self, func: ast.expr) -> tuple[str, bool] | None:
         """The dotted name of a called function of the mined code, and whether it is a method."""
@@ -423,6 +430,35 @@ class _Scanner(_Walker):
                 self._site(node, cls, skip=EXISTING_OBJECT)
             return
         self._site(node, _ClassRef(ast.unparse(exc), "written"), skip=EXISTING_OBJECT)
+
+    def _helper_call(self, node: ast.Expr, call: ast.Call, env: _Env) -> None:
+        """``raise_(OutOfResources(...))``: a helper of the module that raises its argument.
+
+        The call is the raise site (its line is where the error is found), and
+        the exception built in the argument gives the class and the message.
+        """
+        func = call.func
+        helper: _Helper | None = None
+        if isinstance(func, ast.Name):
+            if func.id not in self._params and func.id not in self.imports:
+                helper = self.helpers.get(func.id)
+                helper = helper if helper is not None and not helper.method else None
+        elif (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls")
+            and self._owner is not None
+        ):
+            helper = self.helpers.get(func.attr)
+            helper = helper if helper is not None and helper.method else None
+        if helper is None:
+            return
+        arg = helper_argument(call, helper)
+        found = self._exception_call(arg, env) if arg is not None else None
+        if found is not None:
+            cls, built = found
+            c = self._call_args(built, env)
+            self._site(node, cls, args=c.args, kwargs=c.kwargs, starred=c.starred)
 
     def _assert(self, node: ast.Assert, env: _Env) -> None:
         cls = _ClassRef("AssertionError", "builtin")

@@ -112,6 +112,9 @@ class _Walker(_ModuleNames):
         """Note a ``return`` of a function that may build exceptions (see the subclass)."""
         raise NotImplementedError
 
+    def _helper_call(self, node: ast.Expr, call: ast.Call, env: _Env) -> None:
+        """Note a call statement that may raise the exception it builds (see the subclass)."""
+
     def _self_assign(self, attr: str, value: ast.expr) -> None:
         """Note ``self.attr = value`` in a method (see the subclass)."""
 
@@ -202,6 +205,8 @@ class _Walker(_ModuleNames):
         if isinstance(node, ast.Expr):
             if self._capture is not None and self._capture.kind == "init":
                 _capture_super_init(self, self._capture, node.value, env)
+            if isinstance(node.value, ast.Call):
+                self._helper_call(node, node.value, env)
             return env, False
         if isinstance(node, ast.If):
             self._clauses.append((node.test, True))

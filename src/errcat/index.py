@@ -70,6 +70,7 @@ PAIR_WORDS_MAX = 48
 #: How many looked-up words a stored word table remembers (see :meth:`Postings.get`).
 MEMO_WORDS = 1 << 16
 _PAIR = "\x00"
+_NONE: frozenset[str] = frozenset()
 
 
 def _bounded_words(pieces: Sequence[str]) -> set[str]:
@@ -389,7 +390,7 @@ class PatternIndex:
         index.priors = tables.priors
         index._pairs = tables.pairs
         index._common = tables.common
-        index._pair_words, index._pair_keys = _pair_words(tables.pairs)
+        index._pair_words, index._pair_later = _pair_words(tables.pairs)
         return index
 
     def tables(self) -> IndexTables:
@@ -502,7 +503,7 @@ class PatternIndex:
         self._anchors = Postings.from_lists(anchors)
         self._pairs = Postings.from_lists(pairs)
         self._common = Postings.from_lists(common)
-        self._pair_words, self._pair_keys = _pair_words(self._pairs)
+        self._pair_words, self._pair_later = _pair_words(self._pairs)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
@@ -541,8 +542,7 @@ class PatternIndex:
         """The patterns filed under the words of ``text`` (and those always proposed).
 
         The last few texts' answers are kept: the exact and the cut-off lookups of
-        one message ask for the same text, and on a stored index each word costs
-        a bisection.
+        one message ask for the same text.
         """
         cached = self.__dict__.get("_proposed_cache")
         if cached is None:
@@ -551,34 +551,25 @@ class PatternIndex:
 
     def _find_proposed(self, text: str) -> frozenset[int]:
         pids: set[int] = set(self.always)
-        anchors = self._anchors
+        anchors = self._anchors.get
         present = set(_WORD.findall(text))
         for word in present:
-            hit = anchors.get(word)
+            hit = anchors(word)
             if hit:
                 pids.update(hit)
         if self._pair_words:
-            paired = sorted(present & self._pair_words)
+            paired = present & self._pair_words
             if len(paired) > PAIR_WORDS_MAX:
                 for word in paired:
                     pids.update(self._common.get(word))
             else:
+                later, pairs = self._pair_later, self._pairs.get
                 for a in paired:  # only the pairs the index holds
-                    for b in self._later(a) & present:
-                        hit = self._pairs.get(a + _PAIR + b)
+                    for b in later.get(a, _NONE) & present:
+                        hit = pairs(a + _PAIR + b)
                         if hit:
                             pids.update(hit)
         return frozenset(pids)
-
-    def _later(self, word: str) -> frozenset[str]:
-        """The words paired with ``word`` that sort after it (its sorted keys are together)."""
-        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_partners", {})
-        found = memo.get(word)
-        if found is None:
-            at = bisect.bisect_left(keys := self._pair_keys, word + _PAIR)
-            end = bisect.bisect_left(keys, word + "\x01", at)
-            found = memo[word] = frozenset(k[len(word) + 1 :] for k in keys[at:end])
-        return found
 
     def _key(self, pid: int) -> str:
         """Pattern ``pid``'s longest fragment; a stored index's are decoded once, then kept."""
@@ -754,10 +745,19 @@ def _text_mask(text: str) -> int:
     return word_mask(set(_WORD.findall(text)))
 
 
-def _pair_words(pairs: Postings) -> tuple[frozenset[str], list[str]]:
-    """Every word that is half of a pair anchor, and the pair keys (sorted), decoded once."""
-    keys = list(pairs.words)
-    return frozenset(w for key in keys for w in key.split(_PAIR)), keys
+def _pair_words(pairs: Postings) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """Every half of a pair anchor, and each first half's partners (decoded once).
+
+    >>> words, later = _pair_words(Postings.from_lists({f"a{_PAIR}b": [0], f"a{_PAIR}c": [1]}))
+    >>> sorted(words), {w: sorted(p) for w, p in later.items()}
+    (['a', 'b', 'c'], {'a': ['b', 'c']})
+    """
+    later: dict[str, list[str]] = {}
+    for key in pairs.words:
+        first, second = key.split(_PAIR)
+        later.setdefault(first, []).append(second)
+    halves = {w for partners in later.values() for w in partners}
+    return frozenset(halves.union(later)), {w: frozenset(p) for w, p in later.items()}
 
 
 #: The least of a fragment a cut-off text must end with to be cut inside it.

@@ -29,16 +29,11 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from errcat.background import WordEvidence, word_evidence
-from errcat.patterns import (
-    CompiledPattern,
-    compile_pattern,
-    literal_fragments,
-    pattern_pieces,
-    pieces_wordless,
-)
+from errcat.entry import Entry, read_pieces, stored_pieces
+from errcat.patterns import literal_fragments, pattern_pieces
 from errcat.text import fold_whitespace, words
 
 __all__ = [
@@ -70,6 +65,7 @@ PAIR_WORDS_MAX = 48
 #: How many looked-up words a stored word table remembers (see :meth:`Postings.get`).
 MEMO_WORDS = 1 << 16
 _PAIR = "\x00"
+_NONE: frozenset[str] = frozenset()
 
 
 def _bounded_words(pieces: Sequence[str]) -> set[str]:
@@ -253,74 +249,8 @@ class IndexTables:
     #: For each pattern, its :class:`~errcat.background.WordEvidence`, as three columns
     #: (bits, projects, flags: see :class:`WordColumns`); None when not worked out.
     priors: WordColumns | None = None
-
-
-@dataclass(eq=False)
-class Entry:
-    """One distinct pattern and the positions of the records that use it."""
-
-    pattern: str
-    records: tuple[int, ...]
-    fragments: tuple[str, ...]
-    literal_length: int
-    #: Literal text around each ``(.+?)`` when the pattern is only that, else None.
-    pieces: tuple[str, ...] | None
-    #: How many patterns of the index contain this one's rarest word (0: no word).
-    rarity: int = 0
-    #: What the background model says of its words, when the index holds it (else
-    #: the matcher asks the model).
-    prior: WordEvidence | None = field(default=None, repr=False)
-    _compiled: CompiledPattern | None = field(default=None, repr=False)
-    _record_set: frozenset[int] | None = field(default=None, repr=False)
-    _wordless: bool | None = field(default=None, repr=False)
-
-    @classmethod
-    def build(
-        cls,
-        pattern: str,
-        records: tuple[int, ...],
-        rarity: int = 0,
-        prior: WordEvidence | None = None,
-    ) -> Entry:
-        """Analyse ``pattern`` once."""
-        pieces = pattern_pieces(pattern)
-        if pieces is None:
-            fragments = literal_fragments(pattern)
-        else:  # the same fragments, without tokenizing the regex again
-            fragments = tuple(p for p in pieces if p.strip())
-        return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity, prior)
-
-    @property
-    def record_set(self) -> frozenset[int]:
-        """:attr:`records` as a set (built on first use)."""
-        if self._record_set is None:
-            self._record_set = frozenset(self.records)
-        return self._record_set
-
-    @property
-    def wordless(self) -> bool:
-        """Whether the pattern has no word of its own (:func:`errcat.patterns.is_wordless`).
-
-        Worked out on first use and kept (every stage of a match asks).
-
-        >>> Entry.build("(.+?): (.+?)", (0,)).wordless, Entry.build("bad (.+?)", (0,)).wordless
-        (True, False)
-        """
-        if self._wordless is None:
-            self._wordless = self.pieces is not None and pieces_wordless(self.pieces)
-        return self._wordless
-
-    @property
-    def compiled(self) -> CompiledPattern:
-        """The compiled pattern, built on first use."""
-        if self._compiled is None:
-            self._compiled = compile_pattern(self.pattern)
-        return self._compiled
-
-    @property
-    def groups(self) -> int:
-        """Number of capture groups."""
-        return len(self.pieces) - 1 if self.pieces is not None else self.compiled.groups
+    #: For each pattern, its pieces as :func:`~errcat.entry.stored_pieces` keeps them.
+    pieces: Sequence[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -387,9 +317,10 @@ class PatternIndex:
         index.keys = tables.keys
         index.key_masks = tables.key_masks
         index.priors = tables.priors
+        index.pieces = tables.pieces
         index._pairs = tables.pairs
         index._common = tables.common
-        index._pair_words, index._pair_keys = _pair_words(tables.pairs)
+        index._pair_words, index._pair_later = _pair_words(tables.pairs)
         return index
 
     def tables(self) -> IndexTables:
@@ -405,6 +336,7 @@ class PatternIndex:
             keys=self.keys,
             key_masks=self.key_masks,
             priors=self.priors,
+            pieces=self.pieces,
             pairs=self._pairs,
             common=self._common,
         )
@@ -423,6 +355,7 @@ class PatternIndex:
         lead_words = array("I")
         lead_bounds = array("I", [0])
         prior_bits, prior_projects, prior_flags = array("d"), array("I"), array("B")
+        kept: list[str] = []
         memo: dict[str, float] = {}
         for pid in range(len(self.patterns)):
             pattern = self.patterns[pid]
@@ -432,6 +365,7 @@ class PatternIndex:
                 # Hand-written regex: only words inside a fragment are sure to be whole.
                 pieces = ("", *literal_fragments(pattern), "")
             if priors:
+                kept.append(stored_pieces(pieces if simple else None))
                 # Entry.build's fragments, from the same pieces.
                 told = word_evidence(
                     tuple(p for p in pieces if p.strip()) if simple else pieces[1:-1], memo
@@ -502,7 +436,7 @@ class PatternIndex:
         self._anchors = Postings.from_lists(anchors)
         self._pairs = Postings.from_lists(pairs)
         self._common = Postings.from_lists(common)
-        self._pair_words, self._pair_keys = _pair_words(self._pairs)
+        self._pair_words, self._pair_later = _pair_words(self._pairs)
         self._first_words = Postings.from_lists(first_words)
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
@@ -513,6 +447,8 @@ class PatternIndex:
         self.priors: WordColumns | None = (
             WordColumns(prior_bits, prior_projects, prior_flags) if priors else None
         )
+        #: Each pattern's pieces (:func:`~errcat.entry.stored_pieces`), kept with the priors.
+        self.pieces: Sequence[str] | None = kept if priors else None
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -533,7 +469,11 @@ class PatternIndex:
                 prior = WordEvidence(
                     columns.bits[pid], columns.projects[pid], bool(flags & 1), bool(flags & 2)
                 )
-            entry = Entry.build(self.patterns[pid], self.records_of(pid), self.rarity[pid], prior)
+            stored = self.pieces
+            pieces = None if stored is None else read_pieces(stored[pid])
+            entry = Entry.build(
+                self.patterns[pid], self.records_of(pid), self.rarity[pid], prior, pieces
+            )
             self._entries[pid] = entry
         return entry
 
@@ -541,8 +481,7 @@ class PatternIndex:
         """The patterns filed under the words of ``text`` (and those always proposed).
 
         The last few texts' answers are kept: the exact and the cut-off lookups of
-        one message ask for the same text, and on a stored index each word costs
-        a bisection.
+        one message ask for the same text.
         """
         cached = self.__dict__.get("_proposed_cache")
         if cached is None:
@@ -551,34 +490,25 @@ class PatternIndex:
 
     def _find_proposed(self, text: str) -> frozenset[int]:
         pids: set[int] = set(self.always)
-        anchors = self._anchors
+        anchors = self._anchors.get
         present = set(_WORD.findall(text))
         for word in present:
-            hit = anchors.get(word)
+            hit = anchors(word)
             if hit:
                 pids.update(hit)
         if self._pair_words:
-            paired = sorted(present & self._pair_words)
+            paired = present & self._pair_words
             if len(paired) > PAIR_WORDS_MAX:
                 for word in paired:
                     pids.update(self._common.get(word))
             else:
+                later, pairs = self._pair_later, self._pairs.get
                 for a in paired:  # only the pairs the index holds
-                    for b in self._later(a) & present:
-                        hit = self._pairs.get(a + _PAIR + b)
+                    for b in later.get(a, _NONE) & present:
+                        hit = pairs(a + _PAIR + b)
                         if hit:
                             pids.update(hit)
         return frozenset(pids)
-
-    def _later(self, word: str) -> frozenset[str]:
-        """The words paired with ``word`` that sort after it (its sorted keys are together)."""
-        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_partners", {})
-        found = memo.get(word)
-        if found is None:
-            at = bisect.bisect_left(keys := self._pair_keys, word + _PAIR)
-            end = bisect.bisect_left(keys, word + "\x01", at)
-            found = memo[word] = frozenset(k[len(word) + 1 :] for k in keys[at:end])
-        return found
 
     def _key(self, pid: int) -> str:
         """Pattern ``pid``'s longest fragment; a stored index's are decoded once, then kept."""
@@ -754,10 +684,19 @@ def _text_mask(text: str) -> int:
     return word_mask(set(_WORD.findall(text)))
 
 
-def _pair_words(pairs: Postings) -> tuple[frozenset[str], list[str]]:
-    """Every word that is half of a pair anchor, and the pair keys (sorted), decoded once."""
-    keys = list(pairs.words)
-    return frozenset(w for key in keys for w in key.split(_PAIR)), keys
+def _pair_words(pairs: Postings) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """Every half of a pair anchor, and each first half's partners (decoded once).
+
+    >>> words, later = _pair_words(Postings.from_lists({f"a{_PAIR}b": [0], f"a{_PAIR}c": [1]}))
+    >>> sorted(words), {w: sorted(p) for w, p in later.items()}
+    (['a', 'b', 'c'], {'a': ['b', 'c']})
+    """
+    later: dict[str, list[str]] = {}
+    for key in pairs.words:
+        first, second = key.split(_PAIR)
+        later.setdefault(first, []).append(second)
+    halves = {w for partners in later.values() for w in partners}
+    return frozenset(halves.union(later)), {w: frozenset(p) for w, p in later.items()}
 
 
 #: The least of a fragment a cut-off text must end with to be cut inside it.

@@ -146,14 +146,18 @@ class _Collector:
         matches with less (see :func:`_explains_more`): only the others count.
         """
         base = THRESHOLD if self.confident_only else 0.0
+        kept = self.best.get(order)
+        if kept is None or len(kept) < self.limit:
+            return base  # fewer held than the limit, whatever their coverage
         held = [
             m._rank[0]
-            for m in self.best.get(order, {}).values()
+            for m in kept.values()
             if m._coverage is None or m._coverage.literal >= literal
         ]
         if len(held) < self.limit:
             return base
-        return max(base, heapq.nlargest(self.limit, held)[-1])
+        # The limit-th largest (match_error asks for one: the largest).
+        return max(base, max(held) if self.limit == 1 else heapq.nlargest(self.limit, held)[-1])
 
     def add(self, ctx: ReportContext, candidate: Candidate) -> None:
         """Score the records of a candidate's pattern and keep the best match per record.

@@ -97,6 +97,7 @@ class FileStore:
             keys=StringTable(parts["keys"], parts["key_offsets"]),
             key_masks=parts["key_masks"],
             priors=priors_of(parts),
+            pieces=StringTable(parts["pieces"], parts["piece_offsets"]),
             pairs=postings_of(parts, "pair"),
             common=postings_of(parts, "common"),
         )

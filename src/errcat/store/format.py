@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from errcat import background
+from errcat.entry import stored_pieces
 from errcat.index import Entry, PatternIndex, Postings, WordColumns, hash_slots
+from errcat.patterns import pattern_pieces
 from errcat.store.base import problem_dict
 from errcat.store.build import Built
 
@@ -38,8 +40,10 @@ __all__ = [
     "write_index",
 ]
 
-#: Bumped whenever the stored index layout changes; other versions are rebuilt.
-FORMAT_VERSION = 12
+#: Bumped whenever the stored index layout changes, or what it keeps of a pattern does
+#: (:func:`errcat.patterns.pattern_pieces`, the background's word evidence); other
+#: versions are rebuilt.
+FORMAT_VERSION = 13
 MAGIC = b"ERRCATIX"
 
 
@@ -149,6 +153,14 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     yield "rarity", arr("I", tables.rarity)
     yield from strings("keys", "key_offsets", tables.keys)
     yield "key_masks", arr("Q", tables.key_masks)
+    # Each pattern's pieces, parsed here once rather than at the pattern's first hit.
+    yield from strings(
+        "pieces",
+        "piece_offsets",
+        tables.pieces
+        if tables.pieces is not None
+        else (stored_pieces(pattern_pieces(p)) for p in tables.patterns),
+    )
     # What the background model says of each pattern's words, worked out here once
     # rather than at each pattern's first hit (the header names the model).
     priors = tables.priors or word_columns(tables.patterns)
@@ -204,6 +216,7 @@ ARRAY_KINDS = {
     "rarity": "I",
     "key_offsets": "Q",
     "key_masks": "Q",
+    "piece_offsets": "Q",
     "prior_bits": "d",
     "prior_projects": "I",
     "prior_flags": "B",

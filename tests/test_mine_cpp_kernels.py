@@ -72,6 +72,7 @@ def test_flashinfer_sites_print_what_its_error_class_prints() -> None:
         "split count {n} too large",
     }  # FLASHINFER_ERROR(msg) of the helper says nothing of its own: no site
     assert found[prefix + "Unsupported architecture"].line == 9
+    assert found[prefix + "Unsupported architecture"].end_line == 10  # the call's last line
     assert found[prefix + "Unsupported architecture"].condition == "sm == 100 || sm == 103"
     assert found["{h} must be a multiple of 16".join((prefix, ""))].defined_in == "CHECK_HEAD"
 
@@ -117,7 +118,7 @@ def test_location_pattern_is_prefix_and_line_agnostic(
     printed = f"Error in function 'Runner' at {path}:{line}: Unsupported architecture"
     match = pattern.fullmatch(printed)
     assert match is not None
-    assert match.group(2) == path and match.group(3) == str(line)
+    assert match.group(2) + "fmhaRunner.cuh" == path and match.group(3) == str(line)
     assert not pattern.fullmatch(printed.replace("fmhaRunner.cuh", "fmhaKernels.cuh"))
 
 

@@ -67,7 +67,7 @@ def mine_cpp_sources(
 ) -> tuple[list[dict[str, Any]], CppStats]:
     """Envelopes for the check sites of ``(repo-relative path, text)`` pairs, sorted by id.
 
-    ``radius`` lines each side of a site make its record's ``sourceCode``.
+    A site's call and ``radius`` lines each side make its record's ``sourceCode``.
     """
     stats = CppStats()
     out: dict[str, dict[str, Any]] = {}

@@ -103,6 +103,8 @@ class CheckSite:
     condition: str
     #: The macro whose ``#define`` holds the call ("" at file level or in a function).
     defined_in: str = ""
+    #: The line of the call's closing parenthesis (0: the call's first line).
+    end_line: int = 0
 
 
 def _close(text: str, start: int) -> int:
@@ -212,6 +214,7 @@ def find_checks(source: str) -> list[CheckSite]:
                 template,
                 _SPACE.sub(" ", condition).strip(),
                 inside[2] if inside is not None else "",
+                text.count("\n", 0, end) + 1,
             )
         )
     return sites

@@ -28,9 +28,9 @@ from typing import Any
 
 from errcat.mine.cpp.checks import CheckSite
 from errcat.mine.records import SNIPPET_RADIUS, github_url, record_id, slugify
-from errcat.patterns import escape_literal, template_to_pattern
+from errcat.patterns import template_to_pattern
 
-__all__ = ["PROJECT_ADVICE", "site_envelope", "site_pattern"]
+__all__ = ["PROJECT_ADVICE", "site_envelope", "site_message", "site_pattern"]
 
 _REPORT = "Report the model, GPU, engine version and launch command to the project"
 
@@ -93,32 +93,46 @@ _CONDITION_ADVICE = {
 
 #: Tags of a site by its macro: torch's check family, or a kernel library's own.
 _KERNEL_LIBRARIES = {"flashinfer-ai/flashinfer", "deepseek-ai/DeepEP"}
-_FILE_GROUP = r"((?:\S*/)?{name})"
-_ANY_FILE = r"(\S+?)"
-_LINE_GROUP = r"(\d+)"
+#: The groups of where a check sits: the directories before a known file name, a
+#: whole path (a macro's use site), a line.
+_GROUPS = {"{__DIR__}": r"(\S*?)", "{__FILE__}": r"(\S+?)", "{__LINE__}": r"(\d+)"}
+_LOCATION = re.compile(r"(\{__DIR__\}|\{__FILE__\}|\{__LINE__\})")
+
+
+def site_message(site: CheckSite, file_path: str) -> str:
+    """The site's ``errorMessage``: its template, with the file's own name where it sits.
+
+    ``__FILE__`` is the path the builder compiled (``/workspace/include/...``,
+    ``/sgl-workspace/DeepEP/csrc/...``): only its last part is known, so the
+    directories before it are a placeholder ``{__DIR__}``. Inside a ``#define``
+    the file is the one using the macro: the whole path stays a placeholder.
+
+    >>> from errcat.mine.cpp.checks import find_checks
+    >>> site_message(find_checks("EP_HOST_ASSERT(n <= cap);")[0], "csrc/deep_ep.cpp")
+    "Failed: Assertion error {__DIR__}deep_ep.cpp:{__LINE__} 'n <= cap'"
+    """
+    if site.defined_in:
+        return site.template
+    name = file_path.rsplit("/", 1)[-1].replace("{", "{{").replace("}", "}}")
+    return site.template.replace("{__FILE__}", "{__DIR__}" + name)
 
 
 def site_pattern(site: CheckSite, file_path: str) -> str:
-    r"""The site's ``messagePattern``: its template's, where it sits made prefix- and line-free.
+    r"""The site's ``messagePattern``: :func:`site_message`'s, free of directory and line.
 
-    ``{__FILE__}`` takes any directory before the file's own name (the path the
-    builder compiled from: ``/workspace/include/...``, ``/sgl-workspace/DeepEP/...``)
-    and ``{__LINE__}`` any number; inside a ``#define`` the file is the one using
-    the macro, so any path.
+    ``{__DIR__}`` takes any run of non-space characters (an empty one too),
+    ``{__LINE__}`` any number, so the pattern fits whatever tree the library was
+    built from and whichever release moved the line.
 
     >>> from errcat.mine.cpp.checks import find_checks
     >>> site = find_checks("EP_HOST_ASSERT(n <= cap);")[0]
     >>> print(site_pattern(site, "csrc/deep_ep.cpp"))
-    Failed: Assertion error ((?:\S*/)?deep_ep\.cpp):(\d+) 'n <= cap'
+    Failed: Assertion error (\S*?)deep_ep\.cpp:(\d+) 'n <= cap'
     """
-    pieces = re.split(r"(\{__FILE__\}|\{__LINE__\})", site.template)
-    name = escape_literal(file_path.rsplit("/", 1)[-1])
     out = []
-    for piece in pieces:
-        if piece == "{__FILE__}":
-            out.append(_FILE_GROUP.format(name=name) if not site.defined_in else _ANY_FILE)
-        elif piece == "{__LINE__}":
-            out.append(_LINE_GROUP)
+    for piece in _LOCATION.split(site_message(site, file_path)):
+        if piece in _GROUPS:
+            out.append(_GROUPS[piece])
         elif piece:
             out.append(template_to_pattern(piece))
     return "".join(out)
@@ -157,10 +171,10 @@ def site_envelope(
 ) -> dict[str, Any]:
     """One check site as a schemaVersion 2 envelope (advice generated, tagged so).
 
-    ``radius`` lines each side of the site make its ``sourceCode``.
+    The call (all its lines) and ``radius`` lines each side make its ``sourceCode``.
     """
     start = max(1, site.line - radius)
-    end = max(site.line, min(len(lines), site.line + radius))
+    end = max(site.line, min(len(lines), max(site.line, site.end_line) + radius))
     snippet = "\n".join(lines[start - 1 : end])
     what, reinstall, fix = PROJECT_ADVICE.get(
         repo, (f"{repo}'s compiled code", PROJECT_ADVICE["pytorch/pytorch"][1], "")
@@ -186,7 +200,7 @@ def site_envelope(
         "repo": repo,
         "slug": slugify(site.template),
         "errorCode": None,
-        "errorMessage": site.template,
+        "errorMessage": site_message(site, file_path),
         "messagePattern": site_pattern(site, file_path),
         "errorType": _kind(site),
         "errorClass": site.error_class,

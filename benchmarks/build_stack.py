@@ -28,6 +28,11 @@ answer. Then the hand-written records of the groups the package names under
 steps again on the committed records (the mined part kept, the hand-written part
 replaced), without mining: the result is the same as a full build's.
 
+A project may name ``native`` folders of its wheel (C/C++/CUDA sources) and a
+package ``gitSources`` (a project read from a git mirror at a named commit): their
+check macros are mined too (:mod:`stack_native`). A hand-written record replaces
+the mined records of its own message.
+
 A package that sets ``dropCopies`` (the frameworks built on the engines) also
 loses its mined records whose message the bundled catalog or another stack
 package already holds (:func:`held_messages`): ms-swift and verl carry copies of
@@ -63,6 +68,7 @@ from errcat.release import build, canonical_files, check, records_file_name
 from stack_closure import DEFAULT_CACHE
 from stack_curated import CURATED_TAG, MIRRORS, curated
 from stack_mine import MinedProject, Project, mine_projects
+from stack_native import mine_git_source, mine_wheel_native
 
 ROOT = Path(__file__).resolve().parents[1]
 STACK = ROOT / "stack"
@@ -251,10 +257,15 @@ def finish(
         e for e in kept if not (e.record.error_message.strip() and e.record.error_message in held)
     ]
     added = curated(spec.get("curated", []), spec, mirrors)
+    # A hand-written record replaces the mined ones of its message in its repository.
+    written = {(e.record.repo, e.record.error_message) for e in added}
+    replaced = [e for e in kept if (e.record.repo, e.record.error_message) in written]
+    kept = [e for e in kept if (e.record.repo, e.record.error_message) not in written]
     print(
         f"errcat-data-{spec['name']}: {dropped:,} mined records dropped as too vague"
         f" (under {MIN_BITS:.0f} bits or one word), {len(copies):,} as copies of another"
-        f" catalog's message, {len(added)} hand-written added",
+        f" catalog's message, {len(added)} hand-written added ({len(replaced)} mined"
+        " records of their messages replaced)",
         flush=True,
     )
     unique: dict[str, RecordEnvelope] = {}
@@ -361,6 +372,12 @@ def build_one(
     if kind == "projects":
         mined = mine_projects([Project.of(p) for p in spec["projects"]], cache, workers)
         envelopes = [e for m in mined for e in m.envelopes]
+        for project in spec["projects"]:
+            if project.get("native"):
+                envelopes += mine_wheel_native(project, cache)
+        for source in spec.get("gitSources", []):
+            mined.append(mine_git_source(source, mirrors))
+            envelopes += mined[-1].envelopes
     elif kind == "stdlib":
         mined = [mine_stdlib(spec)]
         envelopes = mined[0].envelopes

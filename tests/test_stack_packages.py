@@ -110,6 +110,27 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
             "flashinfer/attention/_core.py",
         ),
         (
+            "kernels",
+            "RuntimeError: Error in function 'TllmGenFmhaRunner' at /workspace/include/flashinfer"
+            "/trtllm/fmha/fmhaRunner.cuh:30: Unsupported architecture",
+            "flashinfer-ai/flashinfer",
+            "include/flashinfer/trtllm/fmha/fmhaRunner.cuh",
+        ),
+        (
+            "kernels",
+            "RuntimeError: Failed to allocate memory for batch_prefill_tmp_v with size 458752000"
+            " and alignment 16 in AlignedAllocator",
+            "flashinfer-ai/flashinfer",
+            "include/flashinfer/allocator.h",
+        ),
+        (
+            "kernels",
+            "RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1025"
+            " 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'",
+            "deepseek-ai/DeepEP",
+            "csrc/deep_ep.cpp",
+        ),
+        (
             "distributed",
             "RuntimeError: Ray has not been started yet. "
             "Timeline requires Ray to be initialized first.",
@@ -136,6 +157,39 @@ def test_a_new_package_answers_its_own_message_through_the_entry_point(
     assert match is not None and match.exact
     assert (match.record.repo, match.record.file_path) == (repo, file_path)
     assert "/blob/0000000000000000000000000000000000000000/" not in match.record.github_url
+
+
+@pytest.mark.parametrize(
+    ("text", "lever"),
+    [
+        (
+            "RuntimeError: Error in function 'TllmGenFmhaRunner' at /workspace/include/flashinfer"
+            "/trtllm/fmha/fmhaRunner.cuh:30: Unsupported architecture",
+            "--attention-backend",
+        ),
+        (
+            "RuntimeError: Error in function 'aligned_alloc' at /usr/lib/python3/site-packages/"
+            "flashinfer/data/include/flashinfer/allocator.h:49: Buffer overflow when allocating"
+            " memory for batch_prefill_tmp_v with size 283115520 and alignment 16, but only"
+            " 268435456 bytes available in AlignedAllocator. Increase the workspace buffer size.",
+            "VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE",
+        ),
+        (
+            "RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1025"
+            " 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'",
+            "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK",
+        ),
+    ],
+)
+def test_the_kernel_errors_users_paste_get_the_hand_written_advice(
+    site: Path, text: str, lever: str
+) -> None:
+    """The most pasted flashinfer and DeepEP errors: a flag or variable of the engine to change."""
+    _install(site, STACK / "packages" / "errcat-data-kernels")
+    match = errcat.match_error(text)
+    assert match is not None and match.exact
+    assert "errcat:stack:curated" in match.record.tags
+    assert any(lever in solution for solution in match.record.solutions)
 
 
 def test_the_frameworks_records_link_at_the_release_tags_sources_names() -> None:

@@ -2,7 +2,8 @@
 
 ``SOURCES.json`` names a package's groups under ``curated``; :func:`curated`
 returns their envelopes. Groups: ``argparse`` (command-line errors),
-``symbols`` (``undefined symbol`` by whose symbol), ``trl-server`` (trl's
+``symbols`` (``undefined symbol`` by whose symbol), ``kernels`` (flashinfer's and DeepEP's most pasted C++
+errors), ``trl-server`` (trl's
 vLLM client answered 404 by a server without its routes), ``pydantic-core`` (the
 validation error types, read from a pydantic-core git mirror at the commit
 ``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``).
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from errcat.models import RecordEnvelope
-from stack_curated import argparse_errors, pydantic_errors, symbols, trl_server
+from stack_curated import argparse_errors, kernels, pydantic_errors, symbols, trl_server
 from stack_curated.spec import CURATED_TAG, Curated
 
 __all__ = ["CURATED_TAG", "MIRRORS", "curated"]
@@ -35,6 +36,8 @@ def curated(
             out += argparse_errors.RECORDS
         elif group == "symbols":
             out += symbols.RECORDS
+        elif group == "kernels":
+            out += kernels.RECORDS
         elif group == "trl-server":
             out += trl_server.RECORDS
         elif group == "pydantic-core":

@@ -25,6 +25,7 @@ from typing import Any
 
 from errcat.mine.cpp.checks import MACROS, CheckSite, find_checks
 from errcat.mine.cpp.records import site_envelope
+from errcat.mine.records import SNIPPET_RADIUS
 from errcat.patterns import is_wordless, template_to_pattern
 
 __all__ = [
@@ -62,8 +63,12 @@ def mine_cpp_sources(
     repo: str,
     sha: str,
     analyzed_at: str = DEFAULT_ANALYZED_AT,
+    radius: int = SNIPPET_RADIUS,
 ) -> tuple[list[dict[str, Any]], CppStats]:
-    """Envelopes for the check sites of ``(repo-relative path, text)`` pairs, sorted by id."""
+    """Envelopes for the check sites of ``(repo-relative path, text)`` pairs, sorted by id.
+
+    A site's call and ``radius`` lines each side make its record's ``sourceCode``.
+    """
     stats = CppStats()
     out: dict[str, dict[str, Any]] = {}
     for path, text in sources:
@@ -80,7 +85,9 @@ def mine_cpp_sources(
                 stats.duplicates += 1
                 continue
             seen.add(site.template)
-            envelope = site_envelope(site, repo, path, sha, lines=lines, analyzed_at=analyzed_at)
+            envelope = site_envelope(
+                site, repo, path, sha, lines=lines, analyzed_at=analyzed_at, radius=radius
+            )
             out.setdefault(envelope["record"]["id"], envelope)
     stats.records = len(out)
     return [out[k] for k in sorted(out)], stats
@@ -93,6 +100,7 @@ def mine_cpp_git(
     repo: str,
     under: str = "",
     analyzed_at: str = DEFAULT_ANALYZED_AT,
+    radius: int = SNIPPET_RADIUS,
 ) -> tuple[list[dict[str, Any]], CppStats]:
     """Mine the C/C++ files under ``under`` at ``revision`` of a git repository."""
     from errcat.mine.git import GitRepo
@@ -102,4 +110,6 @@ def mine_cpp_git(
     files = [f for f in git.tree(commit.sha, under, suffix="") if f.path.endswith(CPP_SUFFIXES)]
     paths = {f.blob: f.path for f in files}
     texts = ((paths[blob], data.decode("utf-8", "replace")) for blob, data in git.blobs(paths))
-    return mine_cpp_sources(texts, repo=repo, sha=commit.sha, analyzed_at=analyzed_at)
+    return mine_cpp_sources(
+        texts, repo=repo, sha=commit.sha, analyzed_at=analyzed_at, radius=radius
+    )

@@ -2,7 +2,11 @@ r"""The check macros of torch's C++ API, found in a source file and read as mess
 
 A site is a call of ``TORCH_CHECK`` (and its ``_VALUE``/``_TYPE``/``_INDEX``/
 ``_NOT_IMPLEMENTED``/``_WITH`` kin), ``AT_ERROR``, ``STD_TORCH_CHECK``,
-``TORCH_INTERNAL_ASSERT`` or ``TORCH_CHECK_EQ`` and its comparison kin. Its
+``TORCH_INTERNAL_ASSERT`` or ``TORCH_CHECK_EQ`` and its comparison kin; of the
+kernel libraries beside the engines, flashinfer's ``FLASHINFER_CHECK`` and
+``FLASHINFER_ERROR`` (:mod:`errcat.mine.cpp.kernels` says what they print),
+DeepEP's ``EP_HOST_ASSERT``, ``EP_STATIC_ASSERT`` and ``EPException``, and
+``throw std::runtime_error(...)``. Its
 message is what torch prints: the arguments after the condition concatenated
 (``c10::str``), string literals as they are, any other argument a placeholder
 named by its expression; with no message, torch's default sentence around the
@@ -25,7 +29,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from errcat.mine.cpp.kernels import KERNEL_MACROS, kernel_site, stream_message
 from errcat.mine.cpp.lexer import STRING_START, blank_comments, read_string, split_arguments
+from errcat.mine.cpp.templates import condition_text, message_template, name_of
 
 __all__ = ["DEFAULT_CHECK", "MACROS", "CheckSite", "find_checks", "message_template"]
 
@@ -58,6 +64,7 @@ MACROS: dict[str, tuple[str, str]] = {
     "TORCH_CHECK_LT": ("op:<", "RuntimeError"),
     "TORCH_CHECK_GE": ("op:>=", "RuntimeError"),
     "TORCH_CHECK_GT": ("op:>", "RuntimeError"),
+    **KERNEL_MACROS,
 }
 
 #: c10's error types (TORCH_CHECK_WITH's first argument) as Python prints them.
@@ -77,11 +84,12 @@ _ERROR_TYPES = {
     "EnforceFiniteError": "RuntimeError",
 }
 
-_CALL = re.compile(r"\b(" + "|".join(sorted(MACROS, key=len, reverse=True)) + r")\s*\(")
+_CALL = re.compile(
+    r"(?<![\w:])(" + "|".join(sorted(map(re.escape, MACROS), key=len, reverse=True)) + r")\s*\("
+)
+_THROW = re.compile(r"\bthrow\s*$")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:\(([^)]*)\))?", re.MULTILINE)
 _SPACE = re.compile(r"\s+")
-_STRINGIZE = re.compile(r"#\s*(\w+)")
-_UNSAFE = re.compile(r"[{}:!]")
 
 
 @dataclass(frozen=True)
@@ -95,66 +103,8 @@ class CheckSite:
     condition: str
     #: The macro whose ``#define`` holds the call ("" at file level or in a function).
     defined_in: str = ""
-
-
-def _name(expression: str) -> str:
-    r"""A placeholder name for a C++ expression: its text, made safe for a template.
-
-    >>> _name("at::kBFloat16"), _name("x->sizes()[0]")
-    ('at.kBFloat16', 'x.sizes()[0]')
-    """
-    text = _SPACE.sub(" ", expression.replace("\\\n", " ")).strip()
-    text = text.replace("::", ".").replace("->", ".")
-    return _UNSAFE.sub("_", text) or "value"
-
-
-def _literal(text: str) -> str:
-    """Literal message text as template text: braces doubled."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
-def _condition_text(condition: str, params: frozenset[str]) -> str:
-    """The condition as ``#cond`` prints it; a macro parameter in it is a placeholder."""
-    text = _SPACE.sub(" ", condition).strip()
-    if not params:
-        return _literal(text)
-    pieces = re.split(r"(\b\w+\b)", text)
-    return "".join("{" + p + "}" if p in params else _literal(p) for p in pieces)
-
-
-def _pieces(argument: str, params: frozenset[str]) -> str | None:
-    """An argument made only of string literals and ``#param``s as template text, else None."""
-    out: list[str] = []
-    i = 0
-    text = argument.strip()
-    while i < len(text):
-        if text[i].isspace() or text[i : i + 2] == "\\\n":
-            i += 1
-            continue
-        m = _STRINGIZE.match(text, i)
-        if m is not None and m.group(1) in params:
-            out.append("{" + m.group(1) + "}")
-            i = m.end()
-            continue
-        if STRING_START.match(text, i):
-            value, i = read_string(text, i)
-            out.append(_literal(value))
-            continue
-        return None
-    return "".join(out) if out else None
-
-
-def message_template(arguments: list[str], params: frozenset[str] = frozenset()) -> str:
-    """The message ``c10::str(arguments...)`` prints, as a template.
-
-    >>> message_template(['"got "', "n", '" heads"'])
-    'got {n} heads'
-    """
-    parts = []
-    for argument in arguments:
-        piece = _pieces(argument, params)
-        parts.append(piece if piece is not None else "{" + _name(argument) + "}")
-    return "".join(parts)
+    #: The line of the call's closing parenthesis (0: the call's first line).
+    end_line: int = 0
 
 
 def _close(text: str, start: int) -> int:
@@ -199,6 +149,8 @@ def _defines(text: str) -> list[tuple[int, int, str, frozenset[str]]]:
 def _site(macro: str, arguments: list[str], params: frozenset[str]) -> tuple[str, str, str] | None:
     """(error class, template, condition) of one call, or None when it prints nothing usable."""
     form, error_class = MACROS[macro]
+    if form.startswith("kernel:"):
+        return kernel_site(form, error_class, arguments, params)
     if form == "with":
         if len(arguments) < 2:
             return None
@@ -210,12 +162,12 @@ def _site(macro: str, arguments: list[str], params: frozenset[str]) -> tuple[str
     if not arguments:
         return None
     condition, rest = arguments[0], [a for a in arguments[1:] if a]
-    cond = _condition_text(condition, params)
+    cond = condition_text(condition, params)
     if form.startswith("op:"):
         if len(arguments) != 2:
             return None
-        a, b = (_condition_text(x, params) for x in arguments)
-        values = "{" + _name(arguments[0]) + "} vs. {" + _name(arguments[1]) + "}"
+        a, b = (condition_text(x, params) for x in arguments)
+        values = "{" + name_of(arguments[0]) + "} vs. {" + name_of(arguments[1]) + "}"
         return error_class, f"Check failed: {a} {form[3:]} {b} ({values})", cond
     message = message_template(rest, params) if rest else ""
     if form == "check":
@@ -229,6 +181,8 @@ def _site(macro: str, arguments: list[str], params: frozenset[str]) -> tuple[str
 
 def find_checks(source: str) -> list[CheckSite]:
     """Every check macro call of a C/C++ source text, in order, with its message template."""
+    if _CALL.search(source) is None:
+        return []  # most files of a kernel library call no check: skip the lexing
     text = blank_comments(source)
     defines = _defines(text)
     sites: list[CheckSite] = []
@@ -237,12 +191,17 @@ def find_checks(source: str) -> list[CheckSite]:
         inside = next((d for d in defines if d[0] <= start < d[1]), None)
         if inside is not None and inside[2] == m.group(1):
             continue  # the macro's own definition
+        if MACROS[m.group(1)][0] == "kernel:throw" and not _THROW.search(
+            text[max(0, start - 40) : start]
+        ):
+            continue  # a std::runtime_error made but not thrown here
         end = _close(text, m.end())
         if end < 0:
             continue
         body = text[m.end() : end].replace("\\\n", " ")
         params = inside[3] if inside is not None else frozenset()
-        found = _site(m.group(1), split_arguments(body), params)
+        arguments = [stream_message(text, start, a) or a for a in split_arguments(body)]
+        found = _site(m.group(1), arguments, params)
         if found is None:
             continue
         error_class, template, condition = found
@@ -255,6 +214,7 @@ def find_checks(source: str) -> list[CheckSite]:
                 template,
                 _SPACE.sub(" ", condition).strip(),
                 inside[2] if inside is not None else "",
+                text.count("\n", 0, end) + 1,
             )
         )
     return sites

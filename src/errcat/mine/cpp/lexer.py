@@ -3,7 +3,9 @@ r"""C and C++ source read just enough to find check macros: comments out, litera
 :func:`blank_comments` replaces comments by spaces (newlines kept, so offsets
 and line numbers stay true); :func:`read_string` decodes one string literal
 (ordinary, prefixed, raw) at an offset; :func:`split_arguments` splits a macro
-call's argument text at its top-level commas.
+call's argument text at its top-level commas; :func:`split_operands` splits
+an expression at a top-level binary operator (``+`` of a ``std::string``
+concatenation, ``<<`` of a stream).
 
 >>> blank_comments('a /* b */ "c // d" // e\nf')
 'a         "c // d"     \nf'
@@ -16,8 +18,9 @@ call's argument text at its top-level commas.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
-__all__ = ["STRING_START", "blank_comments", "read_string", "split_arguments"]
+__all__ = ["STRING_START", "blank_comments", "read_string", "split_arguments", "split_operands"]
 
 #: Where a string literal starts: an optional encoding prefix, an optional R, a quote.
 STRING_START = re.compile(r'(?<![\w])(?:u8|[uUL])?R?"')
@@ -142,18 +145,18 @@ def read_string(text: str, i: int) -> tuple[str, int]:
     return "".join(value), min(j + 1, n)
 
 
-def split_arguments(text: str) -> list[str]:
-    """The top-level comma-separated arguments of a call's argument text, stripped.
+def _split_top(text: str, separator: str) -> list[str]:
+    """``text`` split where ``separator`` stands outside brackets and literals, stripped.
 
-    Commas inside parentheses, brackets, braces and literals do not split; angle
-    brackets are not counted (``a < b, c > d`` is two arguments, as the
-    preprocessor sees it too).
+    A ``+`` next to another ``+`` or before ``=`` (``++``, ``+=``) and a ``<<``
+    next to a third ``<`` or before ``=`` do not split.
     """
     args: list[str] = []
     stack: list[str] = []
     start = 0
     i = 0
     n = len(text)
+    width = len(separator)
     while i < n:
         c = text[i]
         if c in '"uULR' and STRING_START.match(text, i):
@@ -166,11 +169,39 @@ def split_arguments(text: str) -> list[str]:
             stack.append(_OPEN[c])
         elif stack and c == stack[-1]:
             stack.pop()
-        elif c == "," and not stack:
-            args.append(text[start:i].strip())
-            start = i + 1
+        elif not stack and text.startswith(separator, i):
+            after = text[i + width : i + width + 1]
+            before = text[i - 1 : i] if i else ""
+            if separator == "," or (after not in {separator[0], "="} and before != separator[0]):
+                args.append(text[start:i].strip())
+                start = i + width
+                i += width
+                continue
+            i += width + 1  # ``++``, ``+=``, ``<<<``, ``<<=``: one token, no split
+            continue
         i += 1
     tail = text[start:].strip()
     if tail or args:
         args.append(tail)
     return args
+
+
+def split_arguments(text: str) -> list[str]:
+    """The top-level comma-separated arguments of a call's argument text, stripped.
+
+    Commas inside parentheses, brackets, braces and literals do not split; angle
+    brackets are not counted (``a < b, c > d`` is two arguments, as the
+    preprocessor sees it too).
+    """
+    return _split_top(text, ",")
+
+
+def split_operands(text: str, operator: Literal["+", "<<"]) -> list[str]:
+    """The operands of ``text`` at its top-level ``operator`` (``+`` or ``<<``), stripped.
+
+    >>> split_operands('oss << "got " << n << (a << b)', "<<")
+    ['oss', '"got "', 'n', '(a << b)']
+    >>> split_operands("i++ + j", "+")
+    ['i++', 'j']
+    """
+    return _split_top(text, operator)

@@ -23,13 +23,14 @@ the source (:mod:`errcat.mine.cpp.checks`).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from errcat.mine.cpp.checks import CheckSite
 from errcat.mine.records import SNIPPET_RADIUS, github_url, record_id, slugify
 from errcat.patterns import template_to_pattern
 
-__all__ = ["PROJECT_ADVICE", "site_envelope"]
+__all__ = ["PROJECT_ADVICE", "site_envelope", "site_message", "site_pattern"]
 
 _REPORT = "Report the model, GPU, engine version and launch command to the project"
 
@@ -57,7 +58,84 @@ PROJECT_ADVICE: dict[str, tuple[str, str, str]] = {
         " pin>'): a check that fails on valid input is often fixed in a later release",
         "pip install --upgrade torch",
     ),
+    "flashinfer-ai/flashinfer": (
+        "flashinfer's C++/CUDA kernels",
+        "Install the flashinfer-python release the engine pins (sglang 0.5.23 pins 0.7.2,"
+        " vllm 0.33.0 pins 0.7.2.post1: pip install 'flashinfer-python==0.7.2.post1'), then"
+        " clear flashinfer's JIT cache (rm -rf ~/.cache/flashinfer) so no kernel built by"
+        " another release is loaded",
+        "# before: flashinfer upgraded past the engine's pin\npip install -U flashinfer-python\n"
+        "# after\npip install 'flashinfer-python==0.7.2.post1' && rm -rf ~/.cache/flashinfer",
+    ),
+    "deepseek-ai/DeepEP": (
+        "DeepEP's expert-parallel communication kernels",
+        "Build DeepEP at the commit the engine's docker image pins (sglang's"
+        " docker/Dockerfile names DEEPEP_COMMIT=9af0e0d0e74f), or serve from the"
+        " lmsysorg/sglang image, which ships that build",
+        "# before: DeepEP built from its main branch\npip install git+https://github.com/"
+        "deepseek-ai/DeepEP\n# after\npip install git+https://github.com/deepseek-ai/DeepEP"
+        "@9af0e0d0e74f3577af1979c9b9e1ac2cad0104ee",
+    ),
 }
+
+#: What to try when a check's condition is known, per repository ("" for the rest).
+_CONDITION_ADVICE = {
+    "": "The check requires {cond}: if that names a dtype, a quantization, a head size or a"
+    " GPU feature, serve the model with another --dtype, --quantization or attention backend",
+    "flashinfer-ai/flashinfer": "The check requires {cond}: if that names a GPU"
+    " architecture (SM), dtype, head size or page size, serve with an attention backend that"
+    " is not flashinfer's (sglang --attention-backend triton, vllm --attention-backend"
+    " TRITON_ATTN) or another --dtype / --kv-cache-dtype",
+    "deepseek-ai/DeepEP": "The check requires {cond}, an internal condition of DeepEP's"
+    " buffers: with sglang, try --deepep-mode normal, or serve without DeepEP"
+    " (--moe-a2a-backend none) to confirm it is DeepEP's, and report the shapes",
+}
+
+#: Tags of a site by its macro: torch's check family, or a kernel library's own.
+_KERNEL_LIBRARIES = {"flashinfer-ai/flashinfer", "deepseek-ai/DeepEP"}
+#: The groups of where a check sits: the directories before a known file name, a
+#: whole path (a macro's use site), a line.
+_GROUPS = {"{__DIR__}": r"(\S*?)", "{__FILE__}": r"(\S+?)", "{__LINE__}": r"(\d+)"}
+_LOCATION = re.compile(r"(\{__DIR__\}|\{__FILE__\}|\{__LINE__\})")
+
+
+def site_message(site: CheckSite, file_path: str) -> str:
+    """The site's ``errorMessage``: its template, with the file's own name where it sits.
+
+    ``__FILE__`` is the path the builder compiled (``/workspace/include/...``,
+    ``/sgl-workspace/DeepEP/csrc/...``): only its last part is known, so the
+    directories before it are a placeholder ``{__DIR__}``. Inside a ``#define``
+    the file is the one using the macro: the whole path stays a placeholder.
+
+    >>> from errcat.mine.cpp.checks import find_checks
+    >>> site_message(find_checks("EP_HOST_ASSERT(n <= cap);")[0], "csrc/deep_ep.cpp")
+    "Failed: Assertion error {__DIR__}deep_ep.cpp:{__LINE__} 'n <= cap'"
+    """
+    if site.defined_in:
+        return site.template
+    name = file_path.rsplit("/", 1)[-1].replace("{", "{{").replace("}", "}}")
+    return site.template.replace("{__FILE__}", "{__DIR__}" + name)
+
+
+def site_pattern(site: CheckSite, file_path: str) -> str:
+    r"""The site's ``messagePattern``: :func:`site_message`'s, free of directory and line.
+
+    ``{__DIR__}`` takes any run of non-space characters (an empty one too),
+    ``{__LINE__}`` any number, so the pattern fits whatever tree the library was
+    built from and whichever release moved the line.
+
+    >>> from errcat.mine.cpp.checks import find_checks
+    >>> site = find_checks("EP_HOST_ASSERT(n <= cap);")[0]
+    >>> print(site_pattern(site, "csrc/deep_ep.cpp"))
+    Failed: Assertion error (\S*?)deep_ep\.cpp:(\d+) 'n <= cap'
+    """
+    out = []
+    for piece in _LOCATION.split(site_message(site, file_path)):
+        if piece in _GROUPS:
+            out.append(_GROUPS[piece])
+        elif piece:
+            out.append(template_to_pattern(piece))
+    return "".join(out)
 
 
 def _kind(site: CheckSite) -> str:
@@ -66,6 +144,12 @@ def _kind(site: CheckSite) -> str:
 
 def _documentation(site: CheckSite, what: str) -> str:
     where = f"the macro {site.defined_in}" if site.defined_in else site.macro
+    if site.error_class == "nvcc":
+        return (
+            f"A static_assert in {what} ({where}) failed while nvcc compiled it: the build"
+            " was configured with a constant (GPU architecture, number of ranks, hidden size)"
+            " this code does not support."
+        )
     text = f"A check in {what} ({where}) failed, so the kernel refused its arguments."
     if site.condition and site.condition not in {"false", "0"}:
         text += f" It requires {site.condition}."
@@ -83,10 +167,14 @@ def site_envelope(
     *,
     lines: list[str],
     analyzed_at: str,
+    radius: int = SNIPPET_RADIUS,
 ) -> dict[str, Any]:
-    """One check site as a schemaVersion 2 envelope (advice generated, tagged so)."""
-    start = max(1, site.line - SNIPPET_RADIUS)
-    end = max(site.line, min(len(lines), site.line + SNIPPET_RADIUS))
+    """One check site as a schemaVersion 2 envelope (advice generated, tagged so).
+
+    The call (all its lines) and ``radius`` lines each side make its ``sourceCode``.
+    """
+    start = max(1, site.line - radius)
+    end = max(site.line, min(len(lines), max(site.line, site.end_line) + radius))
     snippet = "\n".join(lines[start - 1 : end])
     what, reinstall, fix = PROJECT_ADVICE.get(
         repo, (f"{repo}'s compiled code", PROJECT_ADVICE["pytorch/pytorch"][1], "")
@@ -94,15 +182,14 @@ def site_envelope(
     solutions = [reinstall]
     if site.condition and site.condition not in {"false", "0"}:
         solutions.append(
-            f"The check requires {site.condition}: if that names a dtype, a quantization, a"
-            " head size or a GPU feature, serve the model with another --dtype,"
-            " --quantization or attention backend"
+            _CONDITION_ADVICE.get(repo, _CONDITION_ADVICE[""]).format(cond=site.condition)
         )
     solutions.append(_REPORT + f" (https://github.com/{repo}/issues)")
+    family = "kernel-check" if repo in _KERNEL_LIBRARIES else "torch-check"
     tags = [
         "errcat:generated",
         "errcat:native",
-        "errcat:native:torch-check",
+        f"errcat:native:{family}",
         "errcat:cpp",
         f"cpp:{site.macro}",
     ]
@@ -113,8 +200,8 @@ def site_envelope(
         "repo": repo,
         "slug": slugify(site.template),
         "errorCode": None,
-        "errorMessage": site.template,
-        "messagePattern": template_to_pattern(site.template),
+        "errorMessage": site_message(site, file_path),
+        "messagePattern": site_pattern(site, file_path),
         "errorType": _kind(site),
         "errorClass": site.error_class,
         "httpStatus": None,

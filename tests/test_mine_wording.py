@@ -232,3 +232,22 @@ def test_slot_names_a_value_by_its_last_name() -> None:
     assert slot("self.sampling_rate") == "<sampling rate>"
     assert slot("', '.join(sorted(backends))") == "<backends>"
     assert slot("a + b") == "<value>"
+
+
+def test_the_other_side_of_a_comparison_is_named_by_its_levers() -> None:
+    """sglang's io_struct: "... which must be `self.batch_size` (from the request's `text`)"."""
+    reader = _reader(hashes="cfg.mode", size="cfg.dataset_path")
+    [way] = ways_out(reader, parse_test("len(hashes[0]) != size[1]"))
+    assert way.text == (
+        "Set --mode to another of its values (one of fast, safe; the check needs a value it "
+        "gives to match what --dataset-path gives)"
+    )
+
+
+def test_a_value_that_must_not_take_a_value_reads_not_to_be() -> None:
+    reader = _reader(both="pick(cfg.mode, cfg.dataset_path)")
+    [way] = ways_out(reader, parse_test("both == 'x'"))
+    assert (
+        way.text
+        == "Change --mode or --dataset-path (the check needs a value they give not to be x)"
+    )

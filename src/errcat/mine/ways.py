@@ -333,9 +333,13 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
             or (isinstance(right, ast.Name) and right.id in _TYPE_NAMES)
             or _enum_member(right)
             or reader.values(right) is not None
-            or reader.sources(right)  # levers on both sides: `len(lora_paths)` vs `len(names)`
         ):
             must = f"{'' if equal else 'not '}be {reader.value(right)}"
+        elif reader.sources(right):  # levers on both sides: `len(lora_paths)` vs `len(names)`
+            # The other side is the code's own value too: named by the levers it comes from.
+            others = [_named(r) for r in reader.sources(right)[:_MAX_SOURCES]]
+            verb = "gives" if len(others) == 1 else "give"
+            must = f"{'match' if equal else 'differ from'} what {or_list(others)} {verb}"
         else:
             return []  # a value only the code computes (``param.shape``): no one can follow it
     else:
@@ -349,9 +353,11 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
     # it, so the way says what to do with the levers it comes from, without its name.
     if must in ("be set", "be left unset"):
         return [_unset_or_set(r, must == "be set") for r in refs]
+    # "to not be x" reads "not to be x".
+    to_must = f"not to {must[4:]}" if must.startswith("not ") else f"to {must}"
     if len(refs) == 1:
-        return [_other_setting(best, f"the check needs a value it gives to {must}")]
-    return [Way(f"Change {names} (the check needs a value they give to {must})", best.kind, best)]
+        return [_other_setting(best, f"the check needs a value it gives {to_must}")]
+    return [Way(f"Change {names} (the check needs a value they give {to_must})", best.kind, best)]
 
 
 def _named(ref: Ref) -> str:

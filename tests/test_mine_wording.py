@@ -251,3 +251,20 @@ def test_a_value_that_must_not_take_a_value_reads_not_to_be() -> None:
         way.text
         == "Change --mode or --dataset-path (the check needs a value they give not to be x)"
     )
+
+
+def test_a_model_key_is_said_bigger_or_smaller_and_a_named_test_in_words() -> None:
+    """vllm's kda: "Use a model whose `linear_attn_config` in its config.json gives a smaller
+    `q_ns.shape[1]`"; sglang's "one for which `is_deepseek_model` does not hold"."""
+    reader = _reader()
+    [way] = ways_out(reader, parse_test("q.shape[hf_config.num_heads] > 3"))
+    assert way.text == "Use a model whose config.json `num_heads` is smaller"
+    # A bound the code computes: named by the levers it comes from, else a direction.
+    [way] = ways_out(reader, parse_test("hf_config.heads < q.shape[1] * hf_config.size"))
+    assert way.text == (
+        "Use a model whose config.json `heads` is a value at least what the model's `size` gives"
+    )
+    [way] = ways_out(reader, parse_test("cfg.pcp_size > self.total_heads"))
+    assert way.text == "Lower --pcp-size"
+    [way] = ways_out(reader, parse_test("is_deepseek_model(hf_config.architectures)"))
+    assert way.text == "Use a model that is not a deepseek model"

@@ -229,9 +229,13 @@ def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> li
             verb = _VERBS[(too_big == (1 in sign))] if len(sign) == 1 else "Change"
             term = shown_term(side)
             if ref.kind == "model":
+                # The key moves the term its way: said of the key, not of the code's term.
                 size = {"Lower": "smaller", "Raise": "larger"}.get(verb, "different")
-                what = f"`{ref.name}` in its config.json" if ref.name else "config.json"
-                text = f"Use a model whose {what} gives a {size} `{term}`"
+                text = (
+                    f"Use a model whose config.json `{ref.name}` is {size}"
+                    if ref.name and size != "different"
+                    else _other_setting(ref).text
+                )
             else:
                 text = f"{verb} {_named(ref)} if you can (it decides `{term}`)"
             out.append(Way(text, ref.kind, ref))
@@ -425,10 +429,38 @@ def _set_action(reader: Reader, ref: Ref, op: ast.cmpop, right: ast.expr) -> lis
             return []  # measure(self.device) < x: --device is no number to set "at least x"
         inverse = INVERSE[type(op)]
         value = _version_or_value(reader, right)
+        if "`" in value and reader.ref(right) is None:
+            # A bound only the code computes (`self.total_num_kv_heads`): the levers it
+            # comes from name it, or the way says which way to move the lever.
+            others = [_named(r) for r in reader.sources(right) if r.key != ref.key]
+            if not others:
+                return [_move(ref, up=inverse in (ast.Gt, ast.GtE))]
+            verb = "gives" if len(others[:_MAX_SOURCES]) == 1 else "give"
+            value = f"what {or_list(others[:_MAX_SOURCES])} {verb}"
         inclusive = inverse in (ast.LtE, ast.GtE) and isinstance(right, ast.Constant)
         example = ("<yours>", value) if inclusive else None
         return [_give(ref, f"a value {ORDER_WORDS[inverse]} {value}", example)]
     return []
+
+
+def _move(ref: Ref, *, up: bool) -> Way:
+    """Raise or lower a lever, when the bound it must pass is the code's own.
+
+    >>> _move(Ref("flag", "--tp-size"), up=False).text
+    'Lower --tp-size'
+    >>> _move(Ref("model", "num_key_value_heads"), up=True).text
+    'Use a model whose config.json `num_key_value_heads` is larger'
+    """
+    size = "larger" if up else "smaller"
+    if ref.kind == "model":
+        text = f"Use a model whose config.json `{ref.name}` is {size}"
+    elif ref.kind == "request":
+        text = f"Send a {size} `{ref.name}` in the request"
+    elif ref.kind == "arg":
+        text = f"Pass a {size} value for {ref.shown()}"
+    else:
+        text = f"{_VERBS[not up]} {ref.shown()}"
+    return Way(text, ref.kind, ref)
 
 
 def _version_or_value(reader: Reader, node: ast.expr) -> str:
@@ -580,8 +612,30 @@ def _decided(reader: Reader, node: ast.expr, *, positive: bool) -> list[Way]:
     refs = [r for r in reader.sources(node) if r.kind != "hardware"][:_MAX_SOURCES]
     if not refs:
         return []
-    # What the test computes is the code's own: each lever's other setting, without its name.
-    return [_other_setting(ref) for ref in refs]
+    # What the test computes is the code's own: each lever's other setting, without its name;
+    # a model is told by what the test asks of it when its name says so (is_deepseek_model).
+    kind = _predicate_words(node)
+    out = []
+    for ref in refs:
+        if ref.kind == "model" and kind:
+            text = f"Use a model that is {'not ' if positive else ''}{article(kind)}"
+            out.append(Way(text, ref.kind, ref))
+        else:
+            out.append(_other_setting(ref))
+    return out
+
+
+def _predicate_words(node: ast.expr) -> str:
+    """What a test named ``is_<words>(...)`` asks, in words ("" for any other test).
+
+    >>> _predicate_words(ast.parse("is_deepseek_model(cfg.architectures)", mode="eval").body)
+    'deepseek model'
+    """
+    if isinstance(node, ast.Call):
+        name = _callee_name(node)
+        if name.startswith("is_") and len(name) > 3:
+            return name[3:].replace("_", " ")
+    return ""
 
 
 def _has_default(ref: Ref) -> bool:

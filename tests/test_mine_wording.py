@@ -268,3 +268,6 @@ def test_a_model_key_is_said_bigger_or_smaller_and_a_named_test_in_words() -> No
     assert way.text == "Lower --pcp-size"
     [way] = ways_out(reader, parse_test("is_deepseek_model(hf_config.architectures)"))
     assert way.text == "Use a model that is not a deepseek model"
+    reader = _reader(is_deepseek_model="check(hf_config.architectures, hf_config.model_type)")
+    [way] = ways_out(reader, parse_test("not is_deepseek_model"))
+    assert way.text == "Use a model that is a deepseek model"

@@ -630,12 +630,17 @@ def _predicate_words(node: ast.expr) -> str:
 
     >>> _predicate_words(ast.parse("is_deepseek_model(cfg.architectures)", mode="eval").body)
     'deepseek model'
+    >>> _predicate_words(ast.parse("self._is_mla", mode="eval").body)
+    'mla'
     """
     if isinstance(node, ast.Call):
         name = _callee_name(node)
-        if name.startswith("is_") and len(name) > 3:
-            return name[3:].replace("_", " ")
-    return ""
+    elif isinstance(node, ast.Attribute):
+        name = node.attr
+    else:
+        name = node.id if isinstance(node, ast.Name) else ""
+    name = name.lstrip("_")
+    return name[3:].replace("_", " ") if name.startswith("is_") and len(name) > 3 else ""
 
 
 def _has_default(ref: Ref) -> bool:

@@ -573,8 +573,8 @@ def test_a_parameter_names_the_flags_its_callers_pass(tmp_path: Path) -> None:
     r = _only(records, "{name}: unknown buckets rule")
     assert "`rule[0]` (from --prompt-buckets, --decode-buckets) is not one of" in r.documentation
     assert r.solutions == (
-        "Change --prompt-buckets or --decode-buckets: they decide `rule[0]`, which must be one "
-        "of tse, default",
+        "Change --prompt-buckets or --decode-buckets (the check needs a value they give to be "
+        "one of tse, default)",
     )
 
 

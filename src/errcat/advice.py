@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from errcat.markup import Flavor, Style, clip, fold, markdown_length
 from errcat.markup import style as style_of
+from errcat.slots import GENERIC_SLOT, slot
 from errcat.view import shown_message
 
 if TYPE_CHECKING:
@@ -199,13 +200,19 @@ def _with_values(text: str, params: Mapping[str, str]) -> str:
     'Raise --max-len (it decides `limit` = 32,768 here)'
     >>> _with_values("Lower it to at most {blocks}.", {"blocks": "524"})
     'Lower it to at most 524.'
+    >>> _with_values("Lower --x to at most <max len>.", {"self.max_len": "8192"})
+    'Lower --x to at most 8192.'
     """
     for name, value in params.items():
         if not value:
             continue
-        # A placeholder of the message the solution quotes: the value itself.
+        # A placeholder of the message the solution quotes (raw, or as its slot): the value.
+        shown = _shown_value(value)
         placeholder = re.compile(r"\{" + re.escape(name) + r"(?:![rsa])?(?::[^{}]*)?\}")
-        text = placeholder.sub(_shown_value(value).replace("\\", "\\\\"), text)
+        text = placeholder.sub(shown.replace("\\", "\\\\"), text)
+        named = slot(name)
+        if named != GENERIC_SLOT:
+            text = text.replace(named, shown)
         for mark in dict.fromkeys((f"`{name}`", f"`{name.removeprefix('self.')}`")):
             at = text.find(mark)
             if at >= 0:

@@ -60,6 +60,7 @@ from errcat.mine.options import OptionIndex
 from errcat.mine.project import ProjectIndex
 from errcat.mine.ways import Way, ways_out
 from errcat.models import GENERATED_TAG
+from errcat.slots import reword
 
 __all__ = ["DOC_WORDS", "message_advice", "with_message", "write_advice"]
 
@@ -110,25 +111,33 @@ class _Advice:
     tags: tuple[str, ...] = (GENERATED_TAG,)
     hardware: tuple[str, ...] = ()
     internal: str = ""
+    #: The solutions the code gives, before any message's own: :func:`with_message`
+    #: starts from these, so that one site's advice is specialised to each message alike.
+    own: tuple[str, ...] = ()
 
 
 def message_advice(template: str) -> list[str]:
     """The sentences of a message template that tell the reader what to do.
 
-    A sentence may hold placeholders (``Lower --x to at most {n}.``): a match
-    renders them with its captured values (:class:`errcat.Advice`).
+    A placeholder is never quoted raw: it is a slot named after its value
+    (``Lower --x to at most <n>.``), which a match fills with the value it
+    captured (:class:`errcat.Advice`); a value dumped for debugging
+    (``node={node!r}``) is left out (:func:`errcat.slots.reword`).
 
     >>> message_advice("Bad backend {b!r}. Use --backend deepep. It is faster.")
     ['Use --backend deepep.']
     >>> message_advice("Not on this GPU. You can use float16 instead: --dtype=half.")
     ['Use float16 instead: --dtype=half.']
+    >>> message_advice("No GPU. Make sure a node has 1 GPU node={node!r}. Lower --n to {m}.")
+    ['Make sure a node has 1 GPU.', 'Lower --n to <m>.']
     """
     out = []
     for sentence in _SENTENCES.split(template):
         text = _BULLET.sub("", sentence.strip()).strip()
         if text and _IMPERATIVE.match(text):
-            text = _YOU.sub("", text)
-            out.append(text[0].upper() + text[1:])
+            text = reword(_YOU.sub("", text))
+            if text:
+                out.append(text[0].upper() + text[1:])
     return out
 
 
@@ -209,7 +218,12 @@ def write_advice(
     # A test an earlier check put on the path is no way out; when every test is such
     # (the last raise after several checks), they are all the code says of it.
     open_tests = [n for n, _, is_open in tests if is_open] or [n for n, _, _ in tests]
-    ways = ways_out(reader, _conjoin(open_tests), innermost_first=True) if open_tests else []
+    # The ways read each test as written: "not (a or b)" keeps its "or", whose parts are
+    # the alternatives of one way ("Run on CUDA or on Intel XPUs").
+    way_tests = [parse_test(s) for _, s, is_open in tests if is_open] or [
+        parse_test(s) for _, s, _ in tests
+    ]
+    ways = ways_out(reader, _conjoin(way_tests), innermost_first=True) if way_tests else []
     entry = _entry_point(guard, project)
     if not entry:
         ways = [w for w in ways if w.kind != "arg"]  # what the project passes is internal
@@ -229,6 +243,7 @@ def write_advice(
         ),
         trigger_scenarios=_triggers(reader, condition),
         solutions=tuple(solutions),
+        own=tuple(solutions),
         example_fix=example_fix(levers, launcher),
         prevention_tips=tuple(_tips(reader, condition)),
         validation_code=_validation(guard, tests, error_class, file_path, line),
@@ -248,10 +263,10 @@ def with_message(advice: _Advice, template: str) -> _Advice:
     and an internal check says so when nothing else can be done.
     """
     told = message_advice(template)
-    solutions = [*told, *advice.solutions]
+    solutions = [*told, *advice.own]
     if advice.hardware and _HARDWARE_WORDS.search(template):
         solutions.extend(advice.hardware)
-    if advice.internal and not advice.solutions and not told:
+    if advice.internal and not advice.own and not told:
         solutions.append(advice.internal)
     unique = tuple(dict.fromkeys(solutions))[:_MAX_SOLUTIONS]
     return replace(advice, solutions=unique)

@@ -41,7 +41,7 @@ from errcat.mine.logic import (
     parse_test,
 )
 
-__all__ = ["Way", "ways_out"]
+__all__ = ["Way", "alternatives", "ways_out"]
 
 _MAX_CHOICES_SHOWN = 12
 _MAX_SOURCES = 3
@@ -96,6 +96,9 @@ def ways_out(reader: Reader, node: ast.expr, *, innermost_first: bool = False) -
 def _way_out(reader: Reader, node: ast.expr) -> list[Way]:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = node.operand
+        if isinstance(inner, ast.BoolOp) and isinstance(inner.op, ast.Or):
+            # "not (a or b)": making any part true is a way out; they are one choice.
+            return alternatives([w for v in inner.values for w in _way_out(reader, negate(v))])
         if negates_inwards(inner):
             return _way_out(reader, negate(inner))
         return _predicate_way_out(reader, inner, positive=False)
@@ -115,6 +118,48 @@ def _way_out(reader: Reader, node: ast.expr) -> list[Way]:
     if isinstance(node, ast.Compare):
         return _compare_way_out(reader, node.left, node.ops[0], node.comparators[0])
     return _predicate_way_out(reader, node, positive=True)
+
+
+def alternatives(ways: Sequence[Way]) -> list[Way]:
+    """The ways of one choice (the parts of an "or" the code needs): one way per kind of lever.
+
+    Ways of the same kind are said as one, their shared verb said once; a
+    different kind stays its own way (it ranks apart).
+
+    >>> cuda, xpu = Ref("hardware", "CUDA"), Ref("hardware", "Intel XPUs")
+    >>> [
+    ...     w.text
+    ...     for w in alternatives(
+    ...         [Way("Run on CUDA", "hardware", cuda), Way("Run on Intel XPUs", "hardware", xpu)]
+    ...     )
+    ... ]
+    ['Run on CUDA or on Intel XPUs']
+    >>> [
+    ...     w.text
+    ...     for w in alternatives(
+    ...         [Way("Pass --a", "flag"), Way("Set --b to 2", "flag"), Way("Set APP_X", "env")]
+    ...     )
+    ... ]
+    ['Pass --a or set --b to 2', 'Set APP_X']
+    """
+    kinds: dict[str, list[Way]] = {}
+    for way in ways:
+        same = kinds.setdefault(way.kind, [])
+        if all(w.text != way.text for w in same):
+            same.append(way)
+    out = []
+    for same in kinds.values():
+        first = same[0]
+        verb = first.text.split(" ", 1)[0]
+        rest = [
+            w.text[len(verb) + 1 :]
+            if w.text.startswith(verb + " ")
+            else w.text[:1].lower() + w.text[1:]
+            for w in same[1:]
+        ]
+        text = first.text if not rest else or_list([first.text, *rest])
+        out.append(Way(text, first.kind, first.ref, first.example))
+    return out
 
 
 def _expand(reader: Reader, left: ast.expr) -> list[ast.expr]:
@@ -184,9 +229,13 @@ def _sizes(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) -> li
             verb = _VERBS[(too_big == (1 in sign))] if len(sign) == 1 else "Change"
             term = shown_term(side)
             if ref.kind == "model":
+                # The key moves the term its way: said of the key, not of the code's term.
                 size = {"Lower": "smaller", "Raise": "larger"}.get(verb, "different")
-                what = f"`{ref.name}` in its config.json" if ref.name else "config.json"
-                text = f"Use a model whose {what} gives a {size} `{term}`"
+                text = (
+                    f"Use a model whose config.json `{ref.name}` is {size}"
+                    if ref.name and size != "different"
+                    else _other_setting(ref).text
+                )
             else:
                 text = f"{verb} {_named(ref)} if you can (it decides `{term}`)"
             out.append(Way(text, ref.kind, ref))
@@ -288,9 +337,13 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
             or (isinstance(right, ast.Name) and right.id in _TYPE_NAMES)
             or _enum_member(right)
             or reader.values(right) is not None
-            or reader.sources(right)  # levers on both sides: `len(lora_paths)` vs `len(names)`
         ):
             must = f"{'' if equal else 'not '}be {reader.value(right)}"
+        elif reader.sources(right):  # levers on both sides: `len(lora_paths)` vs `len(names)`
+            # The other side is the code's own value too: named by the levers it comes from.
+            others = [_named(r) for r in reader.sources(right)[:_MAX_SOURCES]]
+            verb = "gives" if len(others) == 1 else "give"
+            must = f"{'match' if equal else 'differ from'} what {or_list(others)} {verb}"
         else:
             return []  # a value only the code computes (``param.shape``): no one can follow it
     else:
@@ -300,9 +353,15 @@ def _computed(reader: Reader, left: ast.expr, op: ast.cmpop, right: ast.expr) ->
     if len(refs) == 1 and reader.ref(left) is not None:
         # The lever is the value compared (``int(cfg.x)``): no term to show.
         return [Way(f"Change {names}: it must {must}", best.kind, best)]
-    verb = "decides" if len(refs) == 1 else "decide"
-    text = f"Change {names}: {'it' if len(refs) == 1 else 'they'} {verb} `{shown_term(left)}`"
-    return [Way(f"{text}, which must {must}", best.kind, best)]
+    # The value compared is the code's own (``self.dcp_manager``): the user cannot touch
+    # it, so the way says what to do with the levers it comes from, without its name.
+    if must in ("be set", "be left unset"):
+        return [_unset_or_set(r, must == "be set") for r in refs]
+    # "to not be x" reads "not to be x".
+    to_must = f"not to {must[4:]}" if must.startswith("not ") else f"to {must}"
+    if len(refs) == 1:
+        return [_other_setting(best, f"the check needs a value it gives {to_must}")]
+    return [Way(f"Change {names} (the check needs a value they give {to_must})", best.kind, best)]
 
 
 def _named(ref: Ref) -> str:
@@ -370,10 +429,38 @@ def _set_action(reader: Reader, ref: Ref, op: ast.cmpop, right: ast.expr) -> lis
             return []  # measure(self.device) < x: --device is no number to set "at least x"
         inverse = INVERSE[type(op)]
         value = _version_or_value(reader, right)
+        if "`" in value and reader.ref(right) is None:
+            # A bound only the code computes (`self.total_num_kv_heads`): the levers it
+            # comes from name it, or the way says which way to move the lever.
+            others = [_named(r) for r in reader.sources(right) if r.key != ref.key]
+            if not others:
+                return [_move(ref, up=inverse in (ast.Gt, ast.GtE))]
+            verb = "gives" if len(others[:_MAX_SOURCES]) == 1 else "give"
+            value = f"what {or_list(others[:_MAX_SOURCES])} {verb}"
         inclusive = inverse in (ast.LtE, ast.GtE) and isinstance(right, ast.Constant)
         example = ("<yours>", value) if inclusive else None
         return [_give(ref, f"a value {ORDER_WORDS[inverse]} {value}", example)]
     return []
+
+
+def _move(ref: Ref, *, up: bool) -> Way:
+    """Raise or lower a lever, when the bound it must pass is the code's own.
+
+    >>> _move(Ref("flag", "--tp-size"), up=False).text
+    'Lower --tp-size'
+    >>> _move(Ref("model", "num_key_value_heads"), up=True).text
+    'Use a model whose config.json `num_key_value_heads` is larger'
+    """
+    size = "larger" if up else "smaller"
+    if ref.kind == "model":
+        text = f"Use a model whose config.json `{ref.name}` is {size}"
+    elif ref.kind == "request":
+        text = f"Send a {size} `{ref.name}` in the request"
+    elif ref.kind == "arg":
+        text = f"Pass a {size} value for {ref.shown()}"
+    else:
+        text = f"{_VERBS[not up]} {ref.shown()}"
+    return Way(text, ref.kind, ref)
 
 
 def _version_or_value(reader: Reader, node: ast.expr) -> str:
@@ -525,14 +612,97 @@ def _decided(reader: Reader, node: ast.expr, *, positive: bool) -> list[Way]:
     refs = [r for r in reader.sources(node) if r.kind != "hardware"][:_MAX_SOURCES]
     if not refs:
         return []
-    term = shown_term(node)
-    holds = "does not hold" if positive else "holds"
+    # What the test computes is the code's own: each lever's other setting, without its name;
+    # a model is told by what the test asks of it when its name says so (is_deepseek_model).
+    kind = _predicate_words(node)
     out = []
     for ref in refs:
-        if ref.kind == "model":
-            what = f"whose config.json `{ref.name}`" if ref.name else ""
-            text = f"Use another model{' ' + what if what else ''}: one for which `{term}` {holds}"
+        if ref.kind == "model" and kind:
+            text = f"Use a model that is {'not ' if positive else ''}{article(kind)}"
+            out.append(Way(text, ref.kind, ref))
         else:
-            text = f"Change {_named(ref)} so that `{term}` {holds}"
-        out.append(Way(text, ref.kind, ref))
+            out.append(_other_setting(ref))
     return out
+
+
+def _predicate_words(node: ast.expr) -> str:
+    """What a test named ``is_<words>(...)`` asks, in words ("" for any other test).
+
+    >>> _predicate_words(ast.parse("is_deepseek_model(cfg.architectures)", mode="eval").body)
+    'deepseek model'
+    >>> _predicate_words(ast.parse("self._is_mla", mode="eval").body)
+    'mla'
+    """
+    if isinstance(node, ast.Call):
+        name = _callee_name(node)
+    elif isinstance(node, ast.Attribute):
+        name = node.attr
+    else:
+        name = node.id if isinstance(node, ast.Name) else ""
+    name = name.lstrip("_")
+    return name[3:].replace("_", " ") if name.startswith("is_") and len(name) > 3 else ""
+
+
+def _has_default(ref: Ref) -> bool:
+    return ref.default not in (None, "", "None")
+
+
+def _unset_or_set(ref: Ref, wanted: bool) -> Way:
+    """Set a lever or leave it out, for a value of the code that must be set (or not).
+
+    A flag that always has a value (a default) is changed instead.
+
+    >>> _unset_or_set(Ref("flag", "--path"), True).text
+    'Set --path'
+    >>> _unset_or_set(Ref("flag", "--size", default="1"), True).text
+    'Set --size to a value other than yours (the default is 1)'
+    """
+    if ref.kind == "flag" and not ref.is_bool and _has_default(ref):
+        return _other_setting(ref)
+    return _present(ref, wanted)
+
+
+def _other_setting(ref: Ref, why: str = "") -> Way:
+    """What a user can do with a lever whose effect only a name in the code tells.
+
+    The values the code gives for the lever (its choices, its default) are the
+    concrete ones; ``why`` (what the check needs) follows in brackets.
+
+    >>> _other_setting(Ref("flag", "--mode", ("a", "b"))).text
+    'Set --mode to another of its values (one of a, b)'
+    >>> _other_setting(Ref("flag", "--fast", is_bool=True)).text
+    'Pass --fast, or leave it out if you pass it'
+    >>> _other_setting(Ref("flag", "--pcp-size", default="1"), "the check needs x").text
+    'Set --pcp-size to a value other than yours (the default is 1; the check needs x)'
+    >>> _other_setting(Ref("model", "rope_scaling")).text
+    'Use a model with another `rope_scaling` in its config.json'
+    """
+    notes = []
+    if ref.kind == "flag" and ref.is_bool:
+        text = f"Pass {ref.name}, or leave it out if you pass it"
+    elif ref.kind in ("flag", "env") and ref.choices and len(ref.choices) <= _MAX_CHOICES_SHOWN:
+        text = _give(ref, "another of its values").text
+        notes.append(f"one of {', '.join(ref.choices)}")
+    elif ref.kind == "flag":
+        text = f"Set {ref.name} to a value other than yours"
+        if _has_default(ref):
+            notes.append(f"the default is {ref.default}")
+    elif ref.kind == "env":
+        text = f"Set {ref.shown()} to another value, or unset it"
+    elif ref.kind == "request":
+        text = f"Send another `{ref.name}` in the request, or leave it out"
+    elif ref.kind == "model":
+        text = (
+            f"Use a model with another `{ref.name}` in its config.json"
+            if ref.name
+            else "Use another model"
+        )
+    elif ref.kind == "package":
+        text = f"Install another version of {ref.name}"
+    else:
+        text = f"Pass another value for {ref.shown()}"
+    if why:
+        notes.append(why)
+    if notes:
+        text += f" ({'; '.join(notes)})"
+    return Way(text, ref.kind, ref)

@@ -44,6 +44,20 @@ def test_sglang_capture_from_frames() -> None:
     assert context.phase_evidence == "cuda_graph_runner.py"
 
 
+def test_torch_s_graph_module_on_the_stack_is_capture() -> None:
+    # Any engine's traceback through torch.cuda.graphs fails while a graph is captured.
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/srt/model_executor/model_runner.py", line 312, in initialize\n'
+        "    self.init_cuda_graphs()\n"
+        '  File "/x/torch/cuda/graphs.py", line 186, in capture_end\n'
+        "    self.cuda_graph.capture_end()\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB.\n"
+    )
+    context = detect(paste)
+    assert (context.engine, context.phase) == ("sglang", "cuda-graph-capture")
+
+
 def test_vllm_profile_run_is_kv_cache_allocation() -> None:
     context = detect(VLLM_PROFILE)
     assert (context.engine, context.phase) == ("vllm", "kv-cache-allocation")

@@ -255,6 +255,8 @@ _FRAME_PHASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                 ),
                 r"cuda_graph_runner\.py",
                 r"cudagraph\w*\.py",
+                # torch's own CUDA graph module is on the stack only while one is captured
+                r"torch/cuda/graphs\.py",
             ),
         ),
         (

@@ -215,6 +215,7 @@ RECORDS = (
         error_class="torch.distributed.DistBackendError",
         also_classes=("RuntimeError",),
         tags=("nccl", "distributed", "timeout"),
+        phrases=("collective operation timeout", "watchdog timeout"),
         template="Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq},"
         " OpType={op_type}, NumelIn={numel_in}, NumelOut={numel_out},"
         " Timeout(ms)={timeout_ms}) ran for {elapsed_ms} milliseconds before timing out.",

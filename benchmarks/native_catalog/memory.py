@@ -244,7 +244,15 @@ _PREVENTION = (
 )
 
 
-def _oom(device: str, kind: str, template: str, pattern: str | None, documentation: str) -> Spec:
+def _oom(
+    device: str,
+    kind: str,
+    template: str,
+    pattern: str | None,
+    documentation: str,
+    *,
+    phrases: tuple[str, ...] = (),
+) -> Spec:
     return Spec(
         kind=kind,
         repo=TORCH,
@@ -266,6 +274,7 @@ def _oom(device: str, kind: str, template: str, pattern: str | None, documentati
         prevention=_PREVENTION,
         references=_REFERENCES,
         variants=VARIANTS,
+        phrases=phrases,
     )
 
 
@@ -275,9 +284,17 @@ _OLD_DOC = (
 )
 
 RECORDS = (
-    _oom("CUDA", "cuda-oom", _NEW_TEMPLATE, None, _DOC),
+    # A title names the error by these words; the current wording's record answers it.
+    _oom("CUDA", "cuda-oom", _NEW_TEMPLATE, None, _DOC, phrases=("CUDA out of memory", "CUDA OOM")),
     _oom("CUDA", "cuda-oom", _OLD_TEMPLATE, _OLD, _OLD_DOC),
-    _oom("HIP", "hip-oom", _NEW_TEMPLATE, None, _DOC.replace("GPU", "AMD GPU", 1)),
+    _oom(
+        "HIP",
+        "hip-oom",
+        _NEW_TEMPLATE,
+        None,
+        _DOC.replace("GPU", "AMD GPU", 1),
+        phrases=("HIP out of memory",),
+    ),
     _oom("HIP", "hip-oom", _OLD_TEMPLATE, _OLD, _OLD_DOC.replace("GPU", "AMD GPU", 1)),
     Spec(
         kind="cuda-oom",

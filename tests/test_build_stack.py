@@ -7,6 +7,8 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
@@ -75,6 +77,7 @@ from errcat.models import RecordEnvelope  # noqa: E402
 from stack_curated import CURATED_TAG  # noqa: E402
 from stack_curated.argparse_errors import RECORDS as ARGPARSE  # noqa: E402
 from stack_curated.pydantic_errors import parse_arms, type_record  # noqa: E402
+from stack_curated.pydantic_errors import records as pydantic_records  # noqa: E402
 from stack_curated.symbols import RECORDS as SYMBOLS  # noqa: E402
 from stack_curated.trl_server import RECORDS as TRL_SERVER  # noqa: E402
 
@@ -122,6 +125,12 @@ def test_finish_replaces_the_hand_written_records_and_counts_the_dropped(
     assert kept.record.id in ids and "f" * 16 not in ids
     assert len(out) == 1 + len(ARGPARSE) + len(SYMBOLS)
     assert "1 mined records dropped" in capsys.readouterr().out  # type: ignore[attr-defined]
+
+
+def test_a_missing_pydantic_core_mirror_is_named_not_a_traceback(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="pydantic-core mirror") as raised:
+        pydantic_records(tmp_path / "no-such-mirror", "0" * 40)
+    assert str(tmp_path / "no-such-mirror") in str(raised.value)
 
 
 def test_pydantic_core_arms_become_records_with_their_type_code() -> None:

@@ -305,12 +305,19 @@ def records(mirror: Path, revision: str) -> list[Curated]:
     """Every error type's record and the header's, read from a pydantic-core git mirror."""
 
     def show(path: str) -> str:
-        return subprocess.run(
-            ["git", "-C", str(mirror), "show", f"{revision}:{path}"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
+        try:
+            return subprocess.run(
+                ["git", "-C", str(mirror), "show", f"{revision}:{path}"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        except (OSError, subprocess.CalledProcessError) as exc:
+            raise SystemExit(
+                f"cannot read {path} at {revision} from the pydantic-core mirror {mirror}:"
+                " clone github.com/pydantic/pydantic-core there (a bare clone), or pass"
+                " --mirrors"
+            ) from exc
 
     out = [
         type_record(line, code, message, revision=revision)

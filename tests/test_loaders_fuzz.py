@@ -243,6 +243,8 @@ def test_a_damaged_data_directory_gives_errcat_errors_or_reported_lines(
 
 @settings(max_examples=30)
 @given(seed=st.integers(0, 10**9))
+# Found in CI: a damaged byte that names a compression method zipfile lacks (433)
+@example(seed=433)
 def test_a_damaged_release_zip_gives_errcat_errors(seed: int) -> None:
     rng = random.Random(seed)
     with _own_cache() as tmp:

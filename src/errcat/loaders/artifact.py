@@ -218,9 +218,10 @@ def _read_member(
         raise too_large(f"{source}: {name}", inflate_limit(info.compress_size))
     try:
         return archive.read(info)
-    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
-        # The zip's own CRC-32 caught the damage; say what the manifest expected, and what
-        # the bytes hash to when they can still be inflated.
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, NotImplementedError) as exc:
+        # The zip's own CRC-32 caught the damage (or its header now names a compression
+        # method zipfile lacks); say what the manifest expected, and what the bytes hash
+        # to when they can still be inflated.
         member = next((m for m in _raw_members(raw) if m.name == name), None)
         actual = None
         if member is not None and member.complete:

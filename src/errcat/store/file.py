@@ -34,6 +34,7 @@ from errcat.store.format import (
     priors_of,
     write_index,
 )
+from errcat.tags import tag_values
 
 if TYPE_CHECKING:
     from errcat.models import ErrorRecord, RecordEnvelope
@@ -211,14 +212,13 @@ class FileStore:
         return [
             n
             for n in self._rows.holding(prefix.encode("utf-8"))
-            if any(t.startswith(prefix) for t in self.summary(n).tags)
+            if tag_values(self.summary(n).tags, prefix)
         ]
 
     def ids(self) -> frozenset[str]:
         """The ids of the stored records (read from the rows once, on first use)."""
         if self._ids is None:
-            rows = self._rows
-            self._ids = frozenset(rows[n].split(SEP, 1)[0] for n in range(len(rows)))
+            self._ids = frozenset(self._field(n, 0) for n in range(len(self._rows)))
         return self._ids
 
     def _field(self, position: int, field: int) -> str:

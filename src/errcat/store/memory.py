@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from errcat.errors import InvalidRecordError
 from errcat.index import PatternIndex
 from errcat.store.base import RecordSummary, file_tail
+from errcat.tags import tag_values
 
 if TYPE_CHECKING:
     from errcat.models import ErrorRecord, RecordEnvelope
@@ -90,7 +91,7 @@ class MemoryStore:
 
     def tagged(self, prefix: str) -> Sequence[int]:
         """Positions of the records with a tag that starts with ``prefix``."""
-        return [n for n, r in enumerate(self._records) if any(t.startswith(prefix) for t in r.tags)]
+        return [n for n, r in enumerate(self._records) if tag_values(r.tags, prefix)]
 
     def ids(self) -> frozenset[str]:
         """The ids of the store's records."""

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import make_envelope
 from errcat.catalog import Catalog
+from errcat.extract import extract_reports
 from errcat.index import fold_whitespace
 from errcat.matcher import CONFIDENCE_THRESHOLD, candidates, match_all, match_error
 from errcat.models import RecordEnvelope
@@ -1176,6 +1177,8 @@ def test_an_exception_without_a_message_is_no_error(text: str) -> None:
 
 
 @settings(max_examples=40, deadline=None)
+@example(lead="Error", what="abc def", period=False)
+@example(lead="Warning", what="abc def", period=True)
 @given(
     lead=st.lists(words, min_size=1, max_size=5).map(lambda ws: " ".join(ws).capitalize()),
     what=st.lists(words, min_size=2, max_size=4).map(" ".join),
@@ -1187,9 +1190,14 @@ def test_a_titles_own_words_before_a_colon_are_not_the_message(
     template = "Not enough memory for {what}. Please try to increase --mem-fraction-static."
     catalog = catalog_of(template, "{label}: {detail}", cls="RuntimeError")
     message = f"Not enough memory for {what}. Please try to increase --mem-fraction-static"
-    found = match_all(f"{lead}: {message}{'.' if period else ''}", catalog)[0]
-    assert found.summary.slug == "record-0"
-    assert found.mode == "full" and found.captures == (what,)
+    text = f"{lead}: {message}{'.' if period else ''}"
+    found = match_all(text, catalog)[0]
+    assert found.summary.slug == "record-0" and found.captures == (what,)
+    # A lead read as an exception class ("Error", "Warning": hypothesis draws such words
+    # from errcat's own constants) makes the line one Python printed, where a missing
+    # final period is a cut, not a title's loss.
+    printed = extract_reports(text)[0].kind != "text"
+    assert found.mode == ("truncated" if printed and not period else "full")
 
 
 def _mined(tmp_path: Any, name: str, source: str) -> tuple[RecordEnvelope, ...]:

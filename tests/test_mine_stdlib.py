@@ -97,6 +97,7 @@ from errcat.patterns import (
     parse_template,
     render_template,
 )
+from errcat.tags import LOGGED_TAG
 
 STDLIB = Path(os.path.realpath(sysconfig.get_paths()["stdlib"]))
 
@@ -575,6 +576,8 @@ def _duplicates(mined: Mined, *, near: bool) -> list[ErrorRecord]:
     """
     groups: dict[tuple[str, str], list[ErrorRecord]] = {}
     for record in mined.result.records:
+        if LOGGED_TAG in record.tags:
+            continue  # a logged message is pasted as a log line, never under a traceback
         groups.setdefault((record.file_path, record.error_message), []).append(record)
     out = []
     for group in groups.values():

@@ -68,6 +68,11 @@ PHRASE_TAG_PREFIX = "errcat:phrase:"
 #: The tag of a record that only wraps another error (``Engine core initialization
 #: failed. See root cause above.``): a cause with a record in the same paste answers first.
 WRAPPER_TAG = "errcat:wrapper"
+#: The tag of a mined record for a message the code logs at WARNING or above
+#: (``logger.warning("Input prompt (%d tokens) is too long ...", n)``), not raises: its
+#: class is the level (see :mod:`errcat.mine.logged`); a paste shows it as a log line,
+#: with no traceback of its own.
+LOGGED_TAG = "errcat:logged"
 #: The tag of a curated record for a family of errors the Python interpreter raises
 #: in a project's code, with no raise statement of its own (``KeyError:
 #: 'model.layers.3.mlp.experts.w2_weight_scale_inv'`` at ``params_dict[name]`` in any

@@ -15,9 +15,11 @@ from datetime import datetime, timezone
 
 from errcat.errors import InvalidRecordError
 from errcat.mine.advice import _Advice
+from errcat.mine.logged import LOG_LEVELS
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.store import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX
+from errcat.tags import LOGGED_TAG
 from errcat.view import source_line
 
 #: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
@@ -185,7 +187,10 @@ def _function_tag(qualname: str) -> tuple[str, ...]:
 def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> RecordEnvelope:
     start, end, code = entry.snippet
     advice = entry.advice
-    is_warning = guess_error_type(entry.base) == "warning"
+    logged = entry.error_class in LOG_LEVELS and entry.base is None
+    is_warning = guess_error_type(entry.base) == "warning" or (
+        logged and entry.error_class == "WARNING"
+    )
     record = ErrorRecord(
         id=rid,
         repo=repo,
@@ -218,6 +223,7 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
             *_base_tag(entry),
             *_function_tag(entry.qualname),
             *((CALLER_CLASS_TAG,) if entry.caller_class else ()),
+            *((LOGGED_TAG,) if logged else ()),
         ),
         background_tag=None,
         analyzed_sha=sha,

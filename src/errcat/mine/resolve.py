@@ -149,6 +149,9 @@ class _Resolver:
         if site.is_assert:
             alts, reason = _arg_message(site.args[0])
             return ([("AssertionError", alts)] if reason is None else []), reason
+        if site.cls.kind == "logged":  # logger.warning(...): the level stands for the class
+            alts, reason = _arg_message(site.args[0])
+            return ([(site.cls.name, alts)] if reason is None else []), reason
         if site.cls.kind != "factory":
             name = self.class_name(site.cls)
             alts, reason = self._class_message(site.cls.kind, name, call)

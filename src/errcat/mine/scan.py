@@ -36,6 +36,7 @@ from errcat.mine.facts import (
 )
 from errcat.mine.files import _module_name
 from errcat.mine.guards import build_guard, followed_defs
+from errcat.mine.logged import logged_call
 from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
 from errcat.mine.raisers import _Helper, helper_argument, raising_helpers
@@ -437,6 +438,11 @@ class _Scanner(_Walker):
         The call is the raise site (its line is where the error is found), and
         the exception built in the argument gives the class and the message.
         """
+        logged = logged_call(call)
+        if logged is not None:
+            level, message = logged
+            self._site(node, _ClassRef(level, "logged"), args=(self._arg(message, env),))
+            return
         func = call.func
         helper: _Helper | None = None
         if isinstance(func, ast.Name):

@@ -1,0 +1,83 @@
+"""Log calls that report an error: ``logger.warning("Input prompt (%d tokens) is too long", n)``.
+
+Engines log many of the errors users paste without raising them: a request
+dropped for being too long, a KV cache full enough to preempt requests, a
+worker that failed to start. Such a call is a site like a ``raise``: its line,
+its guard and its message are known. The message is what :mod:`logging` prints,
+the format string with the call's other arguments put in by ``%``, so a call
+of several arguments reads as the expression ``fmt % (args...)``.
+
+Only calls at level WARNING and above are sites (``info`` and ``debug`` lines
+are not errors), on a receiver whose name says it logs (``logger``,
+``self._log``, ``logging``, ``init_logger(__name__)``).
+
+>>> call = ast.parse('logger.warning("Input prompt (%d tokens) is too long", n)').body[0].value
+>>> level, message = logged_call(call)
+>>> level, ast.unparse(message)
+('WARNING', "'Input prompt (%d tokens) is too long' % (n,)")
+>>> logged_call(ast.parse("logger.info('ready')").body[0].value) is None
+True
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Final
+
+__all__ = ["LOG_LEVELS", "logged_call"]
+
+#: The level a logging method reports at, for the methods that report errors.
+_METHOD_LEVELS: Final = {
+    "warning": "WARNING",
+    "warn": "WARNING",
+    "warning_once": "WARNING",
+    "error": "ERROR",
+    "error_once": "ERROR",
+    "exception": "ERROR",
+    "critical": "CRITICAL",
+    "fatal": "CRITICAL",
+}
+
+#: The class a logged site's record carries: the level :mod:`logging` prints.
+LOG_LEVELS: Final = frozenset(_METHOD_LEVELS.values())
+
+
+def _logs(receiver: ast.expr) -> bool:
+    """Whether a method's receiver is a logger by its name (``logger``, ``self._log``)."""
+    if isinstance(receiver, ast.Call):  # init_logger(__name__).warning(...)
+        receiver = receiver.func
+    if isinstance(receiver, ast.Attribute):
+        name = receiver.attr
+    elif isinstance(receiver, ast.Name):
+        name = receiver.id
+    else:
+        return False
+    name = name.lower().lstrip("_")
+    return name in ("log", "logging") or name.endswith("logger")
+
+
+def logged_call(call: ast.Call) -> tuple[str, ast.expr] | None:
+    """The level and message expression of a call that logs an error, else ``None``.
+
+    A call whose arguments are starred (``logger.error(*parts)``) or that has no
+    message argument is not a site: what it prints is not known.
+
+    >>> one = ast.parse("self.logger.error(f'Failed to load {name}')").body[0].value
+    >>> ast.unparse(logged_call(one)[1])
+    "f'Failed to load {name}'"
+    >>> logged_call(ast.parse("warnings.warn('deprecated')").body[0].value) is None
+    True
+    """
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr not in _METHOD_LEVELS:
+        return None
+    if not _logs(func.value) or not call.args:
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    fmt, *rest = call.args
+    if not rest:
+        return _METHOD_LEVELS[func.attr], fmt
+    values = ast.Tuple(elts=list(rest), ctx=ast.Load())
+    message = ast.BinOp(left=fmt, op=ast.Mod(), right=values)
+    return _METHOD_LEVELS[func.attr], ast.copy_location(message, fmt)

@@ -1,0 +1,95 @@
+"""The miner reads log calls at WARNING and above as sites (errcat.mine.logged)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import regex
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from errcat.mine import mine_paths
+from errcat.models import ErrorRecord
+from errcat.tags import LOGGED_TAG
+
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8)
+specs = st.sampled_from(["%s", "%d", "%r", "%.2f", "%5d"])
+values = st.sampled_from(["48173", "'qwen'", "None", "3.25", "[1, 2]"])
+
+
+def _mine(tmp_path: Path, source: str) -> tuple[ErrorRecord, ...]:
+    root = tmp_path / "pkg"
+    root.mkdir(exist_ok=True)
+    (root / "mod.py").write_text(source)
+    return mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").records
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    lead=st.lists(words, min_size=2, max_size=5).map(" ".join),
+    parts=st.lists(st.tuples(specs, words), min_size=0, max_size=3),
+    logs=st.tuples(
+        st.sampled_from(["logger", "self.logger", "_log", "logging", "init_logger(__name__)"]),
+        st.sampled_from(["warning", "error", "exception", "critical", "warning_once"]),
+    ),
+    shown=st.data(),
+)
+def test_a_logged_message_is_mined_and_its_pattern_reads_what_logging_prints(
+    tmp_path: Path,
+    lead: str,
+    parts: list[tuple[str, str]],
+    logs: tuple[str, str],
+    shown: st.DataObject,
+) -> None:
+    receiver, method = logs
+    fmt = lead.capitalize() + "".join(f" {spec} {word}" for spec, word in parts)
+    args = "".join(f", v{i}" for i in range(len(parts)))
+    source = f"def f(self, {', '.join(f'v{i}' for i in range(len(parts))) or 'x'}):\n"
+    source += f"    {receiver}.{method}({fmt!r}{args})\n"
+    (record,) = _mine(tmp_path, source)
+    assert LOGGED_TAG in record.tags
+    level = {"exception": "ERROR", "warning_once": "WARNING"}.get(method, method.upper())
+    assert record.error_class == level
+    assert record.severity == ("warning" if method.startswith("warning") else "error")
+    # What logging prints: the format with each argument put in by %.
+    printed = lead.capitalize() + "".join(f" {shown.draw(values)} {word}" for _spec, word in parts)
+    assert regex.fullmatch(record.message_pattern, printed), (record.message_pattern, printed)
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    call=st.sampled_from(
+        [
+            "logger.info('Input prompt is too long: {n}')",
+            "logger.debug('Input prompt is too long: %d', n)",
+            "warnings.warn('Input prompt is too long')",
+            "catalog.error('Input prompt is too long')",
+            "logger.warning(*parts)",
+            "logger.warning('%s', n)",
+        ]
+    )
+)
+def test_calls_that_are_not_errors_or_print_no_known_text_are_not_sites(
+    tmp_path: Path, call: str
+) -> None:
+    assert _mine(tmp_path, f"def f(n, parts, catalog):\n    {call}\n") == ()
+
+
+def test_a_logged_site_gets_advice_from_its_guard(tmp_path: Path) -> None:
+    (record,) = _mine(
+        tmp_path,
+        "def schedule(prompt_len, max_model_len):\n"
+        "    if prompt_len > max_model_len:\n"
+        "        logger.warning(\n"
+        "            'Input prompt (%d tokens) is too long and exceeds limit of %d',\n"
+        "            prompt_len, max_model_len)\n",
+    )
+    assert record.line_number == 3
+    assert record.error_message == (
+        "Input prompt ({prompt_len} tokens) is too long and exceeds limit of {max_model_len}"
+    )
+    assert any("max_model_len" in s for s in record.solutions)

@@ -47,7 +47,11 @@ Design decisions:
   statement ``raise_(X(...))`` of a function (or ``self.`` method) of the same
   module whose body raises the parameter it is given (``raise err``,
   :mod:`~errcat.mine.raisers`) is a site too, at the call's line: triton's
-  ``CompiledKernel`` raises ``OutOfResources`` that way.
+  ``CompiledKernel`` raises ``OutOfResources`` that way. A log call at WARNING or
+  above (``logger.warning(fmt, *args)``, ``logger.error``, ``logger.exception``,
+  ``warning_once``; :mod:`~errcat.mine.logged`) is a site whose class is the
+  level and whose message is ``fmt % args``; its record is tagged
+  ``errcat:logged``.
 * **Message forms.** A message is a string constant (implicit concatenation
   included), an f-string (conversions, format specs, nested quotes), ``"..." %
   (...)`` (positional, ``%(name)s``, ``%%``, widths), ``"...".format(...)``

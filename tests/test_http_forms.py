@@ -184,3 +184,29 @@ def test_a_number_without_the_status_words_is_not_a_status(text: str) -> None:
     assert found is None or not any(
         t.startswith("errcat:native:http-") for t in found.summary.tags
     ), text
+
+
+def _advice(code: int, engine: str | None = None) -> str:
+    """Every solution of a status's record (the access-log form), generic or one engine's."""
+    record = next(r for r in _STATUSES if r.slug == f"http-{code}-access-log")
+    if engine is None:
+        return " ".join(record.solutions)
+    variant = next(v for v in record.engine_advice or () if v.engine == engine)
+    return " ".join(variant.solutions)
+
+
+def test_the_advice_names_what_the_user_changes() -> None:
+    # 404: the request's model field against the served name, or the path
+    assert "--served-model-name" in _advice(404) and "/v1/chat/completions" in _advice(404)
+    assert "model field" in _advice(404)
+    # 400: the context each engine serves
+    assert "--max-model-len" in _advice(400, "vllm")
+    assert "--context-length" in _advice(400, "sglang")
+    # 500: the log lines that hold the cause
+    assert "EngineCore encountered a fatal error." in _advice(500, "vllm")
+    assert "Scheduler hit an exception" in _advice(500, "sglang")
+    # 502/503: still loading or crashed; the lines that say the server is ready
+    for code in (502, 503):
+        assert "/health" in _advice(code)
+        assert "The server is fired up and ready to roll!" in _advice(code)
+        assert "Application startup complete." in _advice(code)

@@ -95,7 +95,7 @@ HOLDOUT_FIELDS = {"id", "url", "repo", "version", "text", "expect", "split"}
 #: A fresh paste also says what it is about and in what form it was pasted.
 FRESH_FIELDS = HOLDOUT_FIELDS | {"topic", "form"}
 #: Census lines added in a later sampling round carry the round's number.
-CENSUS_ROUNDS = {3, 4}
+CENSUS_ROUNDS = {3, 4, 5}
 #: Fresh pastes carry a round only from round 4 on (round 3's lines have none).
 FRESH_ROUNDS = {4}
 FIX_FIELDS = HOLDOUT_FIELDS | {"fix", "levers", "lever_kind", "fix_url"}

@@ -210,3 +210,16 @@ def test_the_advice_names_what_the_user_changes() -> None:
         assert "/health" in _advice(code)
         assert "The server is fired up and ready to roll!" in _advice(code)
         assert "Application startup complete." in _advice(code)
+
+
+@pytest.mark.parametrize("code", [413, 422, 429, 500, 502, 503, 504])
+def test_a_title_naming_a_distinctive_phrase_alone_answers_its_status(code: int) -> None:
+    # "[Bug]: Qwen2.5 VL Internal Server Error": the phrase no other text uses names it
+    for phrase in reason_phrases(_status(code)):
+        match = match_error(f"[Bug]: Qwen2.5 VL {phrase} with images", catalog=_STATUSES)
+        assert match is not None and f"errcat:native:http-{code}" in match.summary.tags
+
+
+def test_a_local_proxy_is_named_where_a_proxy_answers() -> None:
+    for code in (403, 502):
+        assert "NO_PROXY=localhost" in _advice(code)

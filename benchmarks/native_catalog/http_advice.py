@@ -48,6 +48,14 @@ _SERVER_LOG = (
     " (the one ending in the status) for a traceback or an ERROR line"
 )
 
+#: A proxy from the client's environment answers for a server on the same machine: the
+#: Python clients (requests, httpx, so the OpenAI client) read http_proxy / https_proxy
+#: and skip the hosts NO_PROXY lists.
+_NO_PROXY = (
+    "A proxy set in the client's environment (http_proxy, https_proxy) also carries requests"
+    " to a local server: exempt it with NO_PROXY=localhost,127.0.0.1 (and the server's host)"
+)
+
 _VLLM = "vllm serve Qwen/Qwen2.5-7B-Instruct"
 _SGLANG = "python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct"
 
@@ -198,6 +206,7 @@ _403 = StatusAdvice(
         " refusal is the engine's or the proxy's",
         "Behind a gateway or proxy, check its access rules and the key it expects",
         "For sglang's admin endpoints, start the server with --admin-api-key and send that key",
+        _NO_PROXY,
     ),
     "curl -i http://ENGINE:PORT/v1/models -H 'Authorization: Bearer KEY'"
     "   # 200 here: the proxy refused",
@@ -443,6 +452,7 @@ _502 = StatusAdvice(
         " fired up and ready to roll!' (sglang) in its log",
         "Read the engine's own log for a crash or restart at the time of the 502",
         "Check the proxy's upstream address and port against the engine's --port",
+        _NO_PROXY,
     ),
     "curl -i http://localhost:8000/health   # 200: the engine is up, look at the proxy",
     (_GATEWAY_DOC,),

@@ -54,18 +54,30 @@ _SGLANG_SHA = "8905cbd42f4a27dbecad6487cd3904278756fef8"
 _BENCH_TAIL = "Please make sure benchmark arguments are correctly specified. Error: "
 
 
+#: Statuses whose reason phrase is common English (a file "Not Found", a request
+#: "Forbidden"): named in prose only with their code.
+_PLAIN_PHRASES = frozenset({400, 401, 403, 404})
+
+
 def status_phrases(status: StatusAdvice) -> tuple[str, ...]:
     """Words that name a status in prose: its code with its phrase, or with HTTP or status.
 
     Each holds the code, and every one but the code-and-phrase pair says HTTP or
-    status beside it, so a number in a sentence ("sent 500 requests") is none of them.
+    status beside it, so a number in a sentence ("sent 500 requests") is none of
+    them. A phrase no other text uses (``Internal Server Error``, ``Service
+    Unavailable``: what Starlette's plain body and proxies' pages say) names its
+    status alone too.
+
+    >>> from native_catalog.http_advice import by_code
+    >>> "Internal Server Error" in status_phrases(by_code(500))
+    True
+    >>> "Not Found" in status_phrases(by_code(404))
+    False
     """
     code = status.code
-    named = tuple(
-        form
-        for phrase in reason_phrases(status)
-        for form in (f"{code} {phrase}", f"{phrase} ({code})")
-    )
+    phrases = reason_phrases(status)
+    named = tuple(form for p in phrases for form in (f"{code} {p}", f"{p} ({code})"))
+    alone = () if code in _PLAIN_PHRASES else phrases
     return (
         *named,
         f"HTTP {code}",
@@ -74,6 +86,7 @@ def status_phrases(status: StatusAdvice) -> tuple[str, ...]:
         f"status code {code}",
         f"status code: {code}",
         f"status {code}",
+        *alone,
     )
 
 

@@ -32,51 +32,15 @@ the engine's server, per engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from errcat.mine.records import slugify
 from errcat.patterns import GROUP, template_to_pattern
 from errcat.tags import WRAPPER_TAG
+from native_catalog import http_more
 from native_catalog.http_advice import STATUSES, StatusAdvice
+from native_catalog.http_form import Form, client_pattern, openai_class, reason_phrases, side
 from native_catalog.spec import Spec
 
-__all__ = ["FORMS", "RECORDS", "Form", "openai_class"]
-
-#: The OpenAI Python client's exception class per status (``_make_status_error``);
-#: every other 5xx is ``InternalServerError``, every other status ``APIStatusError``.
-_OPENAI_CLASSES = {
-    400: "BadRequestError",
-    401: "AuthenticationError",
-    403: "PermissionDeniedError",
-    404: "NotFoundError",
-    409: "ConflictError",
-    422: "UnprocessableEntityError",
-    429: "RateLimitError",
-}
-
-
-def openai_class(code: int) -> str:
-    """The class the OpenAI Python client raises for a status.
-
-    >>> openai_class(404), openai_class(503), openai_class(418)
-    ('openai.NotFoundError', 'openai.InternalServerError', 'openai.APIStatusError')
-    """
-    if code in _OPENAI_CLASSES:
-        return "openai." + _OPENAI_CLASSES[code]
-    return "openai.InternalServerError" if code >= 500 else "openai.APIStatusError"
-
-
-def _side(code: int) -> str:
-    """``Client`` for a 4xx, ``Server`` for a 5xx (requests and httpx say which)."""
-    return "Client" if code < 500 else "Server"
-
-
-#: Reason phrases Python's http.HTTPStatus renamed in 3.13: uvicorn's access log prints
-#: whichever the server's Python has (a placeholder there would leave the line's end
-#: unexplained, and the record unsure).
-_NEW_PHRASES = {413: "Content Too Large", 422: "Unprocessable Content"}
-
+__all__ = ["ALL_FORMS", "FORMS", "RECORDS", "Form", "openai_class"]
 
 #: What uvicorn prints in an access line's fields: the client's host:port, the method,
 #: the path with its query (URL-encoded, no spaces) and the HTTP version, each one word. Fields that
@@ -97,23 +61,6 @@ def _access_pattern(template: str) -> str:
     return pattern
 
 
-def _client(reason: str) -> Callable[[str], str]:
-    r"""The pattern maker of a client form: its reason group as narrow as the library prints it.
-
-    A reason that cannot run past its own end (no ``:`` in requests', no quote in
-    httpx's and aiohttp's) keeps another message from being read as this one cut
-    inside its reason.
-
-    >>> _client("([^:]+?)")("404 Client Error: {reason} for url: {url}")
-    '404 Client Error: ([^:]+?) for url: (.+?)'
-    """
-
-    def pattern(template: str) -> str:
-        return template_to_pattern(template).replace(GROUP, reason, 1)
-
-    return pattern
-
-
 def _access_lines(status: StatusAdvice) -> tuple[str, ...]:
     r"""The access-log templates of a status: one per reason phrase Python has printed.
 
@@ -122,19 +69,13 @@ def _access_lines(status: StatusAdvice) -> tuple[str, ...]:
     ['413 Request Entity Too Large', '413 Content Too Large']
     """
     request = '{client} - "{method} {path} HTTP/{http_version}"'
-    return tuple(f"{request} {status.code} {phrase}" for phrase in _phrases(status))
+    return tuple(f"{request} {status.code} {phrase}" for phrase in reason_phrases(status))
 
 
 #: The bodies these servers send with no error text of their own (sglang's and vllm's API
 #: key middleware; sglang's admin check): the engines' error objects ({'object': 'error',
 #: 'message': ...}) are left to the records of their messages.
 _BARE_BODIES = {401: ("{'error': 'Unauthorized'}",), 403: ("{'error': 'Forbidden'}",)}
-
-
-def _phrases(status: StatusAdvice) -> tuple[str, ...]:
-    """The reason phrases Python has printed for a status (3.13 renamed two)."""
-    renamed = _NEW_PHRASES.get(status.code)
-    return (status.phrase, renamed) if renamed else (status.phrase,)
 
 
 def _openai_bodies(status: StatusAdvice) -> tuple[str, ...]:
@@ -148,35 +89,12 @@ def _openai_bodies(status: StatusAdvice) -> tuple[str, ...]:
     ("Error code: 401 - {{'detail': 'Unauthorized'}}", "Error code: 401 - {{'error': 'Unauthorized'}}")
     """
     bodies = (
-        *(f"{{'detail': '{phrase}'}}" for phrase in _phrases(status)),
+        *(f"{{'detail': '{phrase}'}}" for phrase in reason_phrases(status)),
         *_BARE_BODIES.get(status.code, ()),
     )
     return tuple(
         f"Error code: {status.code} - " + b.replace("{", "{{").replace("}", "}}") for b in bodies
     )
-
-
-@dataclass(frozen=True)
-class Form:
-    """How one library prints a failed request: where, as which class, in which words."""
-
-    name: str
-    repo: str
-    path: str
-    sha: str
-    #: The line that formats the message (4xx and 5xx may differ).
-    line: Callable[[int], int]
-    error_class: Callable[[int], str]
-    #: The message templates of a status (most forms have one).
-    templates: Callable[[StatusAdvice], tuple[str, ...]]
-    note: str
-    source: str
-    also_classes: tuple[str, ...] = ()
-    #: Appended to each template's pattern (``\Z``: the message ends there).
-    pattern_tail: str = ""
-    #: The pattern of a template, when the template's own (a lazy group per placeholder)
-    #: says less than the form is known to print.
-    pattern: Callable[[str], str] | None = None
 
 
 _OPENAI_SHA = "e43b422412a9e96c9cc5192c61fffbe2d7e04836"
@@ -224,11 +142,11 @@ FORMS: tuple[Form, ...] = (
         _REQUESTS_SHA,
         lambda code: 1162 if code < 500 else 1167,
         lambda code: "requests.exceptions.HTTPError",
-        lambda s: (f"{s.code} {_side(s.code)} Error: {{reason}} for url: {{url}}",),
+        lambda s: (f"{s.code} {side(s.code)} Error: {{reason}} for url: {{url}}",),
         "requests' raise_for_status() printed the status, its reason and the URL; the body is in"
         " the exception's response.text.",
         "https://github.com/psf/requests/blob/main/src/requests/models.py",
-        pattern=_client("([^:]+?)"),
+        pattern=client_pattern("([^:]+?)"),
     ),
     Form(
         "aiohttp",
@@ -241,7 +159,7 @@ FORMS: tuple[Form, ...] = (
         "aiohttp's raise_for_status printed the status, the reason and the URL; the body is"
         " not in the exception.",
         "https://github.com/aio-libs/aiohttp/blob/master/aiohttp/client_exceptions.py",
-        pattern=_client("([^']+?)"),
+        pattern=client_pattern("([^']+?)"),
     ),
     Form(
         "httpx",
@@ -250,11 +168,11 @@ FORMS: tuple[Form, ...] = (
         _HTTPX_SHA,
         lambda code: 816,
         lambda code: "httpx.HTTPStatusError",
-        lambda s: (f"{_side(s.code)} error '{s.code} {{reason}}' for url '{{url}}'",),
+        lambda s: (f"{side(s.code)} error '{s.code} {{reason}}' for url '{{url}}'",),
         "httpx's raise_for_status() printed the status, the reason and the URL; the body is in"
         " the exception's response.text.",
         "https://github.com/encode/httpx/blob/master/httpx/_models.py",
-        pattern=_client("([^']+?)"),
+        pattern=client_pattern("([^']+?)"),
     ),
     Form(
         "access-log",
@@ -295,10 +213,15 @@ def _slug(form: Form, status: StatusAdvice, template: str) -> str:
     first = form.templates(status)[0]
     if template == first:
         return slug
-    return slugify(f"{slug}-{template.rsplit(f'{status.code} ', 1)[-1]}")
+    if f"{status.code} " in template:
+        tail = template.rsplit(f"{status.code} ", 1)[-1]
+    else:  # a benchmark's line: the code is not printed, the phrase ends it
+        tail = next((p for p in reason_phrases(status) if template.endswith(p)), template)
+    return slugify(f"{slug}-{tail}")
 
 
 def _spec(form: Form, status: StatusAdvice, template: str) -> Spec:
+    first = template == form.templates(status)[0]
     return Spec(
         kind=status.kind,
         repo=form.repo,
@@ -319,13 +242,19 @@ def _spec(form: Form, status: StatusAdvice, template: str) -> Spec:
         tags=(WRAPPER_TAG, "http", f"http-status-{status.code}"),
         references=(*status.references, form.source),
         variants=status.variants,
+        phrases=form.phrases(status) if form.phrases and first else (),
     )
 
 
-#: Every status record: each status in each client form.
+#: Every form: the Python clients' and the access log's above, then the further
+#: printed forms of :mod:`native_catalog.http_more` (curl, the status line, urllib,
+#: the OpenAI client's text body, the engines' benchmark clients).
+ALL_FORMS: tuple[Form, ...] = (*FORMS, *http_more.FORMS)
+
+#: Every status record: each status in each form that prints it.
 RECORDS: tuple[Spec, ...] = tuple(
     _spec(form, status, template)
     for status in STATUSES
-    for form in FORMS
+    for form in ALL_FORMS
     for template in form.templates(status)
 )

@@ -10,7 +10,12 @@ or proxy in front) and what a user changes, with each engine's own flags.
 Facts are from the engines' sources (vllm ``vllm/entrypoints/openai/server_utils.py``
 and ``api_server.py``; sglang ``python/sglang/srt/entrypoints/http_server.py``,
 ``python/sglang/srt/utils/auth.py`` and the gateway ``sgl-model-gateway/``) and
-from the threads each record cites.
+from the threads each record cites. The log lines the advice names were read at
+the mirrors' revisions (vllm 28be48fa944d: ``vllm/v1/engine/core.py`` 'EngineCore
+encountered a fatal error.', ``server_utils.py`` 'Exception caught. Request id:'
+under ``--log-error-stack``; sglang 8905cbd42f4a: ``http_server.py`` 'The server is
+fired up and ready to roll!', ``managers/scheduler.py`` 'Scheduler hit an exception:');
+'Application startup complete.' is uvicorn's, which serves both.
 
 >>> [s.code for s in STATUSES][:3]
 [400, 401, 403]
@@ -41,6 +46,14 @@ _VLLM_SERVE_DOC = "https://docs.vllm.ai/en/latest/serving/openai_compatible_serv
 _SERVER_LOG = (
     "The server's log holds the cause: look above the access-log line of the failed request"
     " (the one ending in the status) for a traceback or an ERROR line"
+)
+
+#: A proxy from the client's environment answers for a server on the same machine: the
+#: Python clients (requests, httpx, so the OpenAI client) read http_proxy / https_proxy
+#: and skip the hosts NO_PROXY lists.
+_NO_PROXY = (
+    "A proxy set in the client's environment (http_proxy, https_proxy) also carries requests"
+    " to a local server: exempt it with NO_PROXY=localhost,127.0.0.1 (and the server's host)"
 )
 
 _VLLM = "vllm serve Qwen/Qwen2.5-7B-Instruct"
@@ -193,6 +206,7 @@ _403 = StatusAdvice(
         " refusal is the engine's or the proxy's",
         "Behind a gateway or proxy, check its access rules and the key it expects",
         "For sglang's admin endpoints, start the server with --admin-api-key and send that key",
+        _NO_PROXY,
     ),
     "curl -i http://ENGINE:PORT/v1/models -H 'Authorization: Bearer KEY'"
     "   # 200 here: the proxy refused",
@@ -228,10 +242,10 @@ _404 = StatusAdvice(
     "A base URL missing /v1; the demo server started instead of the OpenAI one; embeddings"
     " asked of a generative model; a model name that differs from the served name.",
     (
+        "Set the request's model field to the name the server serves: GET /v1/models lists"
+        " it, the --served-model-name value (else the model path as given at launch)",
         "Point the client at the /v1 root: base_url='http://HOST:PORT/v1' (the client adds"
-        " /chat/completions)",
-        "Use the model name GET /v1/models lists, or rename it on the server with"
-        " --served-model-name",
+        " /chat/completions); with curl or requests, POST to /v1/chat/completions",
         "Check that the route exists on this server: vllm logs its routes at start-up"
         " ('Available routes are:')",
         "Embeddings and transcription need a server started for that kind of model",
@@ -397,7 +411,9 @@ _500 = StatusAdvice(
             (
                 "The server's log (APIServer lines) has the traceback above the '500 Internal"
                 " Server Error' access line; restart with --log-error-stack so that every error"
-                " response logs its stack",
+                " response logs its stack after 'Exception caught. Request id:'",
+                "'EngineCore encountered a fatal error.' in the log means the engine died:"
+                " the traceback below that line is the error to fix",
                 "Raise the log level with VLLM_LOGGING_LEVEL=DEBUG to see the request's steps",
                 "If every request fails, the engine core died: look for its first error"
                 " (EngineCore) and restart",
@@ -412,8 +428,8 @@ _500 = StatusAdvice(
                 " look at the TP0 scheduler's lines",
                 "Raise the log level with --log-level debug, and log requests with"
                 " --log-requests to see the failing input",
-                "If every request fails, the scheduler died ('Scheduler hit an exception'):"
-                " fix that error and restart",
+                "If every request fails, the scheduler died: the log line 'Scheduler hit an"
+                " exception:' carries its traceback; fix that error and restart",
             ),
             f"# before\n{_SGLANG}\n# after\n{_SGLANG} --log-level debug --log-requests",
         ),
@@ -431,9 +447,12 @@ _502 = StatusAdvice(
     "The engine still loading or crashed; a wrong upstream port; a worker killed by the OOM"
     " killer.",
     (
-        "Call the engine directly (curl http://ENGINE:PORT/health) to see whether it is up",
+        "Call the engine directly (curl http://ENGINE:PORT/health) to see whether it is up;"
+        " while it loads, wait for 'Application startup complete.' (vllm) or 'The server is"
+        " fired up and ready to roll!' (sglang) in its log",
         "Read the engine's own log for a crash or restart at the time of the 502",
         "Check the proxy's upstream address and port against the engine's --port",
+        _NO_PROXY,
     ),
     "curl -i http://localhost:8000/health   # 200: the engine is up, look at the proxy",
     (_GATEWAY_DOC,),
@@ -474,7 +493,9 @@ _503 = StatusAdvice(
     "Requests sent before the model finished loading; an engine that crashed earlier; a"
     " router whose workers failed their health checks; a full request queue.",
     (
-        "Wait for the server to finish starting (/health answers 200) before sending requests",
+        "Wait for the server to finish starting before sending requests: /health answers 200,"
+        " and the log shows 'Application startup complete.' (vllm) or 'The server is fired up"
+        " and ready to roll!' (sglang)",
         "If it was serving before, look for the engine's first error in its log and restart it",
         "Behind a router or gateway, check each worker's /health and the gateway's log",
         "Under load, lower the client's concurrency or add capacity",
@@ -492,7 +513,8 @@ _503 = StatusAdvice(
             "sglang",
             None,
             (
-                "Wait for /health to answer 200; during start-up and shutdown it answers 503",
+                "Wait for /health to answer 200, or for 'The server is fired up and ready to"
+                " roll!' in the log; during start-up and shutdown /health answers 503",
                 "With --max-queued-requests set, a full queue answers 503: raise it, or lower"
                 " the client's concurrency",
                 "Behind the gateway ('No available workers'), check each worker's /health and"
@@ -507,9 +529,10 @@ _503 = StatusAdvice(
             (
                 "A 503 from /health means the engine core is dead: its first error is earlier"
                 " in the log (EngineCore); fix that and restart the server",
-                "vllm opens its port only once the model is loaded; a 503 before that comes"
-                " from a load balancer or ingress in front: route to vllm only after /health"
-                " answers 200 (a readiness probe)",
+                "vllm opens its port only once the model is loaded ('Application startup"
+                " complete.' in its log); a 503 before that comes from a load balancer or"
+                " ingress in front: route to vllm only after /health answers 200 (a readiness"
+                " probe)",
             ),
             "# Kubernetes: readinessProbe: {httpGet: {path: /health, port: 8000}}\n"
             "until curl -sf http://localhost:8000/health; do sleep 5; done",

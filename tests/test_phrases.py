@@ -124,3 +124,29 @@ def test_a_stored_catalog_finds_its_tagged_records_as_the_memory_one_does(
     tagged = list(lazy.tagged(PHRASE_TAG_PREFIX))
     assert tagged == list(eager.tagged(PHRASE_TAG_PREFIX)) and len(tagged) == 6
     assert lazy.ids() == eager.ids() and len(lazy.ids()) == 19
+
+
+NCCL_RECORDS = Catalog.from_path(
+    Path(__file__).parents[1] / "curated" / "NVIDIA__nccl.native.jsonl"
+)
+NCCL_NAMES = sorted(
+    (tag.removeprefix(PHRASE_TAG_PREFIX), record.id)
+    for record in (envelope.record for envelope in NCCL_RECORDS.envelopes())
+    for tag in record.tags
+    if tag.startswith(PHRASE_TAG_PREFIX)
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    named=st.sampled_from(NCCL_NAMES),
+    before=st.lists(st.sampled_from(FILLER), max_size=3),
+    after=st.lists(st.sampled_from(FILLER), max_size=3),
+)
+def test_a_title_naming_an_nccl_result_code_is_answered_with_its_record(
+    named: tuple[str, str], before: list[str], after: list[str]
+) -> None:
+    # NCCL's enum name (ncclSystemError) or cupy's NCCL_ERROR_SYSTEM_ERROR, in place of the text.
+    name, rid = named
+    found = match_error(" ".join(["[Bug]:", *before, name, *after]), catalog=NCCL_RECORDS)
+    assert found is not None and found.summary.id == rid and found.mode == "phrase"

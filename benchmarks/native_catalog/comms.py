@@ -65,6 +65,7 @@ def _nccl(  # noqa: PLR0917 - each call is one table row, its fields in order
     example_fix: str,
 ) -> Spec:
     return Spec(
+        phrases=_result_names(text),
         kind="nccl-error",
         repo="NVIDIA/nccl",
         path="src/init.cc",
@@ -84,6 +85,26 @@ def _nccl(  # noqa: PLR0917 - each call is one table row, its fields in order
         references=(_NCCL_TROUBLE, _NCCL_ENV),
         variants=_MULTI_GPU_VARIANTS,
     )
+
+
+#: NCCL's result codes (``ncclResult_t`` in nccl.h / src/include/nccl_net.h of
+#: NVIDIA/nccl) by the opening words of the text ``ncclGetErrorString`` prints for
+#: them. A title often names the code instead of the text: the enum name, or cupy's
+#: ``NCCL_ERROR_<NAME>`` (cupy_backends' NcclError prints that before the text, and
+#: vllm used cupy for NCCL in early 2024): both are phrases of the record.
+_RESULT_NAMES = {
+    "unhandled cuda error": ("ncclUnhandledCudaError", "NCCL_ERROR_UNHANDLED_CUDA_ERROR"),
+    "unhandled system error": ("ncclSystemError", "NCCL_ERROR_SYSTEM_ERROR"),
+    "internal error": ("ncclInternalError", "NCCL_ERROR_INTERNAL_ERROR"),
+    "invalid argument": ("ncclInvalidArgument", "NCCL_ERROR_INVALID_ARGUMENT"),
+    "invalid usage": ("ncclInvalidUsage", "NCCL_ERROR_INVALID_USAGE"),
+    "remote process exited": ("ncclRemoteError", "NCCL_ERROR_REMOTE_ERROR"),
+}
+
+
+def _result_names(text: str) -> tuple[str, ...]:
+    """The names of the NCCL result code whose text ``text`` is (see :data:`_RESULT_NAMES`)."""
+    return next((names for lead, names in _RESULT_NAMES.items() if text.startswith(lead)), ())
 
 
 _ESCAPED = {"(": r"\(", ")": r"\)", ".": r"\."}

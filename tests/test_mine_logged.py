@@ -70,6 +70,9 @@ def test_a_logged_message_is_mined_and_its_pattern_reads_what_logging_prints(
             "catalog.error('Input prompt is too long')",
             "logger.warning(*parts)",
             "logger.warning('%s', n)",
+            # What it prints reads as another error's line: that error's record answers.
+            "logger.error(f'OpenAI Error: {n}. Waiting 5 seconds...')",
+            "logger.warning('Failed to reach the encoder server. Error: %s', n)",
         ]
     )
 )

@@ -31,6 +31,7 @@ OWN_FORMAT = "class formats its own message"
 CONTROL_FLOW = "control-flow exception"
 TOO_MANY = "too many message variants"
 NO_ROUND_TRIP = "template does not round-trip"
+READS_AS_EXCEPTION = "logged message reads as an exception line"
 
 
 _CONTROL_FLOW = frozenset(

@@ -24,7 +24,10 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-__all__ = ["LOG_LEVELS", "logged_call"]
+from errcat.extract import extract_reports
+from errcat.patterns import placeholder_names, render_template
+
+__all__ = ["LOG_LEVELS", "logged_call", "reads_whole"]
 
 #: The level a logging method reports at, for the methods that report errors.
 _METHOD_LEVELS: Final = {
@@ -81,3 +84,26 @@ def logged_call(call: ast.Call) -> tuple[str, ast.expr] | None:
     values = ast.Tuple(elts=list(rest), ctx=ast.Load())
     message = ast.BinOp(left=fmt, op=ast.Mod(), right=values)
     return _METHOD_LEVELS[func.attr], ast.copy_location(message, fmt)
+
+
+def reads_whole(template: str) -> bool:
+    """Whether a log line of ``template``, values put in, reads back as that message whole.
+
+    A logged message that holds another error's line (``OpenAI Error: {e}. Waiting
+    5 seconds...``, ``Failed to reach the server. Error: {e}``) reads as that
+    ``Error: ...`` line: its text cannot find its record, and what a user pastes
+    from it is the inner error's, which its own record answers. Such a call is
+    not a site.
+
+    >>> reads_whole("Input prompt ({n} tokens) is too long and exceeds limit of {limit}")
+    True
+    >>> reads_whole("OpenAI Error: {e}. Waiting 5 seconds...")
+    False
+    """
+    try:
+        names = placeholder_names(template)
+    except ValueError:
+        return False
+    sample = render_template(template, [f"value_{i}" for i in range(len(names))])
+    reports = extract_reports(sample)
+    return len(reports) == 1 and reports[0].kind == "text" and reports[0].message == sample

@@ -21,6 +21,7 @@ from errcat.mine.facts import (
     NO_ROUND_TRIP,
     NO_STATIC_TEXT,
     OWN_FORMAT,
+    READS_AS_EXCEPTION,
     STARRED,
     TOO_MANY,
     _Call,
@@ -30,6 +31,7 @@ from errcat.mine.facts import (
     _FuncInfo,
     _RawSite,
 )
+from errcat.mine.logged import reads_whole
 from errcat.mine.messages import _arg_message, _bind, _bind_arg, _builtin_message, _substitute
 from errcat.mine.templates import (
     BASE_STR,
@@ -366,6 +368,9 @@ def _site_texts(
             text = _render(template)
             if not _round_trips(template, text):
                 failed = NO_ROUND_TRIP
+                continue
+            if site.cls.kind == "logged" and not reads_whole(text):
+                failed = READS_AS_EXCEPTION
                 continue
             if (cls_name, text) not in texts:
                 texts.append((cls_name, text))

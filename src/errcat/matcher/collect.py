@@ -297,7 +297,7 @@ class _Collector:
                 c_printed=c_printed,
                 subject_first=subject_first,
             )
-            confidence, reasons, (frame_gain, closeness), features = _score(
+            confidence, reasons, (frame_gain, engine, closeness), features = _score(
                 text=evidence,
                 text_logit=text_logit,
                 evidence=own,
@@ -336,6 +336,7 @@ class _Collector:
                 _rank=(
                     confidence,
                     frame_gain,
+                    engine,
                     closeness,
                     # A pattern the message matches as it is ranks above one it matches
                     # only with a final period put back.
@@ -455,6 +456,7 @@ class _Collector:
                     _rank=(
                         confidence,
                         0.0,
+                        0,
                         -FAR,
                         entry.literal_length,
                         -ctx.order,
@@ -519,13 +521,14 @@ def _collect(
     confident_only: bool = False,
     keep_features: bool = False,
     mentions: Mapping[str, int] = MappingProxyType({}),
+    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
 ) -> _Collector:
     """Every report's matches in every part of the catalog, best per record (:class:`_Collector`).
 
     Exact hits first, part by part; then, for a report without a confident
     match, the records at its frames that its drifted message is near.
     """
-    contexts = contexts_of(reports, mentions)
+    contexts = contexts_of(reports, mentions, engine)
     collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
     indexes = [store.index for store in catalog.parts]
     found = [_find_hits(indexes, ctx, collector.exact) for ctx in contexts]

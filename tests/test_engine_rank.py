@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import make_envelope
+from errcat.advice import Advice
 from errcat.catalog import Catalog
 from errcat.engine import lean
 from errcat.matcher import match_all, match_error
@@ -184,6 +185,18 @@ def test_a_paste_without_evidence_claims_no_more_than_either_record_alone(
         alone = Catalog([r for r in catalog if r.id == record_id])
         single = match_error(paste, catalog=alone)
         assert single is not None and answer.confidence <= single.confidence, engine
+
+
+def test_advice_on_a_tie_between_the_engines_says_what_would_tell_them_apart() -> None:
+    catalog, ids = _pair(SHARED[0])
+    paste = "AttributeError: Model Qwen2ForCausalLM does not support BitsAndBytes quantization yet."
+    answer = match_error(paste, catalog=catalog)
+    assert answer is not None and answer.alternatives
+    (note,) = [n for n in Advice.from_match(answer, text=paste).notes if "also raised" in n]
+    assert "sglang and vllm both raise it" in note and "launch command" in note
+    # With the engine shown, the answer is that engine's and nothing is folded into it.
+    shown = match_error(f"$ vllm serve m\n{paste}", catalog=catalog)
+    assert shown is not None and shown.summary.id == ids["vllm"] and not shown.alternatives
 
 
 def test_a_frame_at_the_other_engine_s_raise_site_outweighs_the_log_prefix() -> None:

@@ -103,8 +103,9 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
         raise ValueError(f"limit must be at least 1, got {limit!r}")
     cat = _resolve(catalog)
     reports = _reports(text)
-    collector = _collect(reports, cat, limit, mentions=_mentions(text), engine=lean(text))
-    answer = _unwrap(collector.answer(), cat) or _named(collector)
+    engine = lean(text)
+    collector = _collect(reports, cat, limit, mentions=_mentions(text), engine=engine)
+    answer = _unwrap(collector.answer(), cat, engine) or _named(collector)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
@@ -135,10 +136,11 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     """
     cat = _resolve(catalog)
     reports = _reports(text)
+    engine = lean(text)
     collector = _collect(
-        reports, cat, 1, confident_only=True, mentions=_mentions(text), engine=lean(text)
+        reports, cat, 1, confident_only=True, mentions=_mentions(text), engine=engine
     )
-    return _unwrap(collector.answer(), cat) or _named(collector)
+    return _unwrap(collector.answer(), cat, engine) or _named(collector)
 
 
 def _named(collector: _Collector) -> Match | None:

@@ -578,13 +578,17 @@ def _beside_a_cut_traceback(match: Match) -> bool:
     return _is_wrapper(match) and match.report.kind == "text" and bool(match.report.frames)
 
 
-def _unwrap(answer: Match | None, catalog: Catalog) -> Match | None:
+def _unwrap(
+    answer: Match | None,
+    catalog: Catalog,
+    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
+) -> Match | None:
     """A wrapper's answer replaced by the record of the error its own message holds, if any.
 
     ``Capture cuda graph failed: CUDA out of memory. ...`` is answered by the out
     of memory record (the wrapper is kept in :attr:`Match.related`): the text its
     placeholders captured, else the message after its opening literal, is matched
-    on its own.
+    on its own, from the engine the whole paste leans to (``engine``).
     """
     if answer is None or not _is_wrapper(answer):
         return answer
@@ -594,7 +598,9 @@ def _unwrap(answer: Match | None, catalog: Catalog) -> Match | None:
     if not texts and lead and message.startswith(lead) and len(message) > len(lead):
         texts = [message[len(lead) :]]
     for text in texts:
-        found = _collect(extract_reports(text), catalog, 1, confident_only=True).answer()
+        found = _collect(
+            extract_reports(text), catalog, 1, confident_only=True, engine=engine
+        ).answer()
         if found is not None and not _is_wrapper(found):
             return replace(found, related=(answer, *answer.related))
     return answer

@@ -297,7 +297,7 @@ class _Collector:
                 c_printed=c_printed,
                 subject_first=subject_first,
             )
-            confidence, reasons, (frame_gain, engine, closeness), features = _score(
+            confidence, reasons, (frame_gain, closeness, engine), features = _score(
                 text=evidence,
                 text_logit=text_logit,
                 evidence=own,
@@ -336,11 +336,13 @@ class _Collector:
                 _rank=(
                     confidence,
                     frame_gain,
-                    engine,
                     closeness,
                     # A pattern the message matches as it is ranks above one it matches
                     # only with a final period put back.
                     (literal if mode == "truncated" else entry.literal_length) - 1.5 * hit.restored,
+                    # Of records of equal evidence so far (one message raised by both
+                    # engines), the one of the engine the paste comes from.
+                    engine,
                     -order,
                     *self.age(summary.id, cut.records if cut is not None else entry.record_set),
                     -position,
@@ -456,9 +458,9 @@ class _Collector:
                     _rank=(
                         confidence,
                         0.0,
-                        0,
                         -FAR,
                         entry.literal_length,
+                        0,
                         -ctx.order,
                         0.0,
                         0.0,

@@ -35,16 +35,17 @@ def _chain_order(reports: Sequence[ExceptionReport]) -> list[int]:
 
 
 #: What decides whether one match explains more than another (see _explains_more):
-#: coverage, whether the mode is exact, frame gain, engine agreement, closeness, pattern
-#: literal length (a match's ``_rank`` holds them from its second place on).
-_Dominance = tuple[_Coverage, bool, float, float, float, float]
+#: coverage, whether the mode is exact, frame gain, closeness, pattern literal length.
+#: (Not the engine the paste comes from: a pattern that explains more of the message
+#: says more than whose code printed it.)
+_Dominance = tuple[_Coverage, bool, float, float, float]
 
 
 def _dominance(m: Match) -> _Dominance | None:
     if m._coverage is None:
         return None
     exact = m.mode in ("full", "prefix", "inner")
-    return (m._coverage, exact, m._rank[1], m._rank[2], m._rank[3], m._rank[4])
+    return (m._coverage, exact, m._rank[1], m._rank[2], m._rank[3])
 
 
 def _explains_more(better: _Dominance, other: _Dominance) -> bool:
@@ -53,18 +54,15 @@ def _explains_more(better: _Dominance, other: _Dominance) -> bool:
     That is: an exact match whose span covers the other's (in the same message,
     or in a longer form of it: with its tags, or with the paragraphs that
     followed it), with more literal text, and whose class and frames agree at
-    least as well (and the engine the paste comes from, when the two
-    differ in it). Two patterns that both match ``could not load the model
+    least as well. Two patterns that both match ``could not load the model
     weights from /m/x.bin`` are ``could not load {what}`` and ``could not load
     the model weights from {path}``: the second says everything the first says.
     """
-    a, exact, gain, engine, closeness, literal = better
-    b, _, other_gain, other_engine, other_closeness, other_literal = other
+    a, exact, gain, closeness, literal = better
+    b, _, other_gain, other_closeness, other_literal = other
     if not exact or a.literal <= b.literal or literal <= other_literal:
         return False
     if a.agreement < b.agreement or gain < other_gain or closeness < other_closeness:
-        return False
-    if engine < other_engine:  # the other is the engine's the paste comes from
         return False
     offset = 0 if a.text == b.text else a.text.find(b.text)
     return offset >= 0 and a.start <= b.start + offset and a.end >= b.end + offset
@@ -111,7 +109,8 @@ def _fold_ties(ranked: Sequence[Match]) -> list[Match]:
     groups: dict[tuple[object, ...], int] = {}
     extra: dict[int, list[RecordSummary]] = {}
     for m in ranked:
-        key = (m.summary.error_message, m.mode, m.captures, m._rank[:4], id(m.report))
+        # evidence: confidence, frame gain, closeness; and the engine the paste comes from
+        key = (m.summary.error_message, m.mode, m.captures, m._rank[:3], m._rank[4], id(m.report))
         at = groups.get(key)
         if at is None:
             groups[key] = len(out)

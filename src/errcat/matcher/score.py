@@ -84,9 +84,10 @@ def _score(
     (:mod:`errcat.matcher.family`) stays under the cap without a raise frame in its scope.
 
     The tie-break ranks records of equal confidence: how strongly the frames tie the
-    record to the report (:attr:`RecordEvidence.gain`), then whether the paste comes from
-    the record's engine (:attr:`RecordEvidence.engine`: sglang and vllm raise many
-    messages from code one copied from the other), then how close the raise frame is.
+    record to the report (:attr:`RecordEvidence.gain`), how close the raise frame is, and
+    (after the pattern's literal text, which the caller weighs between these) whether
+    the paste comes from the record's engine (:attr:`RecordEvidence.engine`: sglang and
+    vllm raise many messages from code one copied from the other).
     """
     reasons = list(reasons)
     site = evidence.site
@@ -187,4 +188,4 @@ def _score(
             "the interpreter raises this anywhere: a family record answers only at a raise "
             "frame in its scope"
         )
-    return confidence, reasons, (evidence.gain, evidence.engine, -site.distance), features
+    return confidence, reasons, (evidence.gain, -site.distance, evidence.engine), features

@@ -7,7 +7,7 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from errcat.engine import PHASES, detect
+from errcat.engine import PHASES, detect, lean
 
 SGLANG_CAPTURE = """\
 [2026-01-02 03:04:05 TP0] Load weight end. type=LlamaForCausalLM, avail mem=60.10 GB
@@ -105,3 +105,32 @@ def test_any_text_gives_a_known_engine_and_phase(text: str) -> None:
     assert context.engine in {None, "sglang", "vllm"}
     assert context.phase is None or context.phase in PHASES
     assert isinstance(context.describe(), str)
+
+
+def test_issue_titles_lean_to_the_engine_whose_template_writes_them() -> None:
+    # sglang's templates title "[Bug] ...", vllm's "[Bug]: ..." (.github/ISSUE_TEMPLATE)
+    assert lean("[Bug] Model architectures ['X'] are not supported for now.")[0] == "sglang"
+    assert lean("[Feature]: support X")[0] == "vllm"
+    assert lean("[New Model]: X")[0] == "vllm"
+    # a title alone is not enough to pick an engine's advice
+    assert detect("[Bug] something").engine is None
+    assert lean("a [Bug] in the middle")[0] is None
+
+
+def test_flags_only_one_engine_defines_lean_to_it() -> None:
+    assert lean("python x.py --max-model-len 4096")[0] == "vllm"
+    assert lean("run.sh --context-length 4096 --tp-size 2")[0] == "sglang"
+    # a flag both define tells nothing
+    assert lean("--tensor-parallel-size 2 --trust-remote-code")[0] is None
+
+
+def test_lean_names_an_engine_on_any_net_evidence_detect_on_enough() -> None:
+    assert lean("vllm")[0] == "vllm" and detect("vllm").engine is None
+    assert lean("python -m sglang.launch_server\nvllm serve M")[0] is None
+
+
+@given(_NEUTRAL)
+def test_neutral_text_leans_to_no_engine(text: str) -> None:
+    assert lean(text) == (None, ())
+    for paste, engine in ((SGLANG_CAPTURE, "sglang"), (VLLM_PROFILE, "vllm")):
+        assert lean(f"{text}\n{paste}")[0] == engine

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+from errcat.engine import ENGINES
+from errcat.evidence import package_of
 from errcat.markup import Flavor, Style, clip, fold, markdown_length
 from errcat.markup import style as style_of
 from errcat.slots import GENERIC_SLOT, slot
@@ -222,6 +224,32 @@ def _with_values(text: str, params: Mapping[str, str]) -> str:
     return text
 
 
+def _alternatives_note(match: Match) -> str:
+    """The note on the other sites raising the answer's message, and what would tell them apart.
+
+    When both serving engines raise it (code one copied from the other) and the paste
+    showed neither, the engine that ran is what tells: its log lines, launch command or
+    a traceback (each engine's flags differ, so its advice does too).
+    """
+    alternatives = match.alternatives
+    sites = ", ".join(f"{a.file_path}:{a.line_number}" for a in alternatives[:5])
+    more = len(alternatives) - 5
+    own = package_of(match.summary.repo)
+    engines = sorted({package_of(a.repo) for a in alternatives} & set(ENGINES) - {own})
+    tell = "a traceback would tell which"
+    if own in ENGINES and engines:
+        tell = (
+            f"{own} and {', '.join(engines)} both raise it; the engine's log lines, its launch "
+            "command or a traceback would tell which one ran"
+        )
+    return (
+        "the same message is also raised at "
+        + sites
+        + (f" and {more} more" if more > 0 else "")
+        + f" ({tell})"
+    )
+
+
 @dataclass(frozen=True)
 class Advice:
     """The actionable part of a record, optionally tied to the values of one occurrence."""
@@ -253,14 +281,7 @@ class Advice:
             [r for r in match.reasons if r.startswith("the message ")] if not match.exact else []
         )
         if match.alternatives:
-            sites = ", ".join(f"{a.file_path}:{a.line_number}" for a in match.alternatives[:5])
-            more = len(match.alternatives) - 5
-            notes.append(
-                "the same message is also raised at "
-                + sites
-                + (f" and {more} more" if more > 0 else "")
-                + " (a traceback would tell which)"
-            )
+            notes.append(_alternatives_note(match))
         notes.extend(_history_notes(match))
         for other in match.related:
             notes.append(

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["ENGINES", "PHASES", "EngineContext", "detect", "phase_label"]
+__all__ = ["ENGINES", "PHASES", "EngineContext", "detect", "lean", "phase_label"]
 
 #: The engines told apart.
 ENGINES = ("sglang", "vllm")
@@ -67,6 +67,31 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
         ("sglang", 3, "'Load weight begin/end'", r"Load weight (?:begin|end)\b"),
         ("sglang", 2, "'#running-req'", r"#running-req|#queue-req|token usage: \d"),
         ("sglang", 2, "--mem-fraction-static", r"--mem-fraction-static|mem_fraction_static"),
+        (
+            "sglang",
+            2,
+            "an sglang-only flag",
+            r"--(?:"
+            + _any(
+                "model-path",
+                "tp-size",
+                "dp-size",
+                "ep-size",
+                "context-length",
+                "chunked-prefill-size",
+                "max-running-requests",
+                "max-total-tokens",
+                "disable-radix-cache",
+                "disable-cuda-graph",
+                "cuda-graph-max-bs",
+                "enable-dp-attention",
+                "speculative-algorithm",
+            )
+            + r")\b",
+        ),
+        # sglang's issue templates title an issue "[Bug] ..." (.github/ISSUE_TEMPLATE in
+        # sgl-project/sglang); vllm's add a colon: "[Bug]: ...".
+        ("sglang", 2, "issue title '[Bug] ...'", r"\A\s*\[(?:Bug|Feature)\] "),
         ("sglang", 1, "the word sglang", r"\bsglang\b|\bSGLang\b"),
         (
             "vllm",
@@ -112,6 +137,34 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
         ("vllm", 2, "EngineCore", r"\bEngineCore\b|EngineDeadError"),
         ("vllm", 3, "vllm serve", r"\bvllm serve\b|vllm\.entrypoints"),
         ("vllm", 2, "--gpu-memory-utilization", r"--gpu-memory-utilization|gpu_memory_utilization"),
+        (
+            "vllm",
+            2,
+            "a vllm-only flag",
+            r"--(?:"
+            + _any(
+                "max-model-len",
+                "max-num-seqs",
+                "max-num-batched-tokens",
+                "enforce-eager",
+                "enable-prefix-caching",
+                "enable-chunked-prefill",
+                "distributed-executor-backend",
+                "enable-expert-parallel",
+                "speculative-config",
+                "compilation-config",
+                "swap-space",
+            )
+            + r")\b",
+        ),
+        (
+            "vllm",
+            2,
+            "issue title '[Bug]: ...'",
+            r"\A\s*\[(?:"
+            + _any("Bug", "Feature", "Usage", "Installation", "Doc", "New Model", "Performance")
+            + r"|RFC|CI Failure|Misc)\]:",
+        ),
         ("vllm", 1, "the word vllm", r"\bvllm\b|\bvLLM\b"),
     )
 )
@@ -316,7 +369,9 @@ def phase_label(phase: str) -> str:
     return _PHASE_LABELS.get(phase, phase)
 
 
-def _engine(text: str) -> tuple[str | None, tuple[str, ...]]:
+@lru_cache(maxsize=64)  # asked once per paste by the matcher, once more by its advice
+def _signals(text: str) -> tuple[str | None, int, int, tuple[str, ...]]:
+    """The engine with most evidence (None on a tie), its weight, the runner-up's, its labels."""
     scores = dict.fromkeys(ENGINES, 0)
     found: dict[str, list[tuple[int, str]]] = {engine: [] for engine in ENGINES}
     for engine, weight, label, pattern in _ENGINE_SIGNALS:
@@ -325,10 +380,37 @@ def _engine(text: str) -> tuple[str | None, tuple[str, ...]]:
             found[engine].append((weight, label))
     best = max(ENGINES, key=lambda e: scores[e])
     others = max(scores[e] for e in ENGINES if e != best)
-    if scores[best] < _MIN_ENGINE_WEIGHT or scores[best] <= others:
-        return None, ()
+    if scores[best] <= others:
+        return None, scores[best], others, ()
     ranked = sorted(found[best], key=lambda item: -item[0])
-    return best, tuple(label for _, label in ranked)
+    return best, scores[best], others, tuple(label for _, label in ranked)
+
+
+def _engine(text: str) -> tuple[str | None, tuple[str, ...]]:
+    best, weight, _, labels = _signals(text)
+    if best is None or weight < _MIN_ENGINE_WEIGHT:
+        return None, ()
+    return best, labels
+
+
+def lean(text: str) -> tuple[str | None, tuple[str, ...]]:
+    """The engine a paste shows more evidence of than of the other, however little, and why.
+
+    :func:`detect` names an engine only on enough evidence to pick its advice;
+    the matcher asks less of it, to choose between records of equal evidence
+    raised by both engines (code one copied from the other): any signal more
+    for one engine than for the other tells which engine printed the paste.
+    None when the signals are even (none at all, most often).
+
+    >>> lean("[Bug] Model architectures ['X'] are not supported for now.")
+    ('sglang', ("issue title '[Bug] ...'",))
+    >>> detect("[Bug] Model architectures ['X'] are not supported for now.").engine is None
+    True
+    >>> lean("[Bug]: vllm and sglang both fail")[0], lean("ValueError: bad")
+    ('vllm', (None, ()))
+    """
+    best, _, _, labels = _signals(text)
+    return best, labels
 
 
 def _last_traceback(text: str) -> str:

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from errcat.engine import lean
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
 from errcat.matcher.phrases import phrase_answer
@@ -102,8 +103,9 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
         raise ValueError(f"limit must be at least 1, got {limit!r}")
     cat = _resolve(catalog)
     reports = _reports(text)
-    collector = _collect(reports, cat, limit, mentions=_mentions(text))
-    answer = _unwrap(collector.answer(), cat) or _named(collector)
+    engine = lean(text)
+    collector = _collect(reports, cat, limit, mentions=_mentions(text), engine=engine)
+    answer = _unwrap(collector.answer(), cat, engine) or _named(collector)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
@@ -134,8 +136,11 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     """
     cat = _resolve(catalog)
     reports = _reports(text)
-    collector = _collect(reports, cat, 1, confident_only=True, mentions=_mentions(text))
-    return _unwrap(collector.answer(), cat) or _named(collector)
+    engine = lean(text)
+    collector = _collect(
+        reports, cat, 1, confident_only=True, mentions=_mentions(text), engine=engine
+    )
+    return _unwrap(collector.answer(), cat, engine) or _named(collector)
 
 
 def _named(collector: _Collector) -> Match | None:
@@ -152,5 +157,7 @@ def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
     :attr:`Match.features` is filled in.
     """
     reports = _reports(text)
-    collector = _collect(reports, catalog, limit, keep_features=True, mentions=_mentions(text))
+    collector = _collect(
+        reports, catalog, limit, keep_features=True, mentions=_mentions(text), engine=lean(text)
+    )
     return [m for order in _chain_order(reports) for m in collector.ranked_matches(order)]

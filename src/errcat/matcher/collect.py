@@ -297,7 +297,7 @@ class _Collector:
                 c_printed=c_printed,
                 subject_first=subject_first,
             )
-            confidence, reasons, (frame_gain, closeness), features = _score(
+            confidence, reasons, (frame_gain, closeness, engine), features = _score(
                 text=evidence,
                 text_logit=text_logit,
                 evidence=own,
@@ -340,6 +340,9 @@ class _Collector:
                     # A pattern the message matches as it is ranks above one it matches
                     # only with a final period put back.
                     (literal if mode == "truncated" else entry.literal_length) - 1.5 * hit.restored,
+                    # Of records of equal evidence so far (one message raised by both
+                    # engines), the one of the engine the paste comes from.
+                    engine,
                     -order,
                     *self.age(summary.id, cut.records if cut is not None else entry.record_set),
                     -position,
@@ -457,6 +460,7 @@ class _Collector:
                         0.0,
                         -FAR,
                         entry.literal_length,
+                        0,
                         -ctx.order,
                         0.0,
                         0.0,
@@ -519,13 +523,14 @@ def _collect(
     confident_only: bool = False,
     keep_features: bool = False,
     mentions: Mapping[str, int] = MappingProxyType({}),
+    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
 ) -> _Collector:
     """Every report's matches in every part of the catalog, best per record (:class:`_Collector`).
 
     Exact hits first, part by part; then, for a report without a confident
     match, the records at its frames that its drifted message is near.
     """
-    contexts = contexts_of(reports, mentions)
+    contexts = contexts_of(reports, mentions, engine)
     collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
     indexes = [store.index for store in catalog.parts]
     found = [_find_hits(indexes, ctx, collector.exact) for ctx in contexts]
@@ -575,13 +580,17 @@ def _beside_a_cut_traceback(match: Match) -> bool:
     return _is_wrapper(match) and match.report.kind == "text" and bool(match.report.frames)
 
 
-def _unwrap(answer: Match | None, catalog: Catalog) -> Match | None:
+def _unwrap(
+    answer: Match | None,
+    catalog: Catalog,
+    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
+) -> Match | None:
     """A wrapper's answer replaced by the record of the error its own message holds, if any.
 
     ``Capture cuda graph failed: CUDA out of memory. ...`` is answered by the out
     of memory record (the wrapper is kept in :attr:`Match.related`): the text its
     placeholders captured, else the message after its opening literal, is matched
-    on its own.
+    on its own, from the engine the whole paste leans to (``engine``).
     """
     if answer is None or not _is_wrapper(answer):
         return answer
@@ -591,7 +600,9 @@ def _unwrap(answer: Match | None, catalog: Catalog) -> Match | None:
     if not texts and lead and message.startswith(lead) and len(message) > len(lead):
         texts = [message[len(lead) :]]
     for text in texts:
-        found = _collect(extract_reports(text), catalog, 1, confident_only=True).answer()
+        found = _collect(
+            extract_reports(text), catalog, 1, confident_only=True, engine=engine
+        ).answer()
         if found is not None and not _is_wrapper(found):
             return replace(found, related=(answer, *answer.related))
     return answer

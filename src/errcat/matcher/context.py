@@ -47,13 +47,23 @@ class ReportContext:
     frames: FrameView
     #: The raise frame's line of code, whitespace folded ("" without one).
     raise_code: str
+    #: The serving engine the whole text leans to (:func:`errcat.engine.lean`), if any,
+    #: and the signals that say so, strongest first.
+    engine: str | None = None
+    engine_signals: tuple[str, ...] = ()
     _in_files: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
     _in_raise_file: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
     _at_frame: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, report: ExceptionReport, order: int, mentions: Mapping[str, int]) -> ReportContext:
-        """The context of ``report``, the ``order``-th of its text."""
+    def of(
+        cls,
+        report: ExceptionReport,
+        order: int,
+        mentions: Mapping[str, int],
+        engine: tuple[str | None, tuple[str, ...]] = (None, ()),
+    ) -> ReportContext:
+        """The context of ``report``, the ``order``-th of its text (``engine``: its lean)."""
         return cls(
             report=report,
             order=order,
@@ -62,6 +72,8 @@ class ReportContext:
             forms=message_forms(report),
             frames=FrameView(report.frames),
             raise_code=fold_whitespace(report.frames[-1].source) if report.frames else "",
+            engine=engine[0],
+            engine_signals=engine[1],
         )
 
     @property
@@ -139,7 +151,11 @@ class ReportContext:
 
 
 def contexts_of(
-    reports: Sequence[ExceptionReport], mentions: Mapping[str, int]
+    reports: Sequence[ExceptionReport],
+    mentions: Mapping[str, int],
+    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
 ) -> list[ReportContext]:
-    """The context of each report, in order."""
-    return [ReportContext.of(report, order, mentions) for order, report in enumerate(reports)]
+    """The context of each report, in order (``engine``: the text's lean, as for :meth:`of`)."""
+    return [
+        ReportContext.of(report, order, mentions, engine) for order, report in enumerate(reports)
+    ]

@@ -36,6 +36,8 @@ def _chain_order(reports: Sequence[ExceptionReport]) -> list[int]:
 
 #: What decides whether one match explains more than another (see _explains_more):
 #: coverage, whether the mode is exact, frame gain, closeness, pattern literal length.
+#: (Not the engine the paste comes from: a pattern that explains more of the message
+#: says more than whose code printed it.)
 _Dominance = tuple[_Coverage, bool, float, float, float]
 
 
@@ -107,7 +109,8 @@ def _fold_ties(ranked: Sequence[Match]) -> list[Match]:
     groups: dict[tuple[object, ...], int] = {}
     extra: dict[int, list[RecordSummary]] = {}
     for m in ranked:
-        key = (m.summary.error_message, m.mode, m.captures, m._rank[:3], id(m.report))
+        # evidence: confidence, frame gain, closeness; and the engine the paste comes from
+        key = (m.summary.error_message, m.mode, m.captures, m._rank[:3], m._rank[4], id(m.report))
         at = groups.get(key)
         if at is None:
             groups[key] = len(out)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from errcat.confidence import TextEvidence
+from errcat.engine import ENGINES
 from errcat.evidence import FrameEvidence, package_of
 from errcat.extract import ExceptionReport
 from errcat.imports.site import hides_frames
@@ -67,8 +68,11 @@ class RecordEvidence:
     of that wording (its ``__getattr__``, a lazy importer), not the interpreter's
     or the import system's; ``import_system`` that the record is the import
     system's own record for any module (CPython's, tagged
-    ``errcat:native:import-missing-module`` or ``-cannot-import-name``). The reasons are what an
-    answer shows for each, if anything.
+    ``errcat:native:import-missing-module`` or ``-cannot-import-name``); ``engine`` how the
+    serving engine the paste leans to (:func:`errcat.engine.lean`) fares against the
+    record's project: 1 it is that engine, -1 it is the other engine, 0 neither is known
+    (a paste without such signals, or a record of any other project). The reasons are
+    what an answer shows for each, if anything.
     """
 
     state: str
@@ -82,6 +86,8 @@ class RecordEvidence:
     import_system: bool = False
     class_reason: str | None = None
     named_reason: str | None = None
+    engine: int = 0
+    engine_reason: str | None = None
 
     @property
     def gain(self) -> float:
@@ -182,6 +188,21 @@ def _site(
     return evidence, near
 
 
+def _engine_agreement(ctx: ReportContext, package: str) -> tuple[int, str | None]:
+    """How the engine the paste leans to fares against a record's project, and the reason shown.
+
+    1 the record is that engine's, -1 it is the other engine's, 0 either is unknown:
+    the paste leans to neither, or the record is neither engine's (a project that
+    copied one of them is told apart by its own frames and name, not by these signals).
+    """
+    if ctx.engine is None or package not in ENGINES:
+        return 0, None
+    shown = ", ".join(ctx.engine_signals[:2])
+    if package == ctx.engine:
+        return 1, f"the paste comes from {package} ({shown})"
+    return -1, f"the paste comes from {ctx.engine} ({shown}), not {package}"
+
+
 def _prints_for_c(record: RecordSummary) -> bool:
     """Whether the record is the interpreter's own (CPython's, or the import system's records)."""
     return record.repo == "python/cpython" or "errcat:imports" in record.tags
@@ -242,8 +263,13 @@ def record_evidence(
     # So does a pattern that opens with a placeholder (``{method} is not supported yet.``):
     # its value is whatever the text said before the predicate, a title's "vllm v0.14.0"
     # included, and a name inside it is the writer's, not evidence for the record.
-    named = package in mentions and (
-        not (c_printed or subject_first) or _named_outside(package, mentions, captures)
+    engine, engine_reason = _engine_agreement(ctx, package)
+    # The other engine's name in a paste that shows more of this one (sglang's logs name
+    # the vllm it imports; a user compares the two) says nothing of who raised it.
+    named = (
+        package in mentions
+        and engine >= 0
+        and (not (c_printed or subject_first) or _named_outside(package, mentions, captures))
     )
     named_reason = None
     if named and site.kind not in ("site", "raise_file", "file", "package"):
@@ -271,4 +297,6 @@ def record_evidence(
         and not (report.frames and rival_at_frame()),
         class_reason=_class_reason(report, record, state),
         named_reason=named_reason,
+        engine=engine,
+        engine_reason=engine_reason,
     )

@@ -66,7 +66,7 @@ def _score(
     error_class: str | None = None,
     has_message: bool = True,
     subject_first: bool = False,
-) -> tuple[float, list[str], tuple[float, int], dict[str, float] | None]:
+) -> tuple[float, list[str], tuple[float, int, int], dict[str, float] | None]:
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
 
     The text's evidence (shared by the pattern's records, with its logit and
@@ -82,6 +82,12 @@ def _score(
     record's template is not empty (a raise without a message); ``subject_first``:
     its pattern opens with a placeholder (see :func:`_generic_shape`). A family record
     (:mod:`errcat.matcher.family`) stays under the cap without a raise frame in its scope.
+
+    The tie-break ranks records of equal confidence: how strongly the frames tie the
+    record to the report (:attr:`RecordEvidence.gain`), how close the raise frame is, and
+    (after the pattern's literal text, which the caller weighs between these) whether
+    the paste comes from the record's engine (:attr:`RecordEvidence.engine`: sglang and
+    vllm raise many messages from code one copied from the other).
     """
     reasons = list(reasons)
     site = evidence.site
@@ -97,6 +103,8 @@ def _score(
         )
     if evidence.named_reason:
         reasons.append(evidence.named_reason)
+    if evidence.engine_reason:
+        reasons.append(evidence.engine_reason)
     logit = text_logit + record_logit(evidence.state, site.kind, named=evidence.named)
     features = (
         {**text.features(), **record_features(evidence.state, site.kind, named=evidence.named)}
@@ -180,4 +188,4 @@ def _score(
             "the interpreter raises this anywhere: a family record answers only at a raise "
             "frame in its scope"
         )
-    return confidence, reasons, (evidence.gain, -site.distance), features
+    return confidence, reasons, (evidence.gain, -site.distance, evidence.engine), features

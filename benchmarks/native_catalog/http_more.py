@@ -113,10 +113,11 @@ def _openai_text(status: StatusAdvice) -> tuple[str, ...]:
     """The OpenAI client's message when a 5xx body is plain text: the phrase (Starlette's body).
 
     A 4xx phrase alone (``Not Found``) is too common a message to stand for a status.
-    502 is left out: its phrase alone ties, in the release lint, with the record of
-    FastAPI's ``{'detail': 'Bad Gateway'}`` body read from inside its quotes.
+    502 and 504 are left out: their phrase alone ties, in the release lint, with the
+    record of FastAPI's ``{'detail': 'Bad Gateway'}`` (``'Gateway Timeout'``) body read
+    from inside its quotes.
     """
-    return (status.phrase,) if status.code >= 500 and status.code != 502 else ()
+    return (status.phrase,) if status.code >= 500 and status.code not in (502, 504) else ()
 
 
 def _vllm_bench(status: StatusAdvice) -> tuple[str, ...]:

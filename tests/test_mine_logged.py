@@ -96,3 +96,21 @@ def test_a_logged_site_gets_advice_from_its_guard(tmp_path: Path) -> None:
         "Input prompt ({prompt_len} tokens) is too long and exceeds limit of {max_model_len}"
     )
     assert any("max_model_len" in s for s in record.solutions)
+
+
+def test_a_message_logged_then_raised_by_one_function_is_one_record(tmp_path: Path) -> None:
+    records = _mine(
+        tmp_path,
+        "def alloc(n):\n"
+        "    if n > 8:\n"
+        "        msg = f'Decode out of memory. Try to lower your batch size. Allocating {n}'\n"
+        "        logger.error(msg)\n"
+        "        raise RuntimeError(msg)\n"
+        "def report(n):\n"
+        "    logger.error(f'Decode out of memory. Try to lower your batch size. Allocating {n}')\n",
+    )
+    # The raise answers for its own log call; another function's log call stays its own.
+    assert sorted((r.error_class, r.line_number) for r in records) == [
+        ("ERROR", 7),
+        ("RuntimeError", 5),
+    ]

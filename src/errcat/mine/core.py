@@ -14,11 +14,17 @@ from typing import Any
 
 from errcat.mine.advice import _Advice, with_message, write_advice
 from errcat.mine.bindings import CallIndex
-from errcat.mine.facts import _FileScan, _Guard
+from errcat.mine.facts import LOGGED_AND_RAISED, _FileScan, _Guard
 from errcat.mine.files import _discover, _join_prefix
 from errcat.mine.options import OptionIndex
 from errcat.mine.project import ProjectIndex
-from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
+from errcat.mine.records import (
+    _build_envelopes,
+    _check_repo_sha,
+    _Entry,
+    _now,
+    is_logged_entry,
+)
 from errcat.mine.resolve import _Resolver, _site_texts
 from errcat.mine.scan import _scan_file, scan_source
 from errcat.models import ErrorRecord, RecordEnvelope
@@ -275,6 +281,7 @@ def _file_entries(
 ) -> tuple[int, int]:
     """Add one file's entries (and its skipped sites); the updated site and re-raise counts."""
     reraises += scan.reraises
+    first = len(entries)
     snippets = {line: (start, end, code) for line, start, end, code in scan.snippets}
     for site in scan.sites:
         sites += 1
@@ -314,7 +321,27 @@ def _file_entries(
                     site.caller_class,
                 )
             )
+    _drop_logged_raises(entries, first, skipped)
     return sites, reraises
+
+
+def _drop_logged_raises(entries: list[_Entry], first: int, skipped: Counter[str]) -> None:
+    """Drop the logged entries (from ``first`` on) whose function also raises their message.
+
+    ``logger.error(msg); raise RuntimeError(msg)`` is one error: the raise's record
+    answers it, with its class; a second, logged record of the same text a few lines
+    away could not be told from it.
+    """
+    raised = {(e.qualname, e.template) for e in entries[first:] if not is_logged_entry(e)}
+    kept = [
+        e
+        for e in entries[first:]
+        if not (is_logged_entry(e) and (e.qualname, e.template) in raised)
+    ]
+    dropped = len(entries) - first - len(kept)
+    if dropped:
+        skipped[LOGGED_AND_RAISED] += dropped
+        entries[first:] = kept
 
 
 def mine_source(source: str, *, module: str = "module") -> list[tuple[int, str, str]]:

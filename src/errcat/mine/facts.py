@@ -32,6 +32,7 @@ CONTROL_FLOW = "control-flow exception"
 TOO_MANY = "too many message variants"
 NO_ROUND_TRIP = "template does not round-trip"
 READS_AS_EXCEPTION = "logged message reads as an exception line"
+LOGGED_AND_RAISED = "logged message the same function raises"
 
 
 _CONTROL_FLOW = frozenset(

@@ -102,6 +102,11 @@ class _Entry:
     caller_class: bool = False
 
 
+def is_logged_entry(entry: _Entry) -> bool:
+    """Whether an entry is a log call's (:mod:`errcat.mine.logged`): its class is a level."""
+    return entry.error_class in LOG_LEVELS and entry.base is None
+
+
 def _now() -> datetime:
     now = datetime.now(timezone.utc)
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
@@ -187,7 +192,7 @@ def _function_tag(qualname: str) -> tuple[str, ...]:
 def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> RecordEnvelope:
     start, end, code = entry.snippet
     advice = entry.advice
-    logged = entry.error_class in LOG_LEVELS and entry.base is None
+    logged = is_logged_entry(entry)
     is_warning = guess_error_type(entry.base) == "warning" or (
         logged and entry.error_class == "WARNING"
     )

@@ -313,22 +313,3 @@ def test_a_class_is_ruled_out_from_its_row_alone(
     monkeypatch.setattr(classed, "summary", no_rows)
     assert not class_may_end(classed, 0, ".ShardError")  # ValueError
     assert class_may_end(classed, 1, ".ShardError") and class_may_end(classed, 3, ".ShardError")
-
-
-@settings(max_examples=300, deadline=None)
-@given(_patterns_and_text(), st.booleans())
-def test_a_first_fragment_read_from_stored_pieces_is_the_entrys(
-    case: tuple[list[str], str], lead: bool
-) -> None:
-    patterns, text = case
-    if lead:
-        patterns = ["(.+?)" + p for p in patterns] + patterns
-    stored = PatternIndex(patterns, priors=True)  # keeps the pieces, as a stored index does
-    analysed = PatternIndex(patterns)
-    for pid in range(len(stored.patterns)):
-        fragments = analysed.entry(pid).fragments
-        assert stored._first_fragment(pid) == (fragments[0] if fragments else "")
-    # ... so a cut-off text is proposed the same patterns.
-    assert [e.pattern for e in stored.prefix_candidates(text)] == [
-        e.pattern for e in analysed.prefix_candidates(text)
-    ]

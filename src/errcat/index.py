@@ -595,26 +595,14 @@ class PatternIndex:
                 pids.update(sharing)
         out = []
         for pid in pids:
-            first = self._first_fragment(pid)
-            if first and (first in text or (len(text) >= 12 and first.startswith(text))):
-                out.append(self.entry(pid))
+            entry = self.entry(pid)
+            if not entry.fragments:
+                continue
+            first = entry.fragments[0]
+            if first in text or (len(text) >= 12 and first.startswith(text)):
+                out.append(entry)
         out.sort(key=_rank_key)
         return out
-
-    def _first_fragment(self, pid: int) -> str:
-        """Pattern ``pid``'s first literal fragment ("" without one), from its stored pieces.
-
-        The pattern is not analysed for it (:meth:`entry`) when the index keeps
-        its pieces: most patterns a cut-off text proposes do not open as it does.
-        """
-        entry = self._entries.get(pid)
-        stored = self.pieces
-        if entry is None and stored is not None:
-            pieces = read_pieces(stored[pid])
-            if pieces is not None:  # the fragments are the pieces that are not blank
-                return next((p for p in pieces if p.strip()), "")
-        fragments = self.entry(pid).fragments
-        return fragments[0] if fragments else ""
 
     def near(
         self, text: str, limit: int = 5, *, within: frozenset[int] | None = None

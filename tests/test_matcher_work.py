@@ -18,7 +18,7 @@ from conftest import make_envelope
 from errcat import Catalog, match_all, match_error
 from errcat.index import PatternIndex
 from errcat.matcher import site_evidence
-from errcat.matcher.summaries import raised_near
+from errcat.matcher.summaries import class_may_end, raised_near
 from errcat.patterns import compile_pattern, template_to_pattern
 from errcat.store import open_file_store
 from errcat.store.file import FileStore
@@ -270,3 +270,46 @@ def test_a_pattern_opening_with_a_placeholder_is_found_inside_without_its_regex(
     assert hit is not None and (hit.mode, hit.groups) == ("inner", ("shard7", "'/ckpt"))
     wrapped = _verify(entry, "worker crashed: shard7 is missing from x", use_pieces=True)
     assert wrapped is not None and (wrapped.mode, wrapped.groups) == ("inner", ("shard7", "x"))
+
+
+_CLASS_NAMES = ["ValueError", "pkg.errors.ShardError", "pkg.Error", "other.ShardError", "x.y.Err"]
+
+
+@pytest.fixture(scope="module")
+def classed(tmp_path_factory: pytest.TempPathFactory) -> FileStore:
+    path = tmp_path_factory.mktemp("classed") / "catalog.jsonl"
+    lines = []
+    for n, cls in enumerate(_CLASS_NAMES):
+        envelope = make_envelope(
+            id=f"{n:016x}",
+            slug=f"record-{n}",
+            errorClass=cls,
+            errorMessage=f"shard {{i}} failed at step {n}",
+            messagePattern=template_to_pattern(f"shard {{i}} failed at step {n}"),
+        )
+        lines.append(envelope.model_dump_json(by_alias=True) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    store = open_file_store(path, progress=False)
+    assert isinstance(store, FileStore)
+    return store
+
+
+@given(
+    st.sampled_from(range(len(_CLASS_NAMES))), st.text(alphabet=".ErorShadVlupkgsxy", max_size=12)
+)
+def test_a_class_the_row_rules_out_does_not_end_so(
+    classed: FileStore, position: int, tail: str
+) -> None:
+    if classed.summary(position).error_class.endswith(tail):
+        assert class_may_end(classed, position, tail)
+
+
+def test_a_class_is_ruled_out_from_its_row_alone(
+    classed: FileStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_rows(position: int) -> Any:
+        raise AssertionError("a row was decoded")
+
+    monkeypatch.setattr(classed, "summary", no_rows)
+    assert not class_may_end(classed, 0, ".ShardError")  # ValueError
+    assert class_may_end(classed, 1, ".ShardError") and class_may_end(classed, 3, ".ShardError")

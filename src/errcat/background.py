@@ -388,6 +388,15 @@ def _printed_by_c(message: str, wording: str) -> bool:
     return any(shape.startswith(_C_VALUE.sub("_", example)) for example in c_examples(wording))
 
 
+def may_be_c_message(text: str) -> bool:
+    """Whether :func:`is_c_message` may hold for a text: long enough (no model is read).
+
+    >>> may_be_c_message("header"), may_be_c_message("object of type 'int' has no len()")
+    (False, True)
+    """
+    return len(text) >= _C_MESSAGE_MIN
+
+
 @functools.lru_cache(maxsize=4096)
 def is_c_message(text: str) -> bool:
     """Whether a text (a captured value) is a whole message of CPython's C code, of three words.

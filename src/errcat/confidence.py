@@ -50,6 +50,7 @@ __all__ = [
     "probability",
     "record_features",
     "record_logit",
+    "text_logit_ceiling",
 ]
 
 #: The model's features, in the order of :data:`errcat._calibration.WEIGHTS`.
@@ -259,6 +260,83 @@ class TextEvidence:
             + w["present_share"] * (1.0 - self.present)
             + w["builtin_wording"] * self.builtin
         )
+
+
+def text_logit_ceiling(
+    *,
+    mode: str,
+    literal: int,
+    explained: float,
+    outside: float,
+    placeholders: int,
+    information: float | None,
+    background: int | None,
+    catalog_rarity: float,
+    present: float,
+    builtin: bool | None,
+    bare: bool,
+) -> float:
+    """The highest :meth:`TextEvidence.logit` of evidence that is known only in part.
+
+    ``explained`` is the most the share explained can be; ``information``,
+    ``background`` and ``builtin`` are None when not known yet (their worst
+    and best cases both count); the other features are as :class:`TextEvidence`
+    has them. A pattern whose ceiling cannot reach what its report's results
+    already hold is left without working its evidence out (the model is
+    monotone in each feature, so the ceiling takes each unknown feature at its
+    better end). ``inf`` when an unknown feature has no bound on its better end.
+
+    >>> known = dict(
+    ...     mode="full",
+    ...     literal=30,
+    ...     outside=0.0,
+    ...     placeholders=1,
+    ...     catalog_rarity=3,
+    ...     present=1.0,
+    ...     bare=True,
+    ... )
+    >>> evidence = TextEvidence(
+    ...     explained=0.8, information=40.0, background=2, builtin=False, records=1, **known
+    ... )
+    >>> exact = text_logit_ceiling(
+    ...     explained=0.8, information=40.0, background=2, builtin=False, **known
+    ... )
+    >>> exact >= evidence.logit() - 1e-9
+    True
+    >>> text_logit_ceiling(
+    ...     explained=1.0, information=None, background=2, builtin=None, **known
+    ... ) >= evidence.logit()
+    True
+    """
+    w = _W_BARE if bare else _W
+    total = (
+        w["bias"]
+        + w["mode_prefix"] * (mode == "prefix")
+        + w["mode_inner"] * (mode == "inner")
+        + w["mode_truncated"] * (mode == "truncated")
+        + w["mode_drift"] * (mode == "drift")
+        + w["log_literal"] * math.log1p(literal)
+        + max(w["explained"] * explained, 0.0)  # the share is anywhere from 0 up
+        + w["outside_match"] * outside
+        + w["placeholders"] * min(placeholders, 5)
+        + w["catalog_common"] * math.log(max(1, catalog_rarity))
+        + w["present_share"] * (1.0 - present)
+    )
+    weight = w["information"]
+    if information is not None:
+        total += weight * min(information, _MAX_BITS) / 10.0
+    elif weight > 0:
+        total += weight * _MAX_BITS / 10.0
+    elif weight < 0:
+        return math.inf  # the fewest bits: no floor is known
+    weight = w["background_common"]
+    if background is not None:
+        total += weight * math.log(max(1, background))
+    elif weight > 0:
+        return math.inf  # as many projects as may be
+    weight = w["builtin_wording"]
+    total += weight * builtin if builtin is not None else max(weight, 0.0)
+    return total
 
 
 #: The text weights a bare report uses: its own ``bare_`` ones (and ``bare`` in the bias).

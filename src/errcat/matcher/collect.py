@@ -33,7 +33,7 @@ from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score
 from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
 from errcat.matcher.summaries import summary as _summary
-from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
+from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_ceiling, _text_evidence
 from errcat.matcher.verify import _spaced_name
 from errcat.patterns import GROUP
 from errcat.tags import FUNCTION_TAG_PREFIX, WRAPPER_TAG
@@ -52,6 +52,9 @@ if TYPE_CHECKING:
 _PRESENT_ENOUGH = 40
 #: match_all lists low-confidence hints from at most this many records of one pattern.
 _HINT_RECORDS = 64
+#: Added to a ceiling on a text's logit (:func:`_text_ceiling`) before it is compared:
+#: it sums the same terms as the logit in another order, so may round below it.
+_CEILING_SLACK = 1e-9
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
 
@@ -209,6 +212,29 @@ class _Collector:
         literal = entry.literal_length if present_literal is None else present_literal
         if hit.restored:
             literal -= 1  # the period put back is not in the text
+        present = min(1.0, literal / max(1, min(entry.literal_length, _PRESENT_ENOUGH)))
+        class_known = ctx.class_known
+        floor = self.floor(order, literal)
+        kinds = _frame_kinds(report, in_files=True)
+        bare = ctx.bare
+        record_best = best_logit(class_known=class_known, frame_kinds=kinds)
+        ceiling = _text_ceiling(
+            entry=entry,
+            mode=mode,
+            message=text,
+            matched_length=hit.end - hit.start,
+            captures=told,
+            literal=literal,
+            present=present,
+            bare=bare,
+            rarity=rarity,
+            patterns=len(store.index.patterns),
+            fragments=fragments,
+        )
+        if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor and not (
+            wordless and "site" in kinds
+        ):
+            return  # as below, known before the text's evidence is worked out
         evidence, text_reasons, c_printed = _text_evidence(
             entry=entry,
             mode=mode,
@@ -216,8 +242,8 @@ class _Collector:
             matched_length=hit.end - hit.start,
             captures=told,
             literal=literal,
-            present=min(1.0, literal / max(1, min(entry.literal_length, _PRESENT_ENOUGH))),
-            bare=not report.frames,
+            present=present,
+            bare=bare,
             records=len(only) if wordless and only is not None else self.sites(entry),
             error_class=report.error_class,
             rarity=rarity,
@@ -232,13 +258,7 @@ class _Collector:
             )
         text_reasons.extend(candidate.reasons)
         text_logit = evidence.logit()
-        class_known = ctx.class_known
-        floor = self.floor(order, literal)
-        kinds = _frame_kinds(report, in_files=True)
-        bare = ctx.bare
-        best = probability(
-            text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
-        )
+        best = probability(text_logit + record_best, bare=bare)
         if evidence.information < _MIN_BITS and bare and lone() not in entry.record_set:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
         if wordless and "site" in kinds:
@@ -263,10 +283,7 @@ class _Collector:
         if (
             floor < THRESHOLD
             and not wordless  # the few records of the traceback's files: all scored
-            and probability(
-                text_logit + best_logit(class_known=class_known, frame_kinds=kinds), bare=bare
-            )
-            < THRESHOLD
+            and probability(text_logit + record_best, bare=bare) < THRESHOLD
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]

@@ -10,6 +10,7 @@ from errcat.index import Entry
 from errcat.matcher.classes import _class_state, _module_qualified, _raised_as_reported
 from errcat.matcher.find import _Found
 from errcat.matcher.result import REGEX_TIMEOUT
+from errcat.matcher.summaries import class_may_end
 from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _is_wordless
 from errcat.matcher.verify import _Hit
@@ -219,6 +220,8 @@ def _lone_own_class(report: ExceptionReport, hits: Sequence[_Found], store: Stor
         if budget < 0:
             return None
         for position in found.entry.records:
+            if not class_may_end(store, position, short):
+                continue  # another class (told without decoding the record's row)
             summary = _summary(store, position)
             if not summary.error_class.endswith(short):
                 continue  # another class, or an unqualified one: not its own

@@ -24,9 +24,10 @@ import weakref
 from collections.abc import Sequence
 
 from errcat.store import RecordSummary, Store
+from errcat.store.base import SEP
 from errcat.store.file import FileStore
 
-__all__ = ["KEPT", "raised_near", "summary"]
+__all__ = ["KEPT", "class_may_end", "raised_near", "summary"]
 
 #: How many summaries are kept per store before the table starts over.
 KEPT = 1 << 16
@@ -45,6 +46,22 @@ def summary(store: Store, position: int) -> RecordSummary:
             kept.clear()
         found = kept[position] = store.summary(position)
     return found
+
+
+def class_may_end(store: Store, position: int, tail: str) -> bool:
+    """Whether the class of the record at ``position`` may end with ``tail`` (never a miss).
+
+    False only when it surely does not: a kept summary says so, or the stored
+    row does not hold ``tail`` just before a field's end (the class is followed
+    by one), which is read without decoding the row.
+    """
+    kept = _KEPT.get(store)
+    found = kept.get(position) if kept is not None else None
+    if found is not None:
+        return found.error_class.endswith(tail)
+    if isinstance(store, FileStore):
+        return store.row_holds(position, (tail + SEP).encode("utf-8", "surrogatepass"))
+    return True
 
 
 _LINES: weakref.WeakKeyDictionary[Store, dict[str, tuple[Sequence[int], Sequence[int]]]] = (

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from errcat import background
-from errcat.confidence import TextEvidence, catalog_rarity
+from errcat.confidence import TextEvidence, catalog_rarity, text_logit_ceiling
 from errcat.index import Entry
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.patterns import pieces_fullmatch
@@ -267,6 +267,63 @@ def _text_evidence(
             " the message alone cannot tell which did"
         )
     return evidence, reasons, builtin and origin.printed
+
+
+def _text_ceiling(
+    *,
+    entry: Entry,
+    mode: str,
+    message: str,
+    matched_length: int,
+    captures: Sequence[str | None],
+    literal: int,
+    present: float = 1.0,
+    bare: bool = False,
+    rarity: int | None = None,
+    patterns: int = 0,
+    fragments: Sequence[str] | None = None,
+) -> float:
+    """The most :func:`_text_evidence`'s logit can be for these arguments, without its work.
+
+    What costs there (whether C raises the words, which values hold a C
+    message, the words' information without a stored prior) is taken at its
+    best for the pattern; the rest is worked out as :func:`_text_evidence` does.
+    A value long enough to be a message C raises counts as explained text (as
+    one that is counts): the share explained is at most what it is when every
+    such value is one.
+    """
+    message_length = len(message)
+    prior = entry.prior if fragments is None else None
+    # The values that may hold a message C raises (told as explained text, all of
+    # them, also past a message raised with several arguments), and what the others
+    # surely add to the values captured.
+    may_hold = mode == "full" and (prior is None or prior.has_words)
+    held = literal + sum(
+        len(c) for c in captures if c and may_hold and background.may_be_c_message(c)
+    )
+    if fragments is None and mode == "full":
+        tail = _argument_groups(entry.pieces)
+        if tail is not None:
+            captures = captures[:tail]
+    captured = sum(
+        min(len(c), _CAPTURE_CAP)
+        for c in captures
+        if c and not (may_hold and background.may_be_c_message(c))
+    )
+    unexplained = max(0, message_length - matched_length)
+    return text_logit_ceiling(
+        mode=mode,
+        literal=literal,
+        explained=held / (held + captured + unexplained) if literal else 0.0,
+        outside=unexplained / message_length if message_length else 0.0,
+        placeholders=sum(1 for c in captures if c is not None),
+        information=None if prior is None else prior.information,
+        background=None if prior is None else prior.projects,
+        catalog_rarity=catalog_rarity(entry.rarity if rarity is None else rarity, patterns),
+        present=present,
+        builtin=None,
+        bare=bare,
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -118,6 +118,10 @@ class FileStore:
         """The matching fields of the record at ``position`` (no record body is read)."""
         return RecordSummary.decode(self._rows[position])
 
+    def row_holds(self, position: int, data: bytes) -> bool:
+        """Whether the stored row of the record at ``position`` holds ``data`` (not decoded)."""
+        return self._rows.holds(position, data)
+
     def _raw(self, position: int) -> bytes:
         """The JSON line of the record at ``position``."""
         number = self._file_of[position]

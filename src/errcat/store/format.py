@@ -78,6 +78,16 @@ class StringTable(Sequence[str]):
         """Whether string ``index`` occurs in ``haystack`` (UTF-8), without decoding it."""
         return haystack.find(self._blob[self._offsets[index] : self._offsets[index + 1]]) >= 0
 
+    def holds(self, index: int, data: bytes) -> bool:
+        """Whether string ``index`` holds ``data`` (UTF-8), without decoding it.
+
+        >>> table = StringTable(*StringTable.encode(["ab", "cab"]))
+        >>> table.holds(1, b"ca"), table.holds(0, b"ca")
+        (True, False)
+        """
+        offsets = self._offsets
+        return data in bytes(self._blob[offsets[index] : offsets[index + 1]])
+
     def __getitem__(self, index: int) -> str:  # type: ignore[override]
         """The string at ``index`` (slices are not supported).
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 
 import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from errcat.history import Revision
 from errcat.mine import mine_paths
+from errcat.mine.history import Snapshot, build_history
 from errcat.models import ErrorRecord
 from errcat.tags import LOGGED_TAG
 
@@ -114,3 +117,40 @@ def test_a_message_logged_then_raised_by_one_function_is_one_record(tmp_path: Pa
         ("ERROR", 7),
         ("RuntimeError", 5),
     ]
+
+
+def _snap(label: str, day: int, source: str) -> Snapshot:
+    revision = Revision(
+        label, (label.encode().hex() * 40)[:40], datetime(2025, 1, day, tzinfo=timezone.utc)
+    )
+    return Snapshot(
+        revision, [("pkg/batch.py", label)], lambda keys: ((k, source.encode()) for k in keys)
+    )
+
+
+@settings(max_examples=10, deadline=None)
+@given(padding=st.integers(0, 30), then=st.sampled_from(["exit(1)", "return None"]))
+def test_a_message_once_logged_and_later_raised_by_its_function_is_the_raise(
+    padding: int, then: str
+) -> None:
+    logged = (
+        "def alloc_slots(n):\n"
+        "    if n > 8:\n"
+        "        logger.error(\n"
+        "            f'Decode out of memory. Try to lower your batch size. Have {pool.size()}')\n"
+        f"        {then}\n"
+    )
+    raised = "\n" * padding + (
+        "def alloc_slots(n):\n"
+        "    if n > 8:\n"
+        "        raise RuntimeError(\n"
+        "            f'Decode out of memory. Try to lower your batch size. Have {alloc.size()}')\n"
+    )
+    result = build_history(
+        [_snap("v1", 1, logged), _snap("v2", 2, raised)],
+        repo="o/pkg",
+        analyzed_at=datetime(2026, 1, 2, tzinfo=timezone.utc),
+    )
+    # The placeholder's expression changed with the raise: no lineage links the two.
+    assert [r.error_class for r in result.records] == ["RuntimeError"]
+    assert len(result.history) == 1

@@ -50,6 +50,7 @@ from errcat.mine.since import FlagAges
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import parse_template
 from errcat.store import WAS_TAG_PREFIX
+from errcat.tags import FUNCTION_TAG_PREFIX, LOGGED_TAG, tag_values
 
 __all__ = [
     "HistoryResult",
@@ -342,6 +343,8 @@ def _link_survivors(lines: Sequence[Line], revisions: Sequence[Revision]) -> int
 
 #: A message this long (characters) that another holds almost whole lives on in it.
 _CONTAINED_LENGTH = 40
+#: The opening text a logged record and a raised one share to be one error (_logged_twins).
+_TWIN_OPENING = 20
 #: Literal characters a template needs for the same text under another class to carry it on.
 _RENAMED_CLASS_LITERAL = 24
 
@@ -551,7 +554,19 @@ def _build(
     _with_advice(list(lines.values()), scans_at=scans_at, revisions=revisions, repo=repo, when=when)
     out: list[RecordEnvelope] = []
     lineages: list[Lineage] = []
+    # A lineage another links to (reworded into or from) is kept: its links must resolve.
+    linked = {i for line in lines.values() for i in (line.predecessor, line.successor) if i}
+    twins = _logged_twins(
+        [
+            line.envelope.record
+            for line in lines.values()
+            if line.id not in linked and not (line.predecessor or line.successor)
+        ],
+        [line.envelope.record for line in lines.values()],
+    )
     for line in lines.values():
+        if line.envelope.record.id in twins:
+            continue
         envelope = line.envelope
         update: dict[str, Any] = {}
         if envelope.record.id != line.id:
@@ -570,6 +585,27 @@ def _build(
     lineages.sort(key=lambda lin: order[lin.record_id])
     history = History(repo, revisions, lineages)
     return HistoryResult(tuple(out), history, tuple(stats), time.perf_counter() - started)
+
+
+def _logged_twins(
+    candidates: Sequence[ErrorRecord], records: Sequence[ErrorRecord]
+) -> frozenset[str]:
+    """The logged records whose message a raise of the same function says in some revision.
+
+    sglang's ``alloc_token_slots`` logged ``Decode out of memory. ...`` and exited in
+    2024, and raises it since: one error, whose raise record answers both (the
+    release check cannot tell the two apart). Same file, same function, and the
+    same opening text up to the first placeholder (at least 20 characters).
+    """
+
+    def key(record: ErrorRecord) -> tuple[str, tuple[str, ...], str] | None:
+        opening = record.error_message.split("{", 1)[0]
+        if len(opening) < _TWIN_OPENING:
+            return None
+        return (record.file_path, tag_values(record.tags, FUNCTION_TAG_PREFIX), opening)
+
+    raised = {k for r in records if LOGGED_TAG not in r.tags and (k := key(r)) is not None}
+    return frozenset(r.id for r in candidates if LOGGED_TAG in r.tags and key(r) in raised)
 
 
 def _with_advice(

@@ -1,0 +1,120 @@
+"""Confident answers for real exceptions of projects the default catalog does not hold.
+
+Run with ``python benchmarks/bench_foreign.py [--harvest FILE ...] [--show N]``
+(under the interpreter that has the stack packages installed, to load the
+whole default catalog: bundled data plus every ``errcat.catalogs`` plug-in).
+
+The queries are real exceptions raised by test suites, not rendered templates:
+
+* the checked-in sample ``tests/data/real_exceptions.jsonl`` (see
+  ``sample_real_exceptions.py``), each case as its traceback, its bare
+  ``Class: message`` line and its log line, keeping only the projects of which
+  the catalog holds no record (by repo name);
+* any ``--harvest`` file, as :mod:`harvest_hook` writes it (one exception a line
+  with its ``traceback.format_exception`` text): the traceback and its last
+  line, keeping only exceptions raised in a file of a project the catalog lacks
+  (``site-packages/<name>/``, ``<name>`` not a catalog repo's name).
+
+None of them is in the catalog: every exact, confident answer is wrong. The
+table gives the share per form and the records that answered most.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from errcat import Catalog, match_error
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "tests" / "data" / "real_exceptions.jsonl"
+_SITE = re.compile(r"site-packages/([A-Za-z0-9_]+)/")
+
+
+def _short(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def catalog_projects(catalog: Catalog) -> set[str]:
+    """The short names (lowercase, letters and digits) of every repo the catalog holds."""
+    out: set[str] = set()
+    for part in catalog.parts:
+        for position in range(len(part)):
+            out.add(_short(part.summary(position).repo.rsplit("/", 1)[-1]))
+    return out
+
+
+def sample_queries(held: set[str]) -> Iterator[tuple[str, str, str]]:
+    """(project, form, text) of the checked-in sample's projects the catalog lacks."""
+    with SAMPLE.open(encoding="utf-8") as fh:
+        for line in fh:
+            case = json.loads(line)
+            project = str(case["project"])
+            short = _short(project).removeprefix("python").rstrip("0123456789")
+            if project == "cpython" or short in held or _short(project) in held:
+                continue
+            for form, text in case["texts"].items():
+                yield project, form, text
+
+
+def harvest_queries(path: Path, held: set[str]) -> Iterator[tuple[str, str, str]]:
+    """(project, form, text) of a harvest file's exceptions raised outside the catalog."""
+    seen: set[str] = set()
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            text = str(row.get("text") or row.get("traceback") or "")
+            sites = _SITE.findall(text)
+            if not sites or _short(sites[-1]) in held or text in seen:
+                continue
+            seen.add(text)
+            last = text.rstrip("\n").rsplit("\n", 1)[-1]
+            yield sites[-1], "traceback", text
+            yield sites[-1], "line", last
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--harvest", type=Path, action="append", default=[])
+    parser.add_argument("--show", type=int, default=0, help="print this many wrong answers")
+    args = parser.parse_args(argv)
+    catalog = Catalog.default()
+    held = catalog_projects(catalog)
+    queries = list(sample_queries(held))
+    for path in args.harvest:
+        queries.extend(harvest_queries(path, held))
+    totals: Counter[str] = Counter()
+    confident: Counter[str] = Counter()
+    answers: Counter[str] = Counter()
+    shown = 0
+    for project, form, text in queries:
+        totals[form] += 1
+        match = match_error(text, catalog=catalog)
+        if match is None or not match.exact:
+            continue
+        confident[form] += 1
+        record = match.summary
+        answers[f"{record.repo}: {record.error_message[:70]}"] += 1
+        if shown < args.show:
+            shown += 1
+            print(f"[{project} {form} {match.confidence}] {text.strip().splitlines()[-1][:160]}")
+            print(f"    -> {record.repo} {record.file_path}: {record.error_message[:100]}")
+    print(f"catalog: {len(catalog):,} records; foreign projects: {len({q[0] for q in queries})}")
+    print("form | n | confident (all wrong)")
+    print("---|---|---")
+    for form in sorted(totals):
+        n = totals[form]
+        print(f"{form} | {n} | {confident[form]} ({confident[form] / max(n, 1):.2%})")
+    n = sum(totals.values())
+    print(f"all | {n} | {sum(confident.values())} ({sum(confident.values()) / max(n, 1):.2%})")
+    print("\nmost frequent answering records:")
+    for what, count in answers.most_common(12):
+        print(f"  {count:>4}  {what}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""A shape several projects of the catalog raise is generic: only site evidence makes it an answer.
+
+See :mod:`errcat.matcher.spread` and :func:`errcat.matcher.score._generic_shape`:
+the projects that raise a hit's literal skeleton are counted over the whole
+catalog, whatever store (part) holds them, and a generic hit without a frame
+in the record's file, or its class named with its module, stays below the
+confidence threshold.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from conftest import make_envelope
+from errcat import background
+from errcat.catalog import Catalog
+from errcat.matcher import CONFIDENCE_THRESHOLD, match_all, match_error
+from errcat.matcher.score import _spread_bits
+from errcat.matcher.text_evidence import _MIN_BITS
+from errcat.models import RecordEnvelope
+from errcat.patterns import literal_fragments, template_to_pattern
+from errcat.store import MemoryStore
+
+#: Words error messages use everywhere: a lead of a few of them carries few bits.
+COMMON = ["Unsupported", "Invalid", "Unknown", "value", "type", "mode", "for", "the", "not"]
+
+
+def _record(n: int, template: str, repo: str, cls: str = "ValueError") -> RecordEnvelope:
+    name = repo.rsplit("/", 1)[-1]
+    path = f"{name}/core.py"
+    return make_envelope(
+        id=f"{n:016x}",
+        slug=f"record-{n}",
+        repo=repo,
+        errorMessage=template,
+        messagePattern=template_to_pattern(template),
+        errorClass=cls,
+        filePath=path,
+        lineNumber=40,
+        sourceCodeStart=22,
+        sourceCodeEnd=58,
+        githubUrl=f"https://github.com/{repo}/blob/{'0' * 40}/{path}#L22-L58",
+    )
+
+
+def _catalog(template: str, repos: int, split: bool) -> Catalog:
+    """``template`` raised by ``repos`` projects, in one store or one store each."""
+    envelopes = [_record(n, template, f"org{n}/proj{n}") for n in range(repos)]
+    if split:
+        return Catalog.of_stores([MemoryStore([e]) for e in envelopes])
+    return Catalog(envelopes)
+
+
+def _traceback(repo_index: int, line: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/main.py", line 12, in <module>\n'
+        "    run()\n"
+        f'  File "/venv/lib/python3.12/site-packages/proj{repo_index}/core.py", line 40, in check\n'
+        "    raise ValueError(message)\n"
+        f"{line}\n"
+    )
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    lead=st.lists(st.sampled_from(COMMON), min_size=1, max_size=3).map(" ".join),
+    value=st.from_regex(r"[a-z][a-z0-9_]{2,12}", fullmatch=True),
+    repos=st.integers(min_value=2, max_value=5),
+    split=st.booleans(),
+    site=st.integers(min_value=0, max_value=4),
+)
+def test_a_shape_several_projects_raise_needs_a_frame(
+    lead: str, value: str, repos: int, split: bool, site: int
+) -> None:
+    template = f"{lead}: {{what}}"
+    fragments = literal_fragments(template_to_pattern(template))
+    # Generic by the catalog's spread (not by a leading subject: the lead is literal),
+    # with words enough not to be capped as next to none (_MIN_BITS).
+    assume(_MIN_BITS <= background.information(fragments) < _spread_bits(repos))
+    assume(value not in lead.lower().split())
+    catalog = _catalog(template, repos, split)
+    line = f"ValueError: {lead}: {value}"
+    assert match_error(line, catalog=catalog) is None
+    top = match_all(line, catalog=catalog)
+    assert top and top[0].confidence < CONFIDENCE_THRESHOLD
+    assert any("shape many projects raise" in r for r in top[0].reasons)
+    site %= repos
+    m = match_error(_traceback(site, line), catalog=catalog)
+    assert m is not None and m.summary.repo == f"org{site}/proj{site}"
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_the_spread_is_counted_over_every_store(split: bool) -> None:
+    # Three projects' "{fn}() got an unexpected keyword argument '{arg}'" (26 bits of
+    # words, more than a lone project's predicate needs) is a phrase any project writes.
+    template = "{fn}() got an unexpected keyword argument '{arg}'"
+    line = "TypeError: build() got an unexpected keyword argument 'fast'"
+    top = match_all(line, catalog=_catalog(template, 3, split))
+    assert top and not top[0].confident
+    assert any("3 projects of the catalog raise it" in r for r in top[0].reasons)
+
+
+def test_two_projects_copying_a_distinctive_message_still_answer() -> None:
+    # sglang took vllm's "Cannot find the config file for {q}": two places, one error;
+    # its words (30 bits) say which error it is.
+    catalog = _catalog("Cannot find the config file for {quantization}", 2, split=True)
+    m = match_error("ValueError: Cannot find the config file for awq", catalog=catalog)
+    assert m is not None and m.confident

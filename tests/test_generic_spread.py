@@ -109,3 +109,31 @@ def test_two_projects_copying_a_distinctive_message_still_answer() -> None:
     catalog = _catalog("Cannot find the config file for {quantization}", 2, split=True)
     m = match_error("ValueError: Cannot find the config file for awq", catalog=catalog)
     assert m is not None and m.confident
+
+
+def test_a_project_s_copy_of_a_call_error_is_the_interpreter_s_without_a_frame() -> None:
+    # torch's Module.__init__ raises the interpreter's own words; another project's
+    # "Config.__init__() got an unexpected keyword argument" is the interpreter's.
+    template = "{type(self).__name__}.__init__() got an unexpected keyword argument '{name}'"
+    catalog = Catalog([_record(0, template, "org0/proj0", cls="TypeError")])
+    line = "TypeError: EmptyConfig.__init__() got an unexpected keyword argument 'z'"
+    assert match_error(line, catalog=catalog) is None
+    reasons = match_all(line, catalog=catalog)[0].reasons
+    assert any("the interpreter prints this message" in r for r in reasons)
+    m = match_error(
+        _traceback(0, line).replace("ValueError(message)", "TypeError(x)"), catalog=catalog
+    )
+    assert m is not None and m.summary.id == f"{0:016x}"
+
+
+def test_a_class_placeholder_holds_a_class() -> None:
+    # "{type(other)}" prints "<class 'sympy.core.expr.Expr'>": the interpreter's
+    # "unsupported operand type(s) for *: 'Expr' and 'One'" is not this record's.
+    template = "unsupported operand type(s) for *: {type(self)} and {type(other)}"
+    catalog = Catalog([_record(0, template, "org0/proj0", cls="TypeError")])
+    line = "TypeError: unsupported operand type(s) for *: 'Expr' and 'One'"
+    assert match_error(line, catalog=catalog) is None
+    assert all(not m.exact for m in match_all(line, catalog=catalog))  # a fuzzy hint at most
+    own = "TypeError: unsupported operand type(s) for *: <class 'a.Expr'> and <class 'int'>"
+    m = match_error(own, catalog=catalog)
+    assert m is not None and m.summary.id == f"{0:016x}"

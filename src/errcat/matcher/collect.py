@@ -35,7 +35,7 @@ from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _name
 from errcat.matcher.spread import ShapeSpread
 from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_evidence
-from errcat.matcher.verify import _spaced_name
+from errcat.matcher.verify import _cannot_print
 from errcat.patterns import GROUP
 from errcat.tags import FUNCTION_TAG_PREFIX, WRAPPER_TAG
 from errcat.text import fold_whitespace
@@ -284,7 +284,7 @@ class _Collector:
             summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
-            if captures and _spaced_name(summary.error_message, captures):
+            if captures and _cannot_print(summary.error_message, captures):
                 continue  # the record's template could not have printed this text
             own = record_evidence(
                 record=summary,

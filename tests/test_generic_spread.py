@@ -137,3 +137,27 @@ def test_a_class_placeholder_holds_a_class() -> None:
     own = "TypeError: unsupported operand type(s) for *: <class 'a.Expr'> and <class 'int'>"
     m = match_error(own, catalog=catalog)
     assert m is not None and m.summary.id == f"{0:016x}"
+
+
+def test_a_subject_filled_into_a_shape_others_raise_shares_their_spread() -> None:
+    # transformers' "alpha must be positive" adds one subject word to the
+    # "{name} must be positive" two other projects raise: networkx's own
+    # "alpha must be positive" is no more transformers' than theirs.
+    catalog = Catalog(
+        [
+            _record(0, "alpha must be positive", "org0/proj0"),
+            _record(1, "{name} must be positive", "org1/proj1"),
+            _record(2, "{name} must be positive", "org2/proj2"),
+        ]
+    )
+    line = "ValueError: alpha must be positive"
+    assert match_error(line, catalog=catalog) is None
+    top = match_all(line, catalog=catalog)
+    assert top[0].summary.id == f"{0:016x}"
+    assert any("3 projects of the catalog raise it" in r for r in top[0].reasons)
+    m = match_error(_traceback(0, line), catalog=catalog)
+    assert m is not None and m.summary.id == f"{0:016x}"
+    # Words that say much more than the shape are the record's own.
+    own = Catalog([*catalog, _record(3, "alpha of the sinkhorn solver must be positive", "o3/p3")])
+    m = match_error("ValueError: alpha of the sinkhorn solver must be positive", catalog=own)
+    assert m is not None and m.summary.id == f"{3:016x}"

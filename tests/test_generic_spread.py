@@ -161,3 +161,23 @@ def test_a_subject_filled_into_a_shape_others_raise_shares_their_spread() -> Non
     own = Catalog([*catalog, _record(3, "alpha of the sinkhorn solver must be positive", "o3/p3")])
     m = match_error("ValueError: alpha of the sinkhorn solver must be positive", catalog=own)
     assert m is not None and m.summary.id == f"{3:016x}"
+
+
+@pytest.mark.parametrize("lead", ["[Bug]: proj0 backend ", "proj0 serve failed: ", ""])
+def test_naming_the_project_does_not_lift_a_generic_shape(lead: str) -> None:
+    # A project built on proj0 (vllm-omni on vllm) names it in its reports: its own
+    # "create_model_config() should not be called when ..." is not proj0's
+    # "{self} should not be called", however sure the name makes the model.
+    # Fillers make the words as common as they are in a real catalog (sglang's and
+    # vllm's hold many "... should not be called ..." messages).
+    fillers = [
+        _record(10 + n, f"{{x}} should not be called in stage {n}", "org0/proj0") for n in range(50)
+    ]
+    own = _record(0, "{self} should not be called", "org0/proj0", "RuntimeError")
+    catalog = Catalog([own, *fillers])
+    line = (
+        f"{lead}RuntimeError: create_model_config() should not be called when "
+        "stage_configs_path is set."
+    )
+    assert match_error(line, catalog=catalog) is None
+    assert match_all(line, catalog=catalog)[0].summary.id == f"{0:016x}"

@@ -16,6 +16,14 @@ The queries are real exceptions raised by test suites, not rendered templates:
   the catalog lacks (``site-packages/<name>/``, ``<name>`` not a catalog repo's
   name).
 
+A harvest of projects the catalog lacks, as measured in this branch (networkx
+3.6.1's whole suite and sympy 1.14.0's core, sets, matrices, functions, logic,
+tensor and combinatorics suites)::
+
+    python -m venv /tmp/h && /tmp/h/bin/pip install pytest hypothesis networkx sympy
+    PYTHONPATH=benchmarks ERRCAT_HARVEST_OUT=/tmp/harvest.jsonl \\
+        /tmp/h/bin/python -m pytest -q -p harvest_hook /tmp/h/lib/python3.11/site-packages/networkx
+
 None of them is in the catalog: every exact, confident answer is wrong, but
 one of the interpreter's own records (CPython's C code or import system: a
 record of ``python/cpython`` whose file is C, or tagged as the import system's)

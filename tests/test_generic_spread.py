@@ -94,13 +94,17 @@ def test_a_shape_several_projects_raise_needs_a_frame(
 
 @pytest.mark.parametrize("split", [False, True])
 def test_the_spread_is_counted_over_every_store(split: bool) -> None:
-    # Three projects' "{fn}() got an unexpected keyword argument '{arg}'" (26 bits of
-    # words, more than a lone project's predicate needs) is a phrase any project writes.
-    template = "{fn}() got an unexpected keyword argument '{arg}'"
-    line = "TypeError: build() got an unexpected keyword argument 'fast'"
+    # Three projects' "Unknown scheduler policy: {p}" (26 bits of words, more than a
+    # lone project's predicate needs, not the interpreter's) is a phrase any project
+    # writes.
+    template = "Unknown scheduler policy: {policy}"
+    line = "ValueError: Unknown scheduler policy: lifo"
     top = match_all(line, catalog=_catalog(template, 3, split))
     assert top and not top[0].confident
     assert any("3 projects of the catalog raise it" in r for r in top[0].reasons)
+    # One project's is its own.
+    m = match_error(line, catalog=_catalog(template, 1, split))
+    assert m is not None and m.confident
 
 
 def test_two_projects_copying_a_distinctive_message_still_answer() -> None:

@@ -186,6 +186,7 @@ def _score(
         confidence > _GENERIC_CAP
         and site.kind not in _HOLDING_SITES
         and not (evidence.class_named or evidence.qualified or own_class())
+        and not evidence.c_copy  # capped below, with the interpreter named as the reason
         and _generic_shape(
             text,
             subject_first,

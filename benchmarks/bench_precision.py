@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import sysconfig
 import time
@@ -71,13 +72,18 @@ def mine_catalog(paths: Iterable[Path], repo_of: str | None = None) -> Catalog:
     return Catalog(envelopes)
 
 
+#: A placeholder that prints a class (``{type(x)}``): what it prints is one.
+_TYPE_FIELD = re.compile(r"type\([^()]*\)")
+
+
 def render(record: ErrorRecord, rng: random.Random) -> str:
+    """The record's message with realistic values (a class where ``{type(x)}`` prints one)."""
     literals, fields = parse_template(record.error_message)
     out = [literals[0]]
-    for literal in literals[1:]:
-        out.append(rng.choice(VALUES))
+    for literal, field in zip(literals[1:], fields, strict=True):
+        value = rng.choice(VALUES)
+        out.append("<class 'torch.Tensor'>" if _TYPE_FIELD.fullmatch(field.expr) else value)
         out.append(literal)
-    del fields
     return "".join(out)
 
 

@@ -61,3 +61,27 @@ def test_every_c_wording_has_examples_of_its_own_words() -> None:
         assert all(background.builtin_wording(m) == wording for m in examples)
     # Every class-keyed wording is a wording of the table.
     assert {k.split("\x1f", 1)[1] for k in model.builtin_classes} == set(model.builtin)
+
+
+callable_names = st.from_regex(
+    r"[A-Za-z_][A-Za-z0-9_]{0,10}(\.[A-Za-z_][A-Za-z0-9_]{0,10}){0,2}", fullmatch=True
+)
+
+
+@given(callable_names, st.from_regex(r"[a-z_]{1,10}", fullmatch=True))
+def test_the_interpreter_s_call_errors_are_c_s_whatever_callable_they_name(
+    name: str, argument: str
+) -> None:
+    # C names the callable unquoted (``Config.__init__()``): its wording is the same
+    # error for any callable, a project's own class's included.
+    message = f"{name}() got an unexpected keyword argument '{argument}'"
+    assert background.message_raised_by_builtins(message, "TypeError")
+    assert not background.message_raised_by_builtins(message, "KeyError")
+    origin = background.c_origin(message, ["() got an unexpected keyword argument '", "'"])
+    assert origin.raised and origin.printed and origin.examples
+
+
+def test_a_project_s_own_words_after_a_call_are_not_c_s() -> None:
+    message = "Config.__init__() needs a tokenizer when the model has none"
+    assert not background.message_raised_by_builtins(message, "TypeError")
+    assert background.call_free(message) == "needs a tokenizer when the model has none"

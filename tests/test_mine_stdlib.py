@@ -597,8 +597,14 @@ def _traceback_for(record: ErrorRecord) -> str:
     return (
         "Traceback (most recent call last):\n"
         f'  File "{STDLIB / record.file_path}", line {record.line_number}, in {function}\n'
-        f"{cls}: {render_template(record.error_message, ['x'] * 9)}\n"
+        f"{cls}: {render_template(record.error_message, _values(record.error_message))}\n"
     )
+
+
+def _values(template: str) -> list[str]:
+    """A value per placeholder, as it prints: ``x``, or a class where ``{type(v)}`` prints one."""
+    _, fields = parse_template(template)
+    return ["<class 'x'>" if re.fullmatch(r"type\([^()]*\)", f.expr) else "x" for f in fields]
 
 
 def test_stdlib_identical_messages_are_told_apart_by_frames(mined: Mined) -> None:

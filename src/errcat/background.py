@@ -273,7 +273,88 @@ def message_raised_by_builtins(message: str, error_class: str | None = None) -> 
     >>> message_raised_by_builtins("batch size 3 exceeds the cache")
     False
     """
-    return _c_raises(builtin_wording(message), error_class)
+    return _c_raises(builtin_wording(message), error_class) or _call_raises(message, error_class)
+
+
+#: How the interpreter's call errors open: the callable's qualified name and ``()``
+#: (``Config.__init__() got an unexpected keyword argument 'z'``, ``f() missing 1
+#: required positional argument: 'x'``, ``test.<locals>.g() takes 0 positional ...``).
+_CALL_NAME = re.compile(r"[\w.<>]+\(\) ")
+
+
+def call_free(message: str) -> str:
+    """The message without the callable a call error of the interpreter opens with.
+
+    >>> call_free("Config.__init__() got an unexpected keyword argument 'z'")
+    "got an unexpected keyword argument 'z'"
+    >>> call_free("batch size 3 exceeds the cache")
+    'batch size 3 exceeds the cache'
+    """
+    found = _CALL_NAME.match(message)
+    return message[found.end() :] if found else message
+
+
+@dataclass(frozen=True, slots=True)
+class _CallWordings:
+    """C's call errors with the callable left out: wordings, class keys, examples by wording."""
+
+    wordings: frozenset[str]
+    classes: frozenset[str]
+    examples: dict[str, tuple[str, ...]]
+
+
+#: A call error's words after the callable, at least (fewer say nothing of C).
+_CALL_WORDS = 3
+
+
+@functools.lru_cache(maxsize=1)
+def _call_table() -> _CallWordings:
+    """C's call errors whatever callable they name, from the model's examples.
+
+    The model keeps each C message's wording with the callable's name in it
+    (``storeaction init got an unexpected keyword argument``): the same error of
+    any other callable (a project's ``Config``) would not be C's by that key.
+    """
+    model = load()
+    classes: dict[str, set[str]] = {}
+    for key in model.builtin_classes:
+        name, _, wording = key.partition("\x1f")
+        classes.setdefault(wording, set()).add(name)
+    wordings: set[str] = set()
+    keys: set[str] = set()
+    examples: dict[str, list[str]] = {}
+    for wording, printed in model.builtin_examples.items():
+        for example in printed:
+            rest = call_free(example)
+            free = builtin_wording(rest)
+            if rest == example or len(free.split()) < _CALL_WORDS:
+                continue
+            wordings.add(free)
+            keys.update(class_key(name, free) for name in classes.get(wording, ()))
+            examples.setdefault(free, []).append(example)
+    return _CallWordings(
+        frozenset(wordings), frozenset(keys), {k: tuple(v) for k, v in examples.items()}
+    )
+
+
+def _call_raises(message: str, error_class: str | None) -> bool:
+    """Whether the message is one of C's call errors, whatever callable it names.
+
+    >>> _call_raises("Config.__init__() got an unexpected keyword argument 'z'", "TypeError")
+    True
+    >>> _call_raises("Config.__init__() got an unexpected keyword argument 'z'", "KeyError")
+    False
+    """
+    rest = call_free(message)
+    if rest == message:
+        return False
+    wording = builtin_wording(rest)
+    table = _call_table()
+    if wording not in table.wordings:
+        return False
+    if error_class is None or not table.classes:
+        return True
+    return class_key(error_class, wording) in table.classes
 
 
 def raised_by_builtins(fragments: Sequence[str], error_class: str | None = None) -> bool:
@@ -368,9 +449,14 @@ def c_origin(
     if not raised:
         return _NOT_C
     wording = pattern_wording(fragments if own is None else own)
-    return COrigin(
-        True, _printed_by_c(message, wording), c_examples(builtin_wording(message), wording)
-    )
+    examples = c_examples(builtin_wording(message), wording)
+    return COrigin(True, _printed_by_c(message, wording), examples + _call_examples(message))
+
+
+def _call_examples(message: str) -> tuple[str, ...]:
+    """C's call errors of the message's words, whatever callable each names."""
+    rest = call_free(message)
+    return () if rest == message else _call_table().examples.get(builtin_wording(rest), ())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -383,9 +469,18 @@ def _printed_by_c(message: str, wording: str) -> bool:
     True
     >>> _printed_by_c("module attrs has no attribute x", "module has no attribute")
     False
+    >>> _printed_by_c("Config.__init__() got an unexpected keyword argument 'z'", "x")
+    True
     """
     shape = _C_VALUE.sub("_", message)
-    return any(shape.startswith(_C_VALUE.sub("_", example)) for example in c_examples(wording))
+    if any(shape.startswith(_C_VALUE.sub("_", example)) for example in c_examples(wording)):
+        return True
+    # A call error names its callable unquoted: compare what follows the name.
+    rest = _C_VALUE.sub("_", call_free(message))
+    return any(
+        rest.startswith(_C_VALUE.sub("_", call_free(example)))
+        for example in _call_examples(message)
+    )
 
 
 def may_be_c_message(text: str) -> bool:

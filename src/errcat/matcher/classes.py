@@ -98,6 +98,26 @@ def _module_qualified(got: str | None, want: str | None = None) -> bool:
     return want is None or "." in want
 
 
+def _same_package_class(got: str | None, want: str) -> bool:
+    """Whether a report's class is the record's class named through another module of its package.
+
+    A package re-exports its classes: ``pydantic_core._pydantic_core.ValidationError``
+    is what a traceback prints for the class the miner saw as
+    ``pydantic_core.ValidationError``. The same class name with a module of the same
+    top-level package names the record's project as surely as its own module would.
+
+    >>> _same_package_class(
+    ...     "pydantic_core._pydantic_core.ValidationError", "pydantic_core.ValidationError"
+    ... )
+    True
+    >>> _same_package_class("aifc.Error", "sunau.Error"), _same_package_class("Error", "x.Error")
+    (False, False)
+    """
+    if got is None or "." not in got or "." not in want or _is_builtin_class(got):
+        return False
+    return _short_class(got) == _short_class(want) and got.split(".", 1)[0] == want.split(".", 1)[0]
+
+
 def _raised_as(name: str | None, record: RecordSummary) -> bool:
     """Whether the record's message is raised as ``name`` too, by the tags the miner wrote.
 

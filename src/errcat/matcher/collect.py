@@ -32,9 +32,10 @@ from errcat.matcher.record_evidence import record_evidence
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score
 from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
+from errcat.matcher.spread import ShapeSpread
 from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_ceiling, _text_evidence
-from errcat.matcher.verify import _spaced_name
+from errcat.matcher.verify import _cannot_print
 from errcat.patterns import GROUP
 from errcat.tags import FUNCTION_TAG_PREFIX, WRAPPER_TAG
 from errcat.text import fold_whitespace
@@ -88,6 +89,8 @@ class _Collector:
     _histories: dict[int, History | None] = field(default_factory=dict)
     #: Each record's raising line of code, read once per call: (part, position) -> code.
     _sources: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: Each report's hits in every part, by skeleton (see :mod:`errcat.matcher.spread`).
+    spreads: dict[int, ShapeSpread] = field(default_factory=dict)
 
     def statement_owners(
         self, ctx: ReportContext, records: Sequence[int]
@@ -298,7 +301,7 @@ class _Collector:
             summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
-            if captures and _spaced_name(summary.error_message, captures):
+            if captures and _cannot_print(summary.error_message, captures):
                 continue  # the record's template could not have printed this text
             own = record_evidence(
                 record=summary,
@@ -325,6 +328,7 @@ class _Collector:
                 error_class=report.error_class,
                 has_message=bool(summary.error_message),
                 subject_first=subject_first,
+                spread=functools.partial(self.spread, order, entry),
             )
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
@@ -367,6 +371,11 @@ class _Collector:
                 _coverage=_Coverage(text, hit.start, hit.end, literal, agreement),
             )
             self.keep(order, match)
+
+    def spread(self, order: int, entry: Entry) -> int:
+        """How many projects of the whole catalog raise ``entry``'s shape in report ``order``."""
+        found = self.spreads.get(order)
+        return 1 if found is None else found.repos(entry)
 
     def history(self) -> History | None:
         """The history of the current part, looked up once."""
@@ -551,6 +560,8 @@ def _collect(
     collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
     indexes = [store.index for store in catalog.parts]
     found = [_find_hits(indexes, ctx, collector.exact) for ctx in contexts]
+    for ctx, hits in zip(contexts, found, strict=True):
+        collector.spreads[ctx.order] = ShapeSpread(catalog.parts, hits)
     for part, store in enumerate(catalog.parts):
         collector.part = part
         for ctx, hits in zip(contexts, found, strict=True):

@@ -22,6 +22,7 @@ from errcat.matcher.classes import (
     _module_qualified,
     _names_own_class,
     _raised_as,
+    _same_package_class,
     _short_class,
 )
 from errcat.matcher.context import ReportContext
@@ -84,6 +85,7 @@ class RecordEvidence:
     family: bool = False
     c_copy: bool = False
     import_system: bool = False
+    class_named: bool = False
     class_reason: str | None = None
     named_reason: str | None = None
     engine: int = 0
@@ -272,20 +274,23 @@ def record_evidence(
         and (not (c_printed or subject_first) or _named_outside(package, mentions, captures))
     )
     named_reason = None
+    class_named = False
     if named and site.kind not in ("site", "raise_file", "file", "package"):
         named_reason = f"the text names {package}"
     elif not named and state == "unknown" and _names_own_class(record, mentions):
         # A log line that quotes the exception without its class line
         # ("... with exception KVTransferError(bootstrap_room=3): ..."): the
         # project's own class name is as specific as the project's name.
-        named = True
+        named = class_named = True
         named_reason = f"the text names the record's class {_short_class(record.error_class)}"
     return RecordEvidence(
         state=state,
         site=site,
         near=near,
         named=named,
-        qualified=state == "custom" and _module_qualified(report.error_class, record.error_class),
+        class_named=class_named,
+        qualified=(state == "custom" and _module_qualified(report.error_class, record.error_class))
+        or _same_package_class(report.error_class, record.error_class),
         shared_statement=statement_shared and not statement_owner and site.kind != "site",
         family=is_family(record),
         c_copy=c_printed and not _prints_for_c(record),

@@ -174,6 +174,54 @@ def _spaced_name(template: str, captures: Sequence[str | None]) -> bool:
     )
 
 
+#: A placeholder that prints a class: ``{type(x)}`` (``<class 'pkg.Name'>``).
+_TYPE_EXPRESSION = re.compile(r"type\([^()]*\)")
+
+
+@functools.lru_cache(maxsize=4096)
+def _type_fields(template: str) -> tuple[int, tuple[int, ...]]:
+    """How many placeholders a template has, and which of them print a class (``type(x)``)."""
+    try:
+        names = placeholder_names(template)
+    except ValueError:
+        return (-1, ())
+    return (len(names), tuple(i for i, n in enumerate(names) if _TYPE_EXPRESSION.fullmatch(n)))
+
+
+def _bare_type(template: str, captures: Sequence[str | None]) -> bool:
+    """Whether a placeholder that prints a class captured something else.
+
+    ``{type(other)}`` prints ``<class 'sympy.core.expr.Expr'>``, never ``'Expr'``:
+    a pattern that matched ``unsupported operand type(s) for *: 'Expr' and 'One'``
+    that way matched the interpreter's message, not this record's.
+
+    >>> t = "unsupported operand type(s) for *: {type(self)} and {type(other)}"
+    >>> _bare_type(t, ["'Expr'", "'One'"]), _bare_type(t, ["<class 'A'>", "<enum 'B'>"])
+    (True, False)
+    >>> _bare_type("bad {type(x).__name__}", ["int"])
+    False
+    """
+    if "type(" not in template:
+        return False
+    count, fields = _type_fields(template)
+    if not fields or count != len(captures):
+        return False
+    return any(
+        (value := captures[i]) is not None
+        and not (value.strip().startswith("<") and value.strip().endswith(">"))
+        for i in fields
+    )
+
+
+def _cannot_print(template: str, captures: Sequence[str | None]) -> bool:
+    """Whether the record's template could not have printed these captures.
+
+    A name placeholder holding words with spaces (:func:`_spaced_name`), or a
+    class placeholder holding no class (:func:`_bare_type`).
+    """
+    return _spaced_name(template, captures) or _bare_type(template, captures)
+
+
 def _pieces_inner_hit(
     find: Callable[[Sequence[str], str], tuple[tuple[str, ...], int, int] | None],
     entry: Entry,

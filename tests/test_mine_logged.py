@@ -154,3 +154,28 @@ def test_a_message_once_logged_and_later_raised_by_its_function_is_the_raise(
     # The placeholder's expression changed with the raise: no lineage links the two.
     assert [r.error_class for r in result.records] == ["RuntimeError"]
     assert len(result.history) == 1
+
+
+def test_an_older_wording_of_a_logged_twin_is_reworded_into_the_raise() -> None:
+    def logged(text: str) -> str:
+        body = f"        logger.error(f'{text}')\n        exit(1)\n"
+        return "def alloc_slots(n):\n    if n > 8:\n" + body
+
+    raised = (
+        "def alloc_slots(n):\n    if n > 8:\n"
+        "        raise RuntimeError(\n"
+        "            f'Decode out of memory. Lower the batch size. Have {alloc.size}')\n"
+    )
+    result = build_history(
+        [
+            _snap("v1", 1, logged("Decode out of memory. Try to lower your batch size. Have {n}")),
+            _snap("v2", 2, logged("Decode out of memory. Lower the batch size. Have {pool.size}")),
+            _snap("v3", 3, raised),
+        ],
+        repo="o/pkg",
+        analyzed_at=datetime(2026, 1, 2, tzinfo=timezone.utc),
+    )
+    classes = {r.id: r.error_class for r in result.records}
+    assert sorted(classes.values()) == ["ERROR", "RuntimeError"]
+    (older,) = [lin for lin in result.history if classes[lin.record_id] == "ERROR"]
+    assert older.successor is not None and classes[older.successor] == "RuntimeError"

@@ -554,18 +554,9 @@ def _build(
     _with_advice(list(lines.values()), scans_at=scans_at, revisions=revisions, repo=repo, when=when)
     out: list[RecordEnvelope] = []
     lineages: list[Lineage] = []
-    # A lineage another links to (reworded into or from) is kept: its links must resolve.
-    linked = {i for line in lines.values() for i in (line.predecessor, line.successor) if i}
-    twins = _logged_twins(
-        [
-            line.envelope.record
-            for line in lines.values()
-            if line.id not in linked and not (line.predecessor or line.successor)
-        ],
-        [line.envelope.record for line in lines.values()],
-    )
+    twins = _drop_logged_twins(list(lines.values()))
     for line in lines.values():
-        if line.envelope.record.id in twins:
+        if line.id in twins:
             continue
         envelope = line.envelope
         update: dict[str, Any] = {}
@@ -587,15 +578,16 @@ def _build(
     return HistoryResult(tuple(out), history, tuple(stats), time.perf_counter() - started)
 
 
-def _logged_twins(
-    candidates: Sequence[ErrorRecord], records: Sequence[ErrorRecord]
-) -> frozenset[str]:
-    """The logged records whose message a raise of the same function says in some revision.
+def _drop_logged_twins(lines: Sequence[Line]) -> frozenset[str]:
+    """The logged lineages whose message a raise of the same function says in some revision.
 
     sglang's ``alloc_token_slots`` logged ``Decode out of memory. ...`` and exited in
-    2024, and raises it since: one error, whose raise record answers both (the
+    2024, and raises it since: one error, whose raise's record answers both (the
     release check cannot tell the two apart). Same file, same function, and the
-    same opening text up to the first placeholder (at least 20 characters).
+    same opening text up to the first placeholder (at least 20 characters). A
+    dropped lineage that an older wording was reworded into passes that link on
+    to the raise's lineage (when the raise has no older wording of its own); one
+    reworded into another is kept, so that every link resolves.
     """
 
     def key(record: ErrorRecord) -> tuple[str, tuple[str, ...], str] | None:
@@ -604,8 +596,29 @@ def _logged_twins(
             return None
         return (record.file_path, tag_values(record.tags, FUNCTION_TAG_PREFIX), opening)
 
-    raised = {k for r in records if LOGGED_TAG not in r.tags and (k := key(r)) is not None}
-    return frozenset(r.id for r in candidates if LOGGED_TAG in r.tags and key(r) in raised)
+    raised: dict[tuple[str, tuple[str, ...], str], Line] = {}
+    for line in lines:
+        record = line.envelope.record
+        if LOGGED_TAG not in record.tags and (k := key(record)) is not None:
+            raised.setdefault(k, line)
+    by_id = {line.id: line for line in lines}
+    dropped: set[str] = set()
+    for line in lines:
+        record = line.envelope.record
+        if LOGGED_TAG not in record.tags or line.successor is not None:
+            continue
+        k = key(record)
+        twin = raised.get(k) if k is not None else None
+        if twin is None:
+            continue
+        if line.predecessor is not None:
+            older = by_id.get(line.predecessor)
+            if older is None or twin.predecessor is not None:
+                continue
+            older.successor = twin.id
+            twin.predecessor = older.id
+        dropped.add(line.id)
+    return frozenset(dropped)
 
 
 def _with_advice(

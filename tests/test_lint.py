@@ -22,7 +22,7 @@ from errcat.lint import (
     source_line_count,
 )
 from errcat.models import EXAMPLE_ENVELOPE_JSON, ErrorRecord, RecordEnvelope
-from errcat.patterns import GROUP, escape_literal
+from errcat.patterns import GROUP, escape_literal, template_to_pattern
 
 
 def _record(**fields: object) -> ErrorRecord:
@@ -260,3 +260,17 @@ def test_risks_of_simple_patterns_read_off_the_pieces_equal_the_parsers(
     pattern = GROUP.join(escape_literal(text) for text in literals)
     assume(pattern_pieces(pattern) is not None)
     assert _risks(pattern) == _parsed_risks(pattern)
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["Unknown type: {type(other)}", "Expected `latents` to be a list, got {type(latents)}"],
+)
+def test_a_class_placeholder_is_rendered_as_a_class_and_its_record_finds_itself(
+    template: str,
+) -> None:
+    # {type(x)} prints <class 'x'>; the matcher rejects any other capture there, so a
+    # sample with a bare word would not find its own record.
+    record = _record(errorMessage=template, messagePattern=template_to_pattern(template))
+    findings = lint_records([LintItem(record, "x.jsonl", 1)])
+    assert not [f for f in findings if f.level == "error"], findings

@@ -15,6 +15,7 @@ from errcat.index import fold_whitespace
 from errcat.lint.findings import declare
 from errcat.lint.regex_risks import pattern_risks
 from errcat.lint.speed import SPEED_TIMEOUT
+from errcat.matcher.verify import _type_fields
 from errcat.models import ErrorRecord
 from errcat.patterns import (
     compile_pattern,
@@ -48,10 +49,19 @@ def sample_messages(template: str) -> dict[str, str]:
 
     >>> sample_messages("bad {x!r} in {y}")["paths"]
     'bad /usr/lib/python3.12/pkg0/mod.py in /usr/lib/python3.12/pkg1/mod.py'
+    >>> sample_messages("Unknown type: {type(other)}")["words"]
+    "Unknown type: <class 'value_0'>"
     """
     count = len(parse_template(template)[1])
+    # ``{type(x)}`` prints a class, ``<class 'x'>``; the matcher holds it to that.
+    classes = frozenset(_type_fields(template)[1])
     return {
-        shape: _fold(render_template(template, [make(n) for n in range(count)]))
+        shape: _fold(
+            render_template(
+                template,
+                [f"<class '{make(n)}'>" if n in classes else make(n) for n in range(count)],
+            )
+        )
         for shape, make in _SHAPES.items()
     }
 

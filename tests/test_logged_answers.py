@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.matcher import match_error
-from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.tags import LOGGED_TAG
 
@@ -18,8 +17,7 @@ RAISED = "Not enough memory for the decode buffers of {count} requests"
 
 
 def _envelope(rid: str, template: str, cls: str, tags: list[str]) -> RecordEnvelope:
-    data = json.loads(EXAMPLE_ENVELOPE_JSON)
-    data["record"].update(
+    return make_envelope(
         id=rid,
         slug=rid,
         errorMessage=template,
@@ -27,7 +25,6 @@ def _envelope(rid: str, template: str, cls: str, tags: list[str]) -> RecordEnvel
         errorClass=cls,
         tags=tags,
     )
-    return RecordEnvelope.model_validate(data)
 
 
 CATALOG = Catalog(

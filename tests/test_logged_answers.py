@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import make_envelope
+from errcat.advice import Advice
 from errcat.catalog import Catalog
 from errcat.matcher import match_error
 from errcat.models import RecordEnvelope
@@ -58,3 +59,10 @@ def test_a_log_line_beside_a_traceback_does_not_answer_for_it(prefix: str, after
 def test_a_log_line_alone_is_answered_by_its_record(prefix: str) -> None:
     found = match_error(f"{prefix}{LOGGED}", catalog=CATALOG)
     assert found is not None and found.record.id == "aaaaaaaaaaaaaaa1"
+    # Where it was printed is a log call, not a raise.
+    assert "\n  logged at " in Advice.from_match(found).to_text()
+
+
+def test_a_raised_record_still_says_raised() -> None:
+    found = match_error(TRACEBACK, catalog=CATALOG)
+    assert found is not None and "\n  raised at " in Advice.from_match(found).to_text()

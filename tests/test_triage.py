@@ -29,13 +29,15 @@ ISSUES = Path(__file__).parent / "data" / "real_issues.jsonl"
 CONTEXT_LENGTH = "b8094559b0e76241"  # sglang: The input ({input_token_num} tokens) is longer ...
 ARCHITECTURES = "bf0a730a53c858f9"  # vllm: Model architectures {architectures} are not supported
 FP8_CAPABILITY = "e673d85562090ff4"  # vllm: The quantization method {...} is not supported ...
+INSPECT = "6aedea3d5b618c6e"  # vllm logs: Error in inspecting model architecture {model_arch!r}
 
 #: issue number -> (answered record ids in order, unanswered error classes, cut tracebacks)
 EXPECTED: dict[int, tuple[list[str], list[str], int]] = {
     8096: ([CONTEXT_LENGTH], [], 0),  # an inline code span in the description
     1321: ([CONTEXT_LENGTH], [], 0),  # an HTTP error body in a sentence, unfenced
     9515: ([ARCHITECTURES], [], 0),  # title, <details> summary and a code block: one error
-    9713: ([ARCHITECTURES], ["subprocess.CalledProcessError"], 0),  # title; log in a fence
+    # title; a log in a fence: vllm's logged line above the subprocess's traceback
+    9713: ([ARCHITECTURES, INSPECT], ["subprocess.CalledProcessError"], 0),
     4327: ([FP8_CAPABILITY], [], 0),  # title and a vLLM worker log line
     32338: ([ARCHITECTURES], [], 1),  # a pydantic "Value error, ..." in a sentence; a cut traceback
     7515: ([], [], 0),  # a server log with no error in it

@@ -40,6 +40,7 @@ from errcat.evidence import package_of
 from errcat.markup import Flavor, Style, clip, fold, markdown_length
 from errcat.markup import style as style_of
 from errcat.slots import GENERIC_SLOT, slot
+from errcat.tags import LOGGED_TAG
 from errcat.view import shown_message
 
 if TYPE_CHECKING:
@@ -376,13 +377,18 @@ class Advice:
         """The advice as a JSON document."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
+    @property
+    def _verb(self) -> str:
+        """``raised``, or ``logged`` for a log call's record (tag ``errcat:logged``)."""
+        return "logged" if LOGGED_TAG in self.record.tags else "raised"
+
     def to_text(self) -> str:
         """Plain text for a terminal: title, where, captured values, solutions, example fix."""
         r = self.record
         lines = [
             self.summary,
             f"  record {r.id} ({r.slug})",
-            f"  raised at {self.location}",
+            f"  {self._verb} at {self.location}",
             f"  {self.source_url}",
         ]
         if self.confidence is not None:
@@ -533,7 +539,7 @@ class Advice:
                 parts.append(style.link("source", self.source_url))
             else:
                 where = style.link(style.code(f"{r.file_path}:{r.line_number}"), self.source_url)
-                parts.append(f"Raised in {where} ({style.text(r.repo)})")
+                parts.append(f"{self._verb.capitalize()} in {where} ({style.text(r.repo)})")
         if cut.confidence and self.confidence is not None:
             if self.exact:
                 note = f"Exact match, confidence {self.confidence:.2f}."

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
 import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,7 +14,7 @@ from errcat.history import Revision
 from errcat.mine import mine_paths
 from errcat.mine.history import Snapshot, build_history
 from errcat.models import ErrorRecord
-from errcat.tags import LOGGED_TAG
+from errcat.tags import LOGGED_TAG, WRAPPER_TAG
 
 words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8)
 specs = st.sampled_from(["%s", "%d", "%r", "%.2f", "%5d"])
@@ -179,3 +180,20 @@ def test_an_older_wording_of_a_logged_twin_is_reworded_into_the_raise() -> None:
     assert sorted(classes.values()) == ["ERROR", "RuntimeError"]
     (older,) = [lin for lin in result.history if classes[lin.record_id] == "ERROR"]
     assert older.successor is not None and classes[older.successor] == "RuntimeError"
+
+
+@pytest.mark.parametrize(
+    ("message", "wraps"),
+    [
+        ("f'Scheduler hit an exception: {get_exception_traceback()}'", True),
+        ("f'Initialization failed. warmup error: {last_traceback}'", True),
+        ("f'Failed to load the adapter: {str(e)}'", True),
+        ("f'Unsupported element size {size!r} for the kernel'", False),
+        ("f'Error {e} while loading the adapter, retrying'", False),
+    ],
+)
+def test_a_logged_message_that_ends_with_the_caught_error_is_a_wrapper(
+    tmp_path: Path, message: str, wraps: bool
+) -> None:
+    (record,) = _mine(tmp_path, f"def f(size, e, last_traceback):\n    logger.error({message})\n")
+    assert (WRAPPER_TAG in record.tags) == wraps

@@ -22,12 +22,13 @@ True
 from __future__ import annotations
 
 import ast
+import re
 from typing import Final
 
 from errcat.extract import extract_reports
 from errcat.patterns import placeholder_names, render_template
 
-__all__ = ["LOG_LEVELS", "logged_call", "reads_whole"]
+__all__ = ["LOG_LEVELS", "logged_call", "reads_whole", "reports_an_error"]
 
 #: The level a logging method reports at, for the methods that report errors.
 _METHOD_LEVELS: Final = {
@@ -107,3 +108,36 @@ def reads_whole(template: str) -> bool:
     sample = render_template(template, [f"value_{i}" for i in range(len(names))])
     reports = extract_reports(sample)
     return len(reports) == 1 and reports[0].kind == "text" and reports[0].message == sample
+
+
+#: A placeholder expression that prints a caught exception or its traceback.
+_CAUGHT = re.compile(
+    r"(?:^|[._])(?:e|ex|exc|err|error|exception|tb|trace|traceback|last_traceback)(?:\(\))?$"
+    r"|format_exc\(\)$|get_exception_traceback\(\)$|format_exception\("
+)
+
+
+_STR_CALL = re.compile(r"(?:str|repr)\((.+)\)")
+
+
+def reports_an_error(template: str) -> bool:
+    """Whether a logged message ends by printing a caught exception or its traceback.
+
+    ``Scheduler hit an exception: {traceback}`` reports the error above it, as a
+    wrapper does: the paste's own cause answers first (its record is tagged
+    ``errcat:wrapper``).
+
+    >>> reports_an_error("Scheduler hit an exception: {get_exception_traceback()}")
+    True
+    >>> reports_an_error("Input prompt ({n} tokens) is too long")
+    False
+    """
+    try:
+        names = placeholder_names(template)
+    except ValueError:
+        return False
+    if not names or not template.rstrip().endswith("}"):
+        return False
+    last = names[-1].split("!")[0].split(":")[0].strip()
+    inner = _STR_CALL.fullmatch(last)
+    return bool(_CAUGHT.search(inner.group(1) if inner else last))

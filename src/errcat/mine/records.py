@@ -15,11 +15,11 @@ from datetime import datetime, timezone
 
 from errcat.errors import InvalidRecordError
 from errcat.mine.advice import _Advice
-from errcat.mine.logged import LOG_LEVELS
+from errcat.mine.logged import LOG_LEVELS, reports_an_error
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.store import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX
-from errcat.tags import LOGGED_TAG
+from errcat.tags import LOGGED_TAG, WRAPPER_TAG
 from errcat.view import source_line
 
 #: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
@@ -229,6 +229,7 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
             *_function_tag(entry.qualname),
             *((CALLER_CLASS_TAG,) if entry.caller_class else ()),
             *((LOGGED_TAG,) if logged else ()),
+            *((WRAPPER_TAG,) if logged and reports_an_error(entry.template) else ()),
         ),
         background_tag=None,
         analyzed_sha=sha,

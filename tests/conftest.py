@@ -13,14 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 from errcat.catalog import Catalog
 from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
 
 # No per-example deadline: an example's wall time says how busy the machine is, not whether
 # the property holds (tests assert behaviour; speed is measured in benchmarks/).
-settings.register_profile("errcat", deadline=None)
+# No explain phase either: after a failure it traces every later example line by line,
+# which on a slow machine made CI run out of time instead of printing the failing example.
+settings.register_profile(
+    "errcat", deadline=None, phases=[p for p in Phase if p is not Phase.explain]
+)
 settings.load_profile("errcat")
 
 ROOT = Path(__file__).resolve().parents[1]

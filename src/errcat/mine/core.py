@@ -18,13 +18,7 @@ from errcat.mine.facts import LOGGED_AND_RAISED, _FileScan, _Guard
 from errcat.mine.files import _discover, _join_prefix
 from errcat.mine.options import OptionIndex
 from errcat.mine.project import ProjectIndex
-from errcat.mine.records import (
-    _build_envelopes,
-    _check_repo_sha,
-    _Entry,
-    _now,
-    is_logged_entry,
-)
+from errcat.mine.records import _build_envelopes, _check_repo_sha, _Entry, _now
 from errcat.mine.resolve import _Resolver, _site_texts
 from errcat.mine.scan import _scan_file, scan_source
 from errcat.models import ErrorRecord, RecordEnvelope
@@ -319,6 +313,7 @@ def _file_entries(
                     snippets[site.line],
                     written,
                     site.caller_class,
+                    site.cls.kind == "logged",
                 )
             )
     _drop_logged_raises(entries, first, skipped)
@@ -332,12 +327,8 @@ def _drop_logged_raises(entries: list[_Entry], first: int, skipped: Counter[str]
     answers it, with its class; a second, logged record of the same text a few lines
     away could not be told from it.
     """
-    raised = {(e.qualname, e.template) for e in entries[first:] if not is_logged_entry(e)}
-    kept = [
-        e
-        for e in entries[first:]
-        if not (is_logged_entry(e) and (e.qualname, e.template) in raised)
-    ]
+    raised = {(e.qualname, e.template) for e in entries[first:] if not e.logged}
+    kept = [e for e in entries[first:] if not (e.logged and (e.qualname, e.template) in raised)]
     dropped = len(entries) - first - len(kept)
     if dropped:
         skipped[LOGGED_AND_RAISED] += dropped

@@ -343,7 +343,7 @@ def _link_survivors(lines: Sequence[Line], revisions: Sequence[Revision]) -> int
 
 #: A message this long (characters) that another holds almost whole lives on in it.
 _CONTAINED_LENGTH = 40
-#: The opening text a logged record and a raised one share to be one error (_logged_twins).
+#: The opening text a logged record and a raised one share to be one error (_drop_logged_twins).
 _TWIN_OPENING = 20
 #: Literal characters a template needs for the same text under another class to carry it on.
 _RENAMED_CLASS_LITERAL = 24

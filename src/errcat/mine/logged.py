@@ -28,7 +28,7 @@ from typing import Final
 from errcat.extract import extract_reports
 from errcat.patterns import placeholder_names, render_template
 
-__all__ = ["LOG_LEVELS", "logged_call", "reads_whole", "reports_an_error"]
+__all__ = ["logged_call", "reads_whole", "reports_an_error"]
 
 #: The level a logging method reports at, for the methods that report errors.
 _METHOD_LEVELS: Final = {
@@ -41,9 +41,6 @@ _METHOD_LEVELS: Final = {
     "critical": "CRITICAL",
     "fatal": "CRITICAL",
 }
-
-#: The class a logged site's record carries: the level :mod:`logging` prints.
-LOG_LEVELS: Final = frozenset(_METHOD_LEVELS.values())
 
 
 def _logs(receiver: ast.expr) -> bool:

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from errcat.errors import InvalidRecordError
 from errcat.mine.advice import _Advice
-from errcat.mine.logged import LOG_LEVELS, reports_an_error
+from errcat.mine.logged import reports_an_error
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.store import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX
@@ -100,11 +100,8 @@ class _Entry:
     snippet: tuple[int, int, str]
     advice: _Advice | None = None
     caller_class: bool = False
-
-
-def is_logged_entry(entry: _Entry) -> bool:
-    """Whether an entry is a log call's (:mod:`errcat.mine.logged`): its class is a level."""
-    return entry.error_class in LOG_LEVELS and entry.base is None
+    #: A log call's (:mod:`errcat.mine.logged`): ``error_class`` is its level.
+    logged: bool = False
 
 
 def _now() -> datetime:
@@ -192,7 +189,7 @@ def _function_tag(qualname: str) -> tuple[str, ...]:
 def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> RecordEnvelope:
     start, end, code = entry.snippet
     advice = entry.advice
-    logged = is_logged_entry(entry)
+    logged = entry.logged
     is_warning = guess_error_type(entry.base) == "warning" or (
         logged and entry.error_class == "WARNING"
     )

@@ -15,7 +15,7 @@ from errcat.index import fold_whitespace
 from errcat.lint.findings import declare
 from errcat.lint.regex_risks import pattern_risks
 from errcat.lint.speed import SPEED_TIMEOUT
-from errcat.matcher.verify import _type_fields
+from errcat.matcher.verify import type_fields
 from errcat.models import ErrorRecord
 from errcat.patterns import (
     compile_pattern,
@@ -54,7 +54,7 @@ def sample_messages(template: str) -> dict[str, str]:
     """
     count = len(parse_template(template)[1])
     # ``{type(x)}`` prints a class, ``<class 'x'>``; the matcher holds it to that.
-    classes = frozenset(_type_fields(template)[1])
+    classes = frozenset(type_fields(template)[1])
     return {
         shape: _fold(
             render_template(

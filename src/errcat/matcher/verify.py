@@ -179,7 +179,7 @@ _TYPE_EXPRESSION = re.compile(r"type\([^()]*\)")
 
 
 @functools.lru_cache(maxsize=4096)
-def _type_fields(template: str) -> tuple[int, tuple[int, ...]]:
+def type_fields(template: str) -> tuple[int, tuple[int, ...]]:
     """How many placeholders a template has, and which of them print a class (``type(x)``)."""
     try:
         names = placeholder_names(template)
@@ -203,7 +203,7 @@ def _bare_type(template: str, captures: Sequence[str | None]) -> bool:
     """
     if "type(" not in template:
         return False
-    count, fields = _type_fields(template)
+    count, fields = type_fields(template)
     if not fields or count != len(captures):
         return False
     return any(

@@ -27,6 +27,7 @@ from typing import Final
 
 from errcat.extract import extract_reports
 from errcat.patterns import placeholder_names, render_template
+from errcat.text import fold_whitespace
 
 __all__ = ["logged_call", "reads_whole", "reports_an_error"]
 
@@ -85,7 +86,7 @@ def logged_call(call: ast.Call) -> tuple[str, ast.expr] | None:
 
 
 def reads_whole(template: str) -> bool:
-    """Whether a log line of ``template``, values put in, reads back as that message whole.
+    r"""Whether a log line of ``template``, values put in, reads back as that message whole.
 
     A logged message that holds another error's line (``OpenAI Error: {e}. Waiting
     5 seconds...``, ``Failed to reach the server. Error: {e}``) reads as that
@@ -97,12 +98,14 @@ def reads_whole(template: str) -> bool:
     True
     >>> reads_whole("OpenAI Error: {e}. Waiting 5 seconds...")
     False
+    >>> reads_whole("FAILED to allocate {n} bytes.\nException:\n{traceback.format_exc()}")
+    False
     """
     try:
         names = placeholder_names(template)
     except ValueError:
         return False
-    sample = render_template(template, [f"value_{i}" for i in range(len(names))])
+    sample = fold_whitespace(render_template(template, [f"value_{i}" for i in range(len(names))]))
     reports = extract_reports(sample)
     return len(reports) == 1 and reports[0].kind == "text" and reports[0].message == sample
 

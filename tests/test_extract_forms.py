@@ -147,7 +147,35 @@ def test_a_program_s_name_before_error_is_kept_as_argparse_prints_it(prog: str, 
     # ``vllm: error: unrecognized arguments: --lora-path`` is argparse's ``{prog}: error: ...``:
     # the program's name is part of the message, never a title's words to read past.
     forms = _forms(f"{prog}: error: unrecognized arguments: --{rest.replace(' ', '-')}")
-    assert all(form.startswith(f"{prog}: error: ") for form in forms)
+    # (A title's form may recase the name's first letter; it still opens the message.)
+    assert all((form[:1].lower() + form[1:]).startswith(f"{prog}: error: ") for form in forms)
+
+
+_WORD = st.from_regex(r"[a-z]{3,9}", fullmatch=True)
+
+
+@given(_WORD, st.lists(_WORD, min_size=3, max_size=6), st.booleans())
+def test_a_title_that_recases_the_message_s_first_letter_finds_its_record(
+    head: str, words: list[str], upper_in_record: bool
+) -> None:
+    # A writer quoting "cannot load ..." in a title writes "Cannot load ...", and the other
+    # way round; the message is the record's all the same.
+    recorded = (head.capitalize() if upper_in_record else head) + " " + " ".join(words)
+    written = (head if upper_in_record else head.capitalize()) + " " + " ".join(words)
+    catalog = _catalog(recorded + " for {name}")
+    match = errcat.match_error(f"[Bug]: {written} for qwen3", catalog)
+    assert match is not None and match.record.error_message == recorded + " for {name}"
+
+
+@given(_WORD, st.lists(_WORD, min_size=3, max_size=6))
+def test_only_prose_is_recased_and_after_every_form_as_written(head: str, words: list[str]) -> None:
+    message = head + " " + " ".join(words)
+    title = _forms(f"[Bug]: {message}")
+    assert title.index(message.capitalize()) > title.index(message)
+    # A program prints its own case: a log line's message is read as printed.
+    assert message.capitalize() not in _forms(f"ValueError: {message}")
+    # A first word with capitals inside is a name (``iPhone``, ``vLLM``), not sentence case.
+    assert not any(f.startswith("VLLM ") for f in _forms(f"[Bug]: vLLM {message}"))
 
 
 _LOG_LINE = st.from_regex(r'[a-z0-9]{1,6}(?:[ .:/"-][a-z0-9]{1,9}){2,12}', fullmatch=True)

@@ -188,7 +188,38 @@ def message_forms(report: ExceptionReport) -> list[str]:
         if f and f not in seen:
             seen.add(f)
             folded.append(f)
+    if report.kind == "text" and "\n" not in message.strip():
+        # A writer quoting a message in prose recases its first letter: a title's
+        # "Cannot ..." for "cannot ...", "expected ..." for "Expected ...". Programs print
+        # their own case, so only a line of prose (a title) gets these forms, after every
+        # form as written.
+        for f in list(folded):
+            recased = _recase_first(f)
+            if recased is not None and recased not in seen:
+                seen.add(recased)
+                folded.append(recased)
     return folded
+
+
+def _recase_first(text: str) -> str | None:
+    """The text with its first letter's case swapped, or None when that says nothing new.
+
+    Only a word's first letter: ``ValueError``, ``GPU`` or ``iPhone`` as a
+    first word are names, not sentence case, and keep theirs.
+
+    >>> _recase_first("cannot find the config")
+    'Cannot find the config'
+    >>> _recase_first("Expected a tensor")
+    'expected a tensor'
+    >>> _recase_first("GPU 0 is busy") is None, _recase_first("42 items") is None
+    (True, True)
+    """
+    first = text.split(" ", 1)[0]
+    if not first[:1].isalpha() or any(c.isupper() for c in first[1:]):
+        return None
+    head = text[0]
+    swapped = head.lower() if head.isupper() else head.upper()
+    return None if swapped == head else swapped + text[1:]
 
 
 def _hard_wrapped(message: str) -> bool:

@@ -203,3 +203,24 @@ def test_a_log_line_under_one_read_as_a_wrap_still_finds_its_record() -> None:
     catalog = _catalog('{client} - "{method} {path} HTTP/{http_version}" 404 Not Found')
     match = errcat.match_error(text, catalog)
     assert match is not None and match.params["path"] == "/v1/embeddings"
+
+
+@given(
+    st.lists(_WORD, min_size=1, max_size=4),
+    st.lists(_WORD, min_size=4, max_size=7),
+    st.sampled_from(["({m})", "- {m}", "\u2014 {m}", "| {m}"]),
+)
+def test_a_title_s_message_in_parentheses_or_after_a_dash_finds_its_record(
+    lead: list[str], words: list[str], shape: str
+) -> None:
+    # "Server hangs at start (no available shared memory ...)", "Loading fails - cannot ...".
+    message = " ".join(words)
+    catalog = _catalog(message + " for {name}")
+    title = "[Bug]: " + " ".join(lead) + " " + shape.format(m=message + " for qwen3")
+    match = errcat.match_error(title, catalog)
+    assert match is not None and match.record.error_message == message + " for {name}"
+
+
+def test_a_hyphen_inside_a_word_or_a_short_rest_is_no_title_dash() -> None:
+    forms = _forms("[Bug]: multi-node TP - slow")
+    assert "slow" not in forms and "node TP - slow" not in forms

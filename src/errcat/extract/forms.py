@@ -59,8 +59,12 @@ _VERSION_LEAD = re.compile(
     r"[,:]? (?!(?:is|are|was|were|has|have|had|not|must|should|requires?|and|or)\b)(?=\S)",
     re.IGNORECASE,
 )
-#: A quoted stretch of prose long enough to be a message.
-_QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
+#: A quoted stretch of prose long enough to be a message; a title also puts the message
+#: it quotes in parentheses: ``Server hangs at start (No available shared memory ...)``.
+_QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`|\(([^()\n]{20,})\)')
+#: A title's own words and the message, set apart by a dash or a bar: ``Model loading
+#: fails - Cannot find the config file``.
+_TITLE_DASH = re.compile(r" [-\u2013\u2014|] ")
 #: Blank lines between the paragraphs of a message's tail.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
@@ -147,7 +151,7 @@ def message_forms(report: ExceptionReport) -> list[str]:
         out.append(stripped[: position.start()])
     if report.kind == "text":
         # A message quoted in prose (an issue title): "...", `...`.
-        out.extend(q.group(1) or q.group(2) for q in _QUOTED.finditer(stripped))
+        out.extend(q.group(1) or q.group(2) or q.group(3) for q in _QUOTED.finditer(stripped))
         # A title's own words before a colon: "Contradictory suggestions: <message>".
         for form in dict.fromkeys(f for f in (stripped, untagged) if f):
             lead = _PROSE_LEAD.match(form)
@@ -158,6 +162,9 @@ def message_forms(report: ExceptionReport) -> list[str]:
             version = _VERSION_LEAD.match(form)
             if version and len(form) - version.end() >= _PROSE_LEAD_REST:
                 out.append(form[version.end() :])
+            for dash in _TITLE_DASH.finditer(form):
+                if len(form) - dash.end() >= _PROSE_LEAD_REST:
+                    out.append(form[dash.end() :])
     glued = _GLUED_SENTENCE.search(stripped)
     if glued:
         # The message ended at that period; the writer's words follow it (a title).

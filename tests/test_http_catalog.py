@@ -273,6 +273,13 @@ def test_prose_that_mentions_a_status_is_not_answered(statuses: Catalog, text: s
         "httpx.HTTPStatusError: Client error '403 Forbidden' for url"
         " 'https://hf-mirror.com/org/gated/resolve/main/config.json'\nFor more information"
         " check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/403",
+        # the Hub's rate limit and its outages are the Hub's too, not a server still loading
+        "huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url:"
+        " https://huggingface.co/api/models/org/model/revision/main (Request ID: Root=1-6)",
+        "requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url:"
+        " https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main",
+        "httpx.HTTPStatusError: Server error '502 Bad Gateway' for url"
+        " 'https://hf-mirror.com/org/model/resolve/main/config.json'",
     ],
 )
 def test_the_hubs_statuses_are_the_hubs_not_the_engines(statuses: Catalog, text: str) -> None:

@@ -10,10 +10,15 @@ before 1.0) or ``Client error '404 Not Found' for url 'https://huggingface.co/..
 say more and rank first, and their advice is about the model download: a token,
 a gated model's licence, a repo id.
 
+The Hub's rate limit (429) and its own outages (500, 502, 503, 504) are the
+Hub's too: an engine that was starting gets them while it downloads, and the
+engine's server-side advice for the same status (a server still loading, a dead
+engine core) would send the user to the wrong log.
+
 >>> sorted({s.template.split(" ")[0] for s in RECORDS})
-['401', '403', '404', 'Client']
+['401', '403', '404', '429', '500', '502', '503', '504', 'Client', 'Server']
 >>> len(RECORDS)
-12
+32
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ _SOURCES = (
     "https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/utils/_http.py",
     "https://huggingface.co/docs/hub/models-gated",
     "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables",
+    "https://huggingface.co/docs/hub/rate-limits",
 )
 
 _DOWNLOAD = (
@@ -81,7 +87,42 @@ _ADVICE: dict[int, tuple[str, tuple[str, ...], str]] = {
         "# before\npython -m sglang.launch_server --model-path models/qwen2.5-7b\n"
         "# after\npython -m sglang.launch_server --model-path /data/models/qwen2.5-7b",
     ),
+    429: (
+        "The Hub rate-limited this address: it counts requests per 5-minute window, with"
+        " lower limits for requests without a token (many workers or containers starting at"
+        " once behind one address reach them quickest).",
+        (
+            "Send a token: set HF_TOKEN in the engine's environment (a container's included);"
+            " logged-in requests get higher limits",
+            "Download the model once (hf download <repo id>, older releases:"
+            " huggingface-cli download) and start every worker from that cache with"
+            " HF_HUB_OFFLINE=1, or pass the local directory as the model",
+            "Wait for the window to pass before retrying",
+        ),
+        "# download once, then start offline from the cache\nhf download Qwen/Qwen3-8B\n"
+        "HF_HUB_OFFLINE=1 vllm serve Qwen/Qwen3-8B",
+    ),
 }
+
+#: The Hub's own outages: what to do is the same for each.
+_OUTAGE = (
+    (
+        "If the model's files are already in the cache, start with HF_HUB_OFFLINE=1 so that"
+        " nothing is asked of the Hub",
+        "Otherwise retry later, or download through a mirror by setting HF_ENDPOINT",
+        "To be independent of the Hub, download the model to a directory once and pass that"
+        " path as the model",
+    ),
+    "# the files are cached already\nHF_HUB_OFFLINE=1 python -m sglang.launch_server"
+    " --model-path Qwen/Qwen3-8B",
+)
+for _code, _what in (
+    (500, "failed on its side"),
+    (502, "could not reach its backend (a proxy's answer)"),
+    (503, "is unavailable for now (maintenance or overload)"),
+    (504, "timed out behind its proxy"),
+):
+    _ADVICE[_code] = (f"The Hub {_what}: nothing in the request is wrong.", *_OUTAGE)
 
 
 #: The client's own class per form: a paste shows it when huggingface_hub let it through
@@ -106,9 +147,16 @@ def _spec(code: int, host: str, template: str, form: str) -> Spec:
         documentation=f"HTTP {code} {by_code(code).phrase} from the Hugging Face Hub."
         f" {documentation}{_DOWNLOAD}",
         trigger="Starting an engine (or loading a tokenizer or config) with a model id the"
-        " Hub refuses.",
+        " Hub refuses."
+        if code < 429
+        else "Starting an engine (or loading a tokenizer or config) while the Hub"
+        + (" rate-limits the address." if code == 429 else " is failing."),
         situations="Gated models (Llama, Gemma, ...) without an accepted licence or a"
-        " token; misspelt ids; local paths that do not exist.",
+        " token; misspelt ids; local paths that do not exist."
+        if code < 429
+        else "Many workers or containers downloading at once; runs without a token."
+        if code == 429
+        else "Hub incidents; corporate proxies in front of the Hub.",
         solutions=solutions,
         example_fix=example_fix,
         tags=("http", f"http-status-{code}", "huggingface-hub"),
@@ -117,13 +165,28 @@ def _spec(code: int, host: str, template: str, form: str) -> Spec:
     )
 
 
-#: The Hub's 401, 403 and 404 in requests' and httpx's words, at the Hub and its mirror.
+def _side(code: int) -> tuple[str, str]:
+    """How requests and httpx name a status's side: ``Client``/``client`` or ``Server``/``server``."""
+    return ("Client", "client") if code < 500 else ("Server", "server")
+
+
+#: The Hub's statuses in requests' and httpx's words, at the Hub and its mirror.
 RECORDS: tuple[Spec, ...] = tuple(
     spec
-    for code in _ADVICE
+    for code in sorted(_ADVICE)
     for host in HOSTS
     for spec in (
-        _spec(code, host, f"{code} Client Error: {{reason}} for url: {host}{{path}}", "requests"),
-        _spec(code, host, f"Client error '{code} {{reason}}' for url '{host}{{path}}'", "httpx"),
+        _spec(
+            code,
+            host,
+            f"{code} {_side(code)[0]} Error: {{reason}} for url: {host}{{path}}",
+            "requests",
+        ),
+        _spec(
+            code,
+            host,
+            f"{_side(code)[1].capitalize()} error '{code} {{reason}}' for url '{host}{{path}}'",
+            "httpx",
+        ),
     )
 )

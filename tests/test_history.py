@@ -1032,3 +1032,36 @@ def test_a_long_message_that_moves_under_another_class_carries_its_lineage_on(
     lineage = result.history.lineage(before.id)
     assert lineage is not None
     assert (lineage.successor == after.id) is linked
+
+
+def test_a_curated_record_keeps_the_classes_its_message_was_raised_as() -> None:
+    """Curation replaces the advice, not the code's facts: ``errcat:was:ValueError`` stays.
+
+    vllm moved ``max_tokens must be at least 1, got {n}`` from ``ValueError`` to its own
+    ``VLLMValidationError``; a paste from an older release says ``ValueError``.
+    """
+    old = (
+        "def check(n):\n    if n < 1:\n        raise ValueError(f'n must be at least 1, got {n}')\n"
+    )
+    new = old.replace("ValueError", "ValidationError").replace(
+        "def check", "class ValidationError(Exception):\n    pass\n\n\ndef check"
+    )
+    result = build_history(
+        [
+            _snap("v1", {"src/pkg/__init__.py": "", "src/pkg/params.py": old}, day=1),
+            _snap("v2", {"src/pkg/__init__.py": "", "src/pkg/params.py": new}, day=2),
+        ],
+        repo=REPO,
+        analyzed_at=WHEN,
+    )
+    (mined,) = [e for e in result.envelopes if "at least 1" in e.record.error_message]
+    assert "errcat:was:ValueError" in mined.record.tags
+    curated_text = {"documentation": "curated", "tags": ("reviewed",)}
+    curated = RecordEnvelope.model_validate(
+        mined.model_copy(
+            update={"record": mined.record.model_copy(update=curated_text)}
+        ).model_dump(mode="json")
+    )
+    (kept,) = [e.record for e in reanchor([curated], result.envelopes).envelopes]
+    assert kept.documentation == "curated" and "reviewed" in kept.tags
+    assert "errcat:was:ValueError" in kept.tags and "errcat:in:check" in kept.tags

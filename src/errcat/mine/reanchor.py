@@ -14,7 +14,7 @@ from errcat.mine.core import MineResult
 from errcat.mine.pairing import Msg, follow_siblings
 from errcat.mine.records import github_url
 from errcat.models import GENERATED_TAG, ErrorRecord, RecordEnvelope
-from errcat.store import FUNCTION_TAG_PREFIX
+from errcat.store import BASE_TAG_PREFIX, FUNCTION_TAG_PREFIX, WAS_TAG_PREFIX
 
 #: Similarity (difflib ratio of the two templates) from which a reworded message
 #: is taken to be the same record (see :func:`reanchor`).
@@ -62,6 +62,10 @@ class ReanchorResult:
         return "\n".join(lines)
 
 
+#: The tag prefixes that state facts of the code at the raise site (the miner's, not a curator's).
+_CODE_FACTS = (FUNCTION_TAG_PREFIX, WAS_TAG_PREFIX, BASE_TAG_PREFIX)
+
+
 def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
@@ -84,9 +88,12 @@ def _reanchored(old: RecordEnvelope, new: RecordEnvelope, *, reworded: bool) -> 
         update["error_message"] = n.error_message
         update["message_pattern"] = n.message_pattern
     update.update(_advice_update(old.record, n))
-    # Which function raises it is a fact of the code, like its line: the new run's.
-    kept = [t for t in update.get("tags", old.record.tags) if not t.startswith(FUNCTION_TAG_PREFIX)]
-    update["tags"] = (*kept, *(t for t in n.tags if t.startswith(FUNCTION_TAG_PREFIX)))
+    # Which function raises it, the builtin its class derives from and the classes older
+    # revisions raised it as are facts of the code, like its line: the new run's. (A
+    # curated record that lost ``errcat:was:ValueError`` disagreed with every paste of
+    # vllm's older ``ValueError: max_tokens must be at least 1, got 0``.)
+    kept = [t for t in update.get("tags", old.record.tags) if not t.startswith(_CODE_FACTS)]
+    update["tags"] = (*kept, *(t for t in n.tags if t.startswith(_CODE_FACTS)))
     record = old.record.model_copy(update=update)
     envelope = old.model_copy(update={"record": record, "dataset_version": new.dataset_version})
     # model_copy does not validate: check the result as a release would.

@@ -58,7 +58,10 @@ def test_a_dotted_name_before_lowercase_words_is_never_cut(
     module: str, cls: str, rest: str
 ) -> None:
     message = f"expected {module}.{cls} {rest}"
-    assert all(f"{module}.{cls}" in form for form in _forms(f"TypeError: {message}"))
+    forms = _forms(f"TypeError: {message}")
+    assert forms[0] == message
+    # (A form may read the period as a lost line break between sentences; none cuts.)
+    assert all(f"{module}.{cls}" in form or f"{module}. {cls}" in form for form in forms)
 
 
 def test_a_line_under_the_message_is_tried_without_it() -> None:
@@ -224,3 +227,21 @@ def test_a_title_s_message_in_parentheses_or_after_a_dash_finds_its_record(
 def test_a_hyphen_inside_a_word_or_a_short_rest_is_no_title_dash() -> None:
     forms = _forms("[Bug]: multi-node TP - slow")
     assert "slow" not in forms and "node TP - slow" not in forms
+
+
+@given(st.lists(_WORD, min_size=2, max_size=4), st.lists(_WORD, min_size=2, max_size=4))
+def test_a_line_break_lost_between_two_sentences_is_put_back(
+    first: list[str], second: list[str]
+) -> None:
+    # sglang printed "Prefill out of memory. Try to lower your batch size.\nTry to allocate
+    # 1444 tokens."; a title or a Markdown paragraph joins it to "size.Try to allocate".
+    one, two = " ".join(first).capitalize(), " ".join(second).capitalize()
+    catalog = _catalog(f"{one}.\nTry {two} {{n}} tokens.")
+    match = errcat.match_error(f"RuntimeError: {one}.Try {two} 1444 tokens.", catalog)
+    assert match is not None and match.mode == "full"
+
+
+def test_a_lost_line_break_is_a_form_after_the_message_as_printed() -> None:
+    forms = _forms("TypeError: expected torch.Tensor, got numpy.ndarray.Fix the input")
+    assert forms[0] == "expected torch.Tensor, got numpy.ndarray.Fix the input"
+    assert "expected torch. Tensor, got numpy.ndarray. Fix the input" in forms

@@ -77,6 +77,13 @@ _GLUED_SENTENCE = re.compile(
 )
 
 
+#: A line break lost between two sentences of a message: ``batch size.Try to allocate``
+#: where the message printed ``batch size.\nTry to allocate`` (a title, a Markdown
+#: paragraph, a log viewer join the lines). A capitalised word right after a period that
+#: ends a word: dotted names go on with a lowercase letter or are CamelCase.
+_LOST_BREAK = re.compile(r"(?<=[a-z0-9)\]'\"])\.(?=[A-Z][a-z]+\b)")
+
+
 def message_forms(report: ExceptionReport) -> list[str]:
     """The message as printed plus the forms the exception's own decoration hides."""
     message = report.message
@@ -165,6 +172,8 @@ def message_forms(report: ExceptionReport) -> list[str]:
             for dash in _TITLE_DASH.finditer(form):
                 if len(form) - dash.end() >= _PROSE_LEAD_REST:
                     out.append(form[dash.end() :])
+    if _LOST_BREAK.search(stripped):
+        out.append(_LOST_BREAK.sub(". ", stripped))
     glued = _GLUED_SENTENCE.search(stripped)
     if glued:
         # The message ended at that period; the writer's words follow it (a title).

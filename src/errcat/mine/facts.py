@@ -15,6 +15,10 @@ from dataclasses import dataclass
 
 from errcat.mine.templates import _Alts
 
+#: What ``self.<name>(...)`` returns is noted as an :class:`_AttrDef` of attribute
+#: ``<name>()``, one per ``return`` of the method (the reader of guards follows it).
+RETURNS_SUFFIX = "()"
+
 #: ``ref`` prefix of a placeholder that reads a name imported from another module
 #: (``import:pkg.tips.TIPS``): the resolver puts in that module's constant.
 IMPORTED = "import:"

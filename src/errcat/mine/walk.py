@@ -24,6 +24,7 @@ from errcat.mine.captures import (
 )
 from errcat.mine.evaluate import _Env, _merge
 from errcat.mine.facts import (
+    RETURNS_SUFFIX,
     _Call,
     _ClassInfo,
     _ClassRef,
@@ -31,6 +32,7 @@ from errcat.mine.facts import (
     _RawSite,
 )
 from errcat.mine.guards import Assignment, Clause, exits
+from errcat.mine.logged import logged_call
 from errcat.mine.names import _is_exception_name, _ModuleNames, _names_in_target
 from errcat.mine.templates import _product, _TooManyVariantsError
 
@@ -68,6 +70,58 @@ def _is_property(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if name in ("property", "cached_property"):
             return True
     return False
+
+
+def _rejects(body: Sequence[ast.stmt]) -> bool:
+    r"""Whether an exiting block reports an error: it raises, or logs one and leaves.
+
+    ``if n > limit: logger.warning("too long"); continue`` rejects like a raise:
+    making its test true gives that other error, so it is no way out of a later one.
+
+    >>> _rejects(ast.parse("logger.warning('too long')\ncontinue").body)
+    True
+    >>> _rejects(ast.parse("logger.info('skip')\ncontinue").body)
+    False
+    """
+    if isinstance(body[-1], ast.Raise):
+        return True
+    return any(
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and logged_call(stmt.value) is not None
+        for stmt in body
+    )
+
+
+def returned_values(body: Sequence[ast.stmt]) -> list[ast.expr]:
+    r"""The values a function body returns (``return None`` and bare ``return`` left out).
+
+    Returns of the functions, classes and lambdas it defines are not its own.
+
+    >>> body = ast.parse("if a:\n    return cfg.x\ndef g():\n    return 2\nreturn None").body
+    >>> [ast.unparse(v) for v in returned_values(body)]
+    ['cfg.x']
+    """
+    out: list[ast.expr] = []
+    todo: list[ast.AST] = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return):
+            value = node.value
+            if value is not None and not (isinstance(value, ast.Constant) and value.value is None):
+                out.append(value)
+            continue
+        if isinstance(node, ast.stmt):
+            todo.extend(
+                reversed([c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt)])
+            )
+            for handler in getattr(node, "handlers", ()):
+                todo.extend(reversed(handler.body))
+            for case in getattr(node, "cases", ()):
+                todo.extend(reversed(case.body))
+    return out
 
 
 class _Walker(_ModuleNames):
@@ -153,11 +207,11 @@ class _Walker(_ModuleNames):
                 # An early exit: the rest of the block runs only when it was not taken.
                 if exits(stmt.body) and not exits(stmt.orelse):
                     self._clauses.append((stmt.test, False))
-                    if isinstance(stmt.body[-1], ast.Raise):
+                    if _rejects(stmt.body):
                         self._rejecting.add((id(stmt.test), False))
                 elif exits(stmt.orelse) and not exits(stmt.body):
                     self._clauses.append((stmt.test, True))
-                    if isinstance(stmt.orelse[-1], ast.Raise):
+                    if _rejects(stmt.orelse):
                         self._rejecting.add((id(stmt.test), True))
         del self._clauses[depth:]
         return env, terminated
@@ -423,6 +477,9 @@ class _Walker(_ModuleNames):
                 ]
                 if returned:  # a property reads as the attribute it computes
                     self._self_assign(node.name, returned[-1])
+            elif method_of is not None:  # self.limit(req) reads what the method returns
+                for value in returned_values(node.body):
+                    self._self_assign(node.name + RETURNS_SUFFIX, value)
         finally:
             for name, value in saved.items():
                 setattr(self, name, value)

@@ -245,6 +245,8 @@ class _RawSite:
     #: The class is a parameter of the raising function (``raise exception(msg)``):
     #: each caller chooses it; ``cls`` is the parameter's default, if it has one.
     caller_class: bool = False
+    #: A log call that prints a traceback after its line (``logger.exception``).
+    traceback: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from errcat.mine.facts import (
 )
 from errcat.mine.files import _module_name
 from errcat.mine.guards import build_guard, followed_defs
-from errcat.mine.logged import logged_call
+from errcat.mine.logged import logged_call, prints_traceback
 from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
 from errcat.mine.raisers import _Helper, helper_argument, raising_helpers
@@ -441,7 +441,12 @@ class _Scanner(_Walker):
         logged = logged_call(call)
         if logged is not None:
             level, message = logged
-            self._site(node, _ClassRef(level, "logged"), args=(self._arg(message, env),))
+            self._site(
+                node,
+                _ClassRef(level, "logged"),
+                args=(self._arg(message, env),),
+                traceback=prints_traceback(call),
+            )
             return
         func = call.func
         helper: _Helper | None = None

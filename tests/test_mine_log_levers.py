@@ -114,25 +114,43 @@ def test_a_branch_that_logs_another_error_and_leaves_is_no_way_out(tmp_path: Pat
     assert "internal check" in full.documentation
 
 
-@pytest.mark.parametrize(
-    ("method", "way_out"), [("info", True), ("debug", True), ("warning", False), ("error", False)]
-)
-def test_a_branch_that_logs_an_error_and_leaves_is_no_way_out_unless_it_is_info(
-    tmp_path: Path, method: str, way_out: bool
+#: What an early exit does, and how bad that is (info: nothing; a raise: the worst).
+EXITS = {
+    "logger.info('skipping a long prompt')": -1,
+    "logger.warning('skipping a long prompt')": 0,
+    "logger.error('dropping a long prompt')": 1,
+    "logger.critical('dropping a long prompt')": 2,
+    "raise ValueError('prompt too long')": 3,
+}
+#: A later report of the same function, and how bad it is.
+SITES = {
+    "logger.warning('Prompt of %d tokens spans several blocks', n)": 0,
+    "logger.error('Prompt of %d tokens spans several blocks', n)": 1,
+    "raise ValueError(f'Prompt of {n} tokens spans several blocks')": 3,
+}
+
+
+@pytest.mark.parametrize("site", SITES)
+@pytest.mark.parametrize("exit_", EXITS)
+def test_an_early_exit_is_a_way_out_only_to_a_milder_report(
+    tmp_path: Path, exit_: str, site: str
 ) -> None:
+    # Passing a longer prompt than --max-model-len trades the later report for the early
+    # exit's: a fix only when that one is milder (a warning instead of a raise).
+    leave = "" if exit_.startswith("raise") else "\n            return"
     source = f"""
     import logging
     logger = logging.getLogger(__name__)
     def admit(args, n):
         if n > args.max_model_len:
-            logger.{method}("skipping a long prompt")
-            return
+            {exit_}{leave}
         if n > args.block_size:
-            logger.warning("Prompt of %d tokens spans several blocks", n)
+            {site}
     """
     records = _mine(tmp_path, {"arg_utils.py": ARGS, "admit.py": source})
     spans = _only(records, "Prompt of")
     assert any("--block-size" in s for s in spans.solutions)
+    way_out = EXITS[exit_] < SITES[site]
     assert any("--max-model-len" in s for s in spans.solutions) is way_out
 
 

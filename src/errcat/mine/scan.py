@@ -43,7 +43,7 @@ from errcat.mine.raisers import _Helper, helper_argument, raising_helpers
 from errcat.mine.records import SNIPPET_RADIUS
 from errcat.mine.templates import _Field
 from errcat.mine.values import collect_values
-from errcat.mine.walk import _Walker
+from errcat.mine.walk import _Walker, severity
 
 _MAX_ARG = 200  # longest argument source kept for a binding
 _MAX_READS = 40  # attributes (and forwarding calls) noted per parameter
@@ -307,7 +307,7 @@ class _Scanner(_Walker):
                 rejected=tuple(
                     i
                     for i, (test, holds) in enumerate(clauses)
-                    if (id(test), holds) in self._rejecting
+                    if self._rejecting.get((id(test), holds), -1) >= severity(cls)
                 ),
             )
         self.sites.append(_RawSite(node.lineno, self._func_qual, cls, **kwargs))

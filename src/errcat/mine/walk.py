@@ -72,25 +72,45 @@ def _is_property(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def _rejects(body: Sequence[ast.stmt]) -> bool:
-    r"""Whether an exiting block reports an error: it raises, or logs one and leaves.
+#: How bad what a site reports is: a way out of it must not lead to as bad a report.
+SEVERITY = {"WARNING": 0, "ERROR": 1, "CRITICAL": 2}
+#: A raise is worse than any logged line (the program stops there).
+RAISED = len(SEVERITY)
 
-    ``if n > limit: logger.warning("too long"); continue`` rejects like a raise:
-    making its test true gives that other error, so it is no way out of a later one.
+
+def severity(cls: _ClassRef) -> int:
+    """How bad a site's report is: its log level's rank, or :data:`RAISED` for a raise.
+
+    >>> severity(_ClassRef("WARNING", "logged")), severity(_ClassRef("ValueError", "builtin"))
+    (0, 3)
+    """
+    return SEVERITY.get(cls.name, RAISED) if cls.kind == "logged" else RAISED
+
+
+def _rejects(body: Sequence[ast.stmt]) -> int | None:
+    r"""How bad what an exiting block reports (:func:`severity`), or ``None`` if it reports none.
+
+    ``if n > limit: logger.warning("too long"); continue`` reports a warning:
+    making its test true trades a later warning for that one, so it is no way out
+    of a later warning (but is one out of a later raise: the program goes on).
 
     >>> _rejects(ast.parse("logger.warning('too long')\ncontinue").body)
+    0
+    >>> _rejects(ast.parse("raise ValueError('bad')").body)
+    3
+    >>> _rejects(ast.parse("logger.info('skip')\ncontinue").body) is None
     True
-    >>> _rejects(ast.parse("logger.info('skip')\ncontinue").body)
-    False
     """
     if isinstance(body[-1], ast.Raise):
-        return True
-    return any(
-        isinstance(stmt, ast.Expr)
-        and isinstance(stmt.value, ast.Call)
-        and logged_call(stmt.value) is not None
+        return RAISED
+    levels = [
+        SEVERITY.get(found[0], RAISED)
         for stmt in body
-    )
+        if isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and (found := logged_call(stmt.value)) is not None
+    ]
+    return max(levels) if levels else None
 
 
 def returned_values(body: Sequence[ast.stmt]) -> list[ast.expr]:
@@ -151,8 +171,14 @@ class _Walker(_ModuleNames):
         self._handler: str | None = None
         #: The classes each parameter of the function being scanned is annotated with.
         self._annotations: dict[str, tuple[str, ...]] = {}
-        #: Clauses an ``if`` whose branch raises put on the stack: (id of the test, truth).
-        self._rejecting: set[tuple[int, bool]] = set()
+        #: Clauses an ``if`` whose branch raises (or logs an error) and leaves put on the
+        #: stack: (id of the test, truth) -> how bad that branch's report is (:func:`severity`).
+        self._rejecting: dict[tuple[int, bool], int] = {}
+
+    def _note_rejecting(self, test: ast.expr, holds: bool, rank: int | None) -> None:
+        """Note that the clause ``(test, holds)`` is there because its other branch reports."""
+        if rank is not None:
+            self._rejecting[(id(test), holds)] = rank
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:
         """Record a ``raise`` statement (see the subclass)."""
@@ -207,12 +233,10 @@ class _Walker(_ModuleNames):
                 # An early exit: the rest of the block runs only when it was not taken.
                 if exits(stmt.body) and not exits(stmt.orelse):
                     self._clauses.append((stmt.test, False))
-                    if _rejects(stmt.body):
-                        self._rejecting.add((id(stmt.test), False))
+                    self._note_rejecting(stmt.test, False, _rejects(stmt.body))
                 elif exits(stmt.orelse) and not exits(stmt.body):
                     self._clauses.append((stmt.test, True))
-                    if _rejects(stmt.orelse):
-                        self._rejecting.add((id(stmt.test), True))
+                    self._note_rejecting(stmt.test, True, _rejects(stmt.orelse))
         del self._clauses[depth:]
         return env, terminated
 

@@ -100,8 +100,46 @@ def test_a_limit_a_method_returns_from_the_config_names_its_flags(tmp_path: Path
         "Raise --max-num-batched-tokens if you can (it decides `prompt_limit`). "
         "--max-num-batched-tokens: Tokens per iteration",
     )
-    assert "--max-model-len" in too_long.documentation
-    assert "internal check" not in too_long.documentation
+    assert too_long.documentation == (
+        "Logged when `seq_group.num_tokens()` is greater than `prompt_limit` "
+        "(from --max-model-len, --max-num-batched-tokens)."
+    )
+
+
+def test_a_limit_assigned_from_the_config_on_each_branch_names_its_flags(tmp_path: Path) -> None:
+    source = """
+    import logging
+    from proj.config import SchedulerConfig
+    logger = logging.getLogger(__name__)
+    class Scheduler:
+        def __init__(self, scheduler_config: SchedulerConfig):
+            self.scheduler_config = scheduler_config
+        def schedule(self, seq_group):
+            if self.scheduler_config.chunked:
+                prompt_limit = self.scheduler_config.max_model_len
+            else:
+                prompt_limit = min(
+                    self.scheduler_config.max_model_len,
+                    self.scheduler_config.max_num_batched_tokens,
+                )
+            if seq_group.n > prompt_limit:
+                logger.warning("Input prompt (%d tokens) is too long", seq_group.n)
+            budget = self.scheduler_config.max_model_len
+            if seq_group.partial:
+                budget = seq_group.remaining
+            if seq_group.n > budget:
+                logger.warning("Input prompt (%d tokens) is over the budget", seq_group.n)
+    """
+    records = _mine(tmp_path, {"arg_utils.py": ARGS, "config.py": CONFIG, "scheduler.py": source})
+    too_long = _only(records, "Input prompt ({seq_group.n} tokens) is too long")
+    assert too_long.documentation == (
+        "Logged when `seq_group.n` is greater than `prompt_limit` "
+        "(from --max-model-len, --max-num-batched-tokens)."
+    )
+    assert too_long.solutions[0].startswith("Raise --max-model-len if you can")
+    # A local that is also internal state on another branch names no lever in the text.
+    over = _only(records, "Input prompt ({seq_group.n} tokens) is over")
+    assert over.documentation == "Logged when `seq_group.n` is greater than `budget`."
 
 
 def test_a_branch_that_logs_another_error_and_leaves_is_no_way_out(tmp_path: Path) -> None:

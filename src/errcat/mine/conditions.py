@@ -59,7 +59,7 @@ from errcat.mine.logic import (
 )
 from errcat.mine.options import OptionIndex, env_read
 from errcat.mine.project import ProjectIndex
-from errcat.mine.returns import returned
+from errcat.mine.returns import levers_only, returned
 from errcat.mine.terms import (
     bound_ref,
     callee,
@@ -88,6 +88,16 @@ _MAX_DEPTH = 4
 #: How many ``self.x`` assignments deep a term is followed (each one's answer is remembered).
 _MAX_NESTING = 6
 _MAX_SOURCES_SHOWN = 4
+
+
+def _self_method_call(node: ast.expr) -> bool:
+    """Whether a value is what a method of the object returns (``self._get_limit(seq)``)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+    )
 
 
 def _type_names(node: ast.expr) -> list[str]:
@@ -462,7 +472,11 @@ class Reader:
             return self.value(node)
         if isinstance(node, ast.Name) and depth < _MAX_DEPTH:
             single = self._single_def(node.id)
-            if single is not None and len(ast.unparse(single)) <= _MAX_TERM:
+            if (
+                single is not None
+                and len(ast.unparse(single)) <= _MAX_TERM
+                and not _self_method_call(single)  # prompt_limit, not self._get_limit(seq)
+            ):
                 return self.term(single, depth + 1)
         text = f"`{ast.unparse(node)}`"
         if isinstance(node, ast.Name) and self.origins(node.id):
@@ -471,7 +485,8 @@ class Reader:
             shown = list(dict.fromkeys(r.shown() for r in refs if r is not None))
             if refs and all(r is not None for r in refs):
                 return f"{text} ({or_list(shown)})"
-            return text
+            if levers_only(self, node) is None:  # values of internal state: no levers named
+                return text
         found = [r.shown() for r in self.sources(node)]
         if found:
             more = " and others" if len(found) > _MAX_SOURCES_SHOWN else ""

@@ -143,7 +143,9 @@ Templates are built with the algebra of :mod:`~errcat.mine.templates`.
   trigger scenarios, solutions, an example fix, tips, a validation snippet and
   a type guard written from the code at its raise site, and the tag
   ``errcat:generated``; ``advice=False`` (``errcat mine --no-advice``) leaves
-  them empty as before.
+  them empty as before. A guard reads what a method returns when the returns
+  are computed from levers alone (:mod:`~errcat.mine.returns`), and a log call's
+  advice speaks of log lines, not of a traceback (:mod:`~errcat.mine.logwords`).
 """
 
 from __future__ import annotations

@@ -55,7 +55,10 @@ from errcat.mine.conditions import Reader
 from errcat.mine.facts import _Def, _Guard
 from errcat.mine.fixes import example_fix
 from errcat.mine.levers import Ref
+from errcat.mine.logged import shows_caught
 from errcat.mine.logic import conjuncts, negate, parse_test
+from errcat.mine.logwords import WARNING_LEVELS, handled, handled_doc, warning_note
+from errcat.mine.logwords import internal as internal_words
 from errcat.mine.options import OptionIndex
 from errcat.mine.project import ProjectIndex
 from errcat.mine.ways import Way, ways_out
@@ -114,6 +117,13 @@ class _Advice:
     #: The solutions the code gives, before any message's own: :func:`with_message`
     #: starts from these, so that one site's advice is specialised to each message alike.
     own: tuple[str, ...] = ()
+    #: A log call's level (``""`` for a raise): its advice speaks of log lines.
+    logged: str = ""
+    #: For a line logged while handling an error: what to fix when the line shows that
+    #: error's message, and when it does not (:func:`errcat.mine.logwords.handled`).
+    caught: tuple[str, ...] = ()
+    #: The last solution of a logged warning: it may be acted on or left alone.
+    note: str = ""
 
 
 def message_advice(template: str) -> list[str]:
@@ -189,12 +199,16 @@ def write_advice(
     calls: CallIndex | None = None,
     project: ProjectIndex | None = None,
     repo: str = "",
+    logged: bool = False,
+    traceback: bool = False,
 ) -> _Advice:
     """The advice for one record, from its raise site's guard and the project's options.
 
     ``calls`` tells what the function's callers pass for its parameters and
     what the functions its tests call read (:class:`errcat.mine.bindings.CallIndex`);
     ``project`` what the whole project defines (:class:`errcat.mine.project.ProjectIndex`).
+    ``logged``: the site is a log call whose level is ``error_class``; ``traceback``:
+    it prints a traceback after its line (:mod:`errcat.mine.logwords`).
     """
     defs: defaultdict[str, list[_Def]] = defaultdict(list)
     for d in guard.defs:
@@ -230,7 +244,11 @@ def write_advice(
     ways = sorted(ways, key=lambda w: w.rank)
     levers = [w for w in ways if w.kind != "hardware"]
     solutions = _with_help([w.text for w in levers], levers)
-    solutions += _fallback_solutions(guard, error_class)
+    caught: tuple[str, ...] = ()
+    if logged and guard.handler is not None:
+        caught = _caught(guard, traceback)
+    else:
+        solutions += _fallback_solutions(guard, error_class)
     solutions = [text for text in solutions if _real_flags(text, options)]
     launcher = project.launcher(_project(repo)) if project is not None else None
     advice = _Advice(
@@ -240,16 +258,21 @@ def write_advice(
             reader.normalize(_conjoin(open_tests)) if open_tests else None,
             repo,
             entry,
+            logged=logged,
+            traceback=traceback,
         ),
         trigger_scenarios=_triggers(reader, condition),
         solutions=tuple(solutions),
         own=tuple(solutions),
         example_fix=example_fix(levers, launcher),
-        prevention_tips=tuple(_tips(reader, condition)),
-        validation_code=_validation(guard, tests, error_class, file_path, line),
-        type_guard=_type_guard(guard, condition, error_class),
+        prevention_tips=tuple(_tips(reader, condition, error_class if logged else "")),
+        validation_code=_validation(guard, tests, error_class, file_path, line, logged=logged),
+        type_guard=_type_guard(guard, condition, error_class, logged),
         hardware=tuple(w.text for w in ways if w.kind == "hardware"),
-        internal="" if levers else _internal(guard, error_class, repo),
+        internal="" if levers else _internal(guard, error_class, repo, logged, traceback),
+        logged=error_class if logged else "",
+        caught=caught,
+        note=warning_note(_project(repo)) if logged and error_class in WARNING_LEVELS else "",
     )
     return with_message(advice, template)
 
@@ -264,11 +287,16 @@ def with_message(advice: _Advice, template: str) -> _Advice:
     """
     told = message_advice(template)
     solutions = [*told, *advice.own]
+    if advice.caught:  # where the error a logged line caught is shown
+        solutions.append(advice.caught[0 if shows_caught(template) else -1])
     if advice.hardware and _HARDWARE_WORDS.search(template):
         solutions.extend(advice.hardware)
-    if advice.internal and not advice.own and not told:
+    internal = bool(advice.internal and not advice.own and not told and not advice.caught)
+    if internal:
         solutions.append(advice.internal)
     unique = tuple(dict.fromkeys(solutions))[:_MAX_SOLUTIONS]
+    if advice.note and not internal:  # a logged warning may be left alone: said last
+        unique = (*unique, advice.note)
     return replace(advice, solutions=unique)
 
 
@@ -323,10 +351,21 @@ def _entry_point(guard: _Guard, project: ProjectIndex | None) -> bool:
 
 
 def _documentation(
-    guard: _Guard, reader: Reader, condition: ast.expr | None, repo: str, entry: bool
+    guard: _Guard,
+    reader: Reader,
+    condition: ast.expr | None,
+    repo: str,
+    entry: bool,
+    *,
+    logged: bool = False,
+    traceback: bool = False,
 ) -> str:
-    """Why, in at most about :data:`DOC_WORDS` words: the user-facing part of the condition."""
+    """Why, in at most about :data:`DOC_WORDS` words: the user-facing part of the condition.
+
+    A log call's is said of a logged line ("Logged when ...").
+    """
     where = f"`{short_function(guard.function)}`"
+    verb = "Logged" if logged else "Raised"
     user: list[str] = []
     scope: list[str] = []
     for part in conjuncts(condition) if condition is not None else []:
@@ -341,19 +380,25 @@ def _documentation(
     if head and not _real_flags(head, reader.options):
         head = ""  # a docstring naming a flag no parser defines (an example, another tool)
     if user:
-        why = f"Raised when {' and '.join(user)}"
+        why = f"{verb} when {' and '.join(user)}"
         if scope:
             why += f" ({' and '.join(scope)})"
         why += "."
     elif guard.handler is not None:
         caught = guard.handler or "an exception"
-        why = f"Raised in {where} while handling {caught}: the cause is shown above it."
-    elif guard.module_level:
-        why = f"Raised when module `{guard.function}` is imported{short}."
-    else:
         why = (
-            f"An internal check of {_project(repo)} in {where}{short}: "
-            "no setting you pass decides it."
+            handled_doc(where, caught, traceback=traceback)
+            if logged
+            else f"Raised in {where} while handling {caught}: the cause is shown above it."
+        )
+    elif guard.module_level:
+        why = f"{verb} when module `{guard.function}` is imported{short}."
+    else:
+        check = f"internal check of {_project(repo)} in {where}{short}"
+        why = (
+            f"Logged by an {check}: no setting you pass decides it."
+            if logged
+            else f"An {check}: no setting you pass decides it."
         )
     text = f"{head} {why}".strip() if head else why
     if _words(text) > DOC_WORDS:
@@ -365,9 +410,9 @@ def _documentation(
                 break
             kept.append(said)
         text = (
-            f"Raised when {' and '.join(kept)}, among other conditions (see the validation code)."
+            f"{verb} when {' and '.join(kept)}, among other conditions (see the validation code)."
             if kept
-            else f"Raised in {where} when a long condition holds (see the validation code)."
+            else f"{verb} in {where} when a long condition holds (see the validation code)."
         )
     return text
 
@@ -392,13 +437,21 @@ def _triggers(reader: Reader, condition: ast.expr | None) -> str:
     return " ".join(parts)
 
 
-def _internal(guard: _Guard, error_class: str, repo: str) -> str:
-    """What to do about a check that reads no lever: say so, and what to report."""
+def _internal(
+    guard: _Guard, error_class: str, repo: str, logged: bool = False, traceback: bool = False
+) -> str:
+    """What to do about a check that reads no lever: say so, and what to report.
+
+    A logged line has no traceback of its own: what to read around it instead
+    (:func:`errcat.mine.logwords.internal`).
+    """
     project = _project(repo)
     where = short_function(guard.function)
     report = (
         f"report it at https://github.com/{repo}/issues" if repo else "report it to the project"
     )
+    if logged:
+        return internal_words(project, where, error_class, report, traceback=traceback)
     if error_class.rsplit(".", 1)[-1] == "NotImplementedError":
         return (
             f"{project} does not implement this case (in {where}); it is an internal limit, not a "
@@ -408,6 +461,21 @@ def _internal(guard: _Guard, error_class: str, repo: str) -> str:
         f"This is an internal check of {project} (in {where}), not a setting you pass: upgrade "
         f"to the newest {project} release, and if it persists, {report} with the whole "
         "traceback, the launch command and the version"
+    )
+
+
+def _caught(guard: _Guard, traceback: bool) -> tuple[str, ...]:
+    """What to fix for a line logged while handling an error (see :attr:`_Advice.caught`)."""
+    what = guard.handler or "exception"
+    where = short_function(guard.function)
+    if guard.handler in _IMPORT_ERRORS or any(n in what for n in _IMPORT_ERRORS):
+        return (
+            f"Install the package that is missing (pip install <package>), at the version the "
+            f"project requires: {where} caught an ImportError and logged this line",
+        )
+    return (
+        handled(what, where, traceback=traceback, printed=True),
+        handled(what, where, traceback=traceback, printed=False),
     )
 
 
@@ -426,7 +494,8 @@ def _fallback_solutions(guard: _Guard, error_class: str) -> list[str]:
     return []
 
 
-def _tips(reader: Reader, condition: ast.expr | None) -> list[str]:
+def _tips(reader: Reader, condition: ast.expr | None, logged: str = "") -> list[str]:
+    """Checks to make before launching; ``logged``: the level of a log call's line."""
     if condition is None:
         return []
     tips = []
@@ -437,7 +506,8 @@ def _tips(reader: Reader, condition: ast.expr | None) -> list[str]:
             tips.append(f"{ref.name} accepts {', '.join(ref.choices)}")
     if len(flags) > 1:
         names = ", ".join(r.name for r in flags)
-        tips.append(f"Check {names} together before launching: this combination is rejected")
+        outcome = f"logs this {logged.lower()}" if logged else "is rejected"
+        tips.append(f"Check {names} together before launching: this combination {outcome}")
     for ref in levers:
         if ref.kind == "env":
             tips.append(f"Set {ref.name} explicitly in the environment the program starts from")
@@ -454,10 +524,13 @@ def _validation(
     error_class: str,
     file_path: str,
     line: int,
+    *,
+    logged: bool = False,
 ) -> str | None:
     if not tests:
         return None
-    lines = [f"# {guard.function} raises {error_class} when this holds ({file_path}:{line})"]
+    verb = "logs" if logged else "raises"
+    lines = [f"# {guard.function} {verb} {error_class} when this holds ({file_path}:{line})"]
     for d in guard.defs:
         if d.kind == "=" and not d.clauses:
             lines.append(f"# with {d.name} = {d.expr}")
@@ -468,7 +541,9 @@ def _validation(
     return "\n".join(lines)
 
 
-def _type_guard(guard: _Guard, condition: ast.expr | None, error_class: str) -> str | None:
+def _type_guard(
+    guard: _Guard, condition: ast.expr | None, error_class: str, logged: bool = False
+) -> str | None:
     if condition is None:
         return None
     for part in conjuncts(condition):
@@ -480,5 +555,6 @@ def _type_guard(guard: _Guard, condition: ast.expr | None, error_class: str) -> 
             and part.operand.func.id == "isinstance"
         ):
             check = ast.unparse(part.operand)
-            return f"if not {check}:\n    ...  # `{guard.function}` raises {error_class} here"
+            verb = "logs" if logged else "raises"
+            return f"if not {check}:\n    ...  # `{guard.function}` {verb} {error_class} here"
     return None

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from errcat.mine.facts import _AttrDef, _Def
 from errcat.mine.levers import (
     MODEL_KEYS,
+    SOURCE_KINDS,
     Ref,
     hardware_ref,
     is_model_config,
@@ -58,6 +59,7 @@ from errcat.mine.logic import (
 )
 from errcat.mine.options import OptionIndex, env_read
 from errcat.mine.project import ProjectIndex
+from errcat.mine.returns import levers_only, returned
 from errcat.mine.terms import (
     bound_ref,
     callee,
@@ -86,8 +88,16 @@ _MAX_DEPTH = 4
 #: How many ``self.x`` assignments deep a term is followed (each one's answer is remembered).
 _MAX_NESTING = 6
 _MAX_SOURCES_SHOWN = 4
-#: Lever kinds that a term computed from them names ("(from --tp-size)").
-_SOURCE_KINDS = frozenset({"flag", "env", "request", "model", "package"})
+
+
+def _self_method_call(node: ast.expr) -> bool:
+    """Whether a value is what a method of the object returns (``self._get_limit(seq)``)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+    )
 
 
 def _type_names(node: ast.expr) -> list[str]:
@@ -170,7 +180,7 @@ class Reader:
                     return inner
             if func.attr in _CONVERSIONS:
                 return self.ref(func.value, depth)
-            return None
+            return self._returned(func, depth)
         if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:
             return self._request_key(func.value, node.args[0])  # data.get("tools")
         if (
@@ -204,7 +214,14 @@ class Reader:
                 return self.ref(node.args[0], depth)
             attr = ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load())
             return self.ref(attr, depth)
+        if isinstance(func, ast.Attribute):
+            return self._returned(func, depth)
         return None
+
+    def _returned(self, method: ast.Attribute, depth: int) -> Ref | None:
+        """The lever a method call returns (``self.limit()``), when each return reads it."""
+        found = returned(self, method, depth)[0]
+        return self._note(found) if found is not None else None
 
     def _attribute_ref(self, node: ast.Attribute, depth: int) -> Ref | None:
         if node.attr == "value" and isinstance(node.value, ast.Attribute):
@@ -393,7 +410,7 @@ class Reader:
                 value = parse_test(d.expr)
                 found = sub.ref(value)
                 refs.append(found)
-                if found is not None and found.kind in _SOURCE_KINDS:
+                if found is not None and found.kind in SOURCE_KINDS:
                     sources.setdefault(found.key, found)
                 elif found is None:
                     for r in sub.sources(value):
@@ -455,7 +472,11 @@ class Reader:
             return self.value(node)
         if isinstance(node, ast.Name) and depth < _MAX_DEPTH:
             single = self._single_def(node.id)
-            if single is not None and len(ast.unparse(single)) <= _MAX_TERM:
+            if (
+                single is not None
+                and len(ast.unparse(single)) <= _MAX_TERM
+                and not _self_method_call(single)  # prompt_limit, not self._get_limit(seq)
+            ):
                 return self.term(single, depth + 1)
         text = f"`{ast.unparse(node)}`"
         if isinstance(node, ast.Name) and self.origins(node.id):
@@ -464,7 +485,8 @@ class Reader:
             shown = list(dict.fromkeys(r.shown() for r in refs if r is not None))
             if refs and all(r is not None for r in refs):
                 return f"{text} ({or_list(shown)})"
-            return text
+            if levers_only(self, node) is None:  # values of internal state: no levers named
+                return text
         found = [r.shown() for r in self.sources(node)]
         if found:
             more = " and others" if len(found) > _MAX_SOURCES_SHOWN else ""
@@ -492,7 +514,7 @@ class Reader:
             return
         ref = self.ref(node, depth)
         if ref is not None:
-            if ref.kind in _SOURCE_KINDS:
+            if ref.kind in SOURCE_KINDS:
                 out.setdefault(ref.key, ref)
             return
         if is_model_config(node):  # get_context_length(self.hf_text_config): the model
@@ -514,6 +536,9 @@ class Reader:
                     out.setdefault(r.key, r)
             if isinstance(node.value, ast.Name) and node.value.id in self.params:
                 return  # an attribute of a parameter object is not the parameter's value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            for r in returned(self, node.func, depth)[1]:  # prompt_limit = self._limit(req)
+                out.setdefault(r.key, r)
         for attribute in self._named_attributes(node):
             self._sources(attribute, depth + 1, out, seen)
         for ref in self._helper_reads(node, depth):

@@ -300,6 +300,8 @@ def _file_entries(
                         calls=calls,
                         project=project,
                         repo=repo,
+                        logged=site.cls.kind == "logged",
+                        traceback=site.traceback,
                     )
                 written = with_message(written_for[key], text)
             entries.append(

@@ -15,6 +15,10 @@ from dataclasses import dataclass
 
 from errcat.mine.templates import _Alts
 
+#: What ``self.<name>(...)`` returns is noted as an :class:`_AttrDef` of attribute
+#: ``<name>()``, one per ``return`` of the method (the reader of guards follows it).
+RETURNS_SUFFIX = "()"
+
 #: ``ref`` prefix of a placeholder that reads a name imported from another module
 #: (``import:pkg.tips.TIPS``): the resolver puts in that module's constant.
 IMPORTED = "import:"
@@ -241,6 +245,8 @@ class _RawSite:
     #: The class is a parameter of the raising function (``raise exception(msg)``):
     #: each caller chooses it; ``cls`` is the parameter's default, if it has one.
     caller_class: bool = False
+    #: A log call that prints a traceback after its line (``logger.exception``).
+    traceback: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ __all__ = [
     "KINDS",
     "MODEL_KEYS",
     "RANK",
+    "SOURCE_KINDS",
     "Ref",
     "hardware_ref",
     "is_model_config",
@@ -49,6 +50,8 @@ __all__ = [
 
 #: Lever kinds, best first: solutions are ranked in this order.
 KINDS = ("flag", "request", "model", "env", "package", "hardware", "arg")
+#: Lever kinds that a term computed from them names ("(from --tp-size)").
+SOURCE_KINDS = frozenset({"flag", "env", "request", "model", "package"})
 RANK = {kind: n for n, kind in enumerate(KINDS)}
 
 

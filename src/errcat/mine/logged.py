@@ -29,7 +29,7 @@ from errcat.extract import extract_reports
 from errcat.patterns import placeholder_names, render_template
 from errcat.text import fold_whitespace
 
-__all__ = ["logged_call", "reads_whole", "reports_an_error"]
+__all__ = ["logged_call", "prints_traceback", "reads_whole", "reports_an_error", "shows_caught"]
 
 #: The level a logging method reports at, for the methods that report errors.
 _METHOD_LEVELS: Final = {
@@ -85,6 +85,31 @@ def logged_call(call: ast.Call) -> tuple[str, ast.expr] | None:
     return _METHOD_LEVELS[func.attr], ast.copy_location(message, fmt)
 
 
+def prints_traceback(call: ast.Call) -> bool:
+    """Whether a log call prints a traceback on the lines after its message.
+
+    ``logger.exception(...)`` does, and so does any call given ``exc_info``
+    (or ``stack_info``) other than a false constant.
+
+    >>> def parse(text):
+    ...     return ast.parse(text).body[0].value
+    >>> prints_traceback(parse("logger.exception('Failed')"))
+    True
+    >>> prints_traceback(parse("logger.error('Failed', exc_info=True)"))
+    True
+    >>> prints_traceback(parse("logger.error('Failed', exc_info=False)"))
+    False
+    """
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "exception":
+        return True
+    for keyword in call.keywords:
+        if keyword.arg in ("exc_info", "stack_info"):
+            value = keyword.value
+            return not (isinstance(value, ast.Constant) and not value.value)
+    return False
+
+
 def reads_whole(template: str) -> bool:
     r"""Whether a log line of ``template``, values put in, reads back as that message whole.
 
@@ -118,6 +143,26 @@ _CAUGHT = re.compile(
 
 
 _STR_CALL = re.compile(r"(?:str|repr)\((.+)\)")
+
+
+def shows_caught(template: str) -> bool:
+    """Whether a logged message prints a caught exception (or its traceback) anywhere in it.
+
+    >>> shows_caught("Failed to get world size with {e}, fallback to 1.")
+    True
+    >>> shows_caught("Failed to reach the server; retrying")
+    False
+    """
+    try:
+        names = placeholder_names(template)
+    except ValueError:
+        return False
+    for name in names:
+        expr = name.split("!")[0].split(":")[0].strip()
+        inner = _STR_CALL.fullmatch(expr)
+        if _CAUGHT.search(inner.group(1) if inner else expr):
+            return True
+    return False
 
 
 def reports_an_error(template: str) -> bool:

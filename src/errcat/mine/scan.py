@@ -36,14 +36,14 @@ from errcat.mine.facts import (
 )
 from errcat.mine.files import _module_name
 from errcat.mine.guards import build_guard, followed_defs
-from errcat.mine.logged import logged_call
+from errcat.mine.logged import logged_call, prints_traceback
 from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
 from errcat.mine.raisers import _Helper, helper_argument, raising_helpers
 from errcat.mine.records import SNIPPET_RADIUS
 from errcat.mine.templates import _Field
 from errcat.mine.values import collect_values
-from errcat.mine.walk import _Walker
+from errcat.mine.walk import _Walker, severity
 
 _MAX_ARG = 200  # longest argument source kept for a binding
 _MAX_READS = 40  # attributes (and forwarding calls) noted per parameter
@@ -307,7 +307,7 @@ class _Scanner(_Walker):
                 rejected=tuple(
                     i
                     for i, (test, holds) in enumerate(clauses)
-                    if (id(test), holds) in self._rejecting
+                    if self._rejecting.get((id(test), holds), -1) >= severity(cls)
                 ),
             )
         self.sites.append(_RawSite(node.lineno, self._func_qual, cls, **kwargs))
@@ -441,7 +441,12 @@ class _Scanner(_Walker):
         logged = logged_call(call)
         if logged is not None:
             level, message = logged
-            self._site(node, _ClassRef(level, "logged"), args=(self._arg(message, env),))
+            self._site(
+                node,
+                _ClassRef(level, "logged"),
+                args=(self._arg(message, env),),
+                traceback=prints_traceback(call),
+            )
             return
         func = call.func
         helper: _Helper | None = None

@@ -24,6 +24,7 @@ from errcat.mine.captures import (
 )
 from errcat.mine.evaluate import _Env, _merge
 from errcat.mine.facts import (
+    RETURNS_SUFFIX,
     _Call,
     _ClassInfo,
     _ClassRef,
@@ -31,6 +32,7 @@ from errcat.mine.facts import (
     _RawSite,
 )
 from errcat.mine.guards import Assignment, Clause, exits
+from errcat.mine.logged import logged_call
 from errcat.mine.names import _is_exception_name, _ModuleNames, _names_in_target
 from errcat.mine.templates import _product, _TooManyVariantsError
 
@@ -70,6 +72,78 @@ def _is_property(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
+#: How bad what a site reports is: a way out of it must not lead to as bad a report.
+SEVERITY = {"WARNING": 0, "ERROR": 1, "CRITICAL": 2}
+#: A raise is worse than any logged line (the program stops there).
+RAISED = len(SEVERITY)
+
+
+def severity(cls: _ClassRef) -> int:
+    """How bad a site's report is: its log level's rank, or :data:`RAISED` for a raise.
+
+    >>> severity(_ClassRef("WARNING", "logged")), severity(_ClassRef("ValueError", "builtin"))
+    (0, 3)
+    """
+    return SEVERITY.get(cls.name, RAISED) if cls.kind == "logged" else RAISED
+
+
+def _rejects(body: Sequence[ast.stmt]) -> int | None:
+    r"""How bad what an exiting block reports (:func:`severity`), or ``None`` if it reports none.
+
+    ``if n > limit: logger.warning("too long"); continue`` reports a warning:
+    making its test true trades a later warning for that one, so it is no way out
+    of a later warning (but is one out of a later raise: the program goes on).
+
+    >>> _rejects(ast.parse("logger.warning('too long')\ncontinue").body)
+    0
+    >>> _rejects(ast.parse("raise ValueError('bad')").body)
+    3
+    >>> _rejects(ast.parse("logger.info('skip')\ncontinue").body) is None
+    True
+    """
+    if isinstance(body[-1], ast.Raise):
+        return RAISED
+    levels = [
+        SEVERITY.get(found[0], RAISED)
+        for stmt in body
+        if isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and (found := logged_call(stmt.value)) is not None
+    ]
+    return max(levels) if levels else None
+
+
+def returned_values(body: Sequence[ast.stmt]) -> list[ast.expr]:
+    r"""The values a function body returns (``return None`` and bare ``return`` left out).
+
+    Returns of the functions, classes and lambdas it defines are not its own.
+
+    >>> body = ast.parse("if a:\n    return cfg.x\ndef g():\n    return 2\nreturn None").body
+    >>> [ast.unparse(v) for v in returned_values(body)]
+    ['cfg.x']
+    """
+    out: list[ast.expr] = []
+    todo: list[ast.AST] = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return):
+            value = node.value
+            if value is not None and not (isinstance(value, ast.Constant) and value.value is None):
+                out.append(value)
+            continue
+        if isinstance(node, ast.stmt):
+            todo.extend(
+                reversed([c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt)])
+            )
+            for handler in getattr(node, "handlers", ()):
+                todo.extend(reversed(handler.body))
+            for case in getattr(node, "cases", ()):
+                todo.extend(reversed(case.body))
+    return out
+
+
 class _Walker(_ModuleNames):
     """Walk a module's statements in order, keeping the state a raise site needs."""
 
@@ -97,8 +171,14 @@ class _Walker(_ModuleNames):
         self._handler: str | None = None
         #: The classes each parameter of the function being scanned is annotated with.
         self._annotations: dict[str, tuple[str, ...]] = {}
-        #: Clauses an ``if`` whose branch raises put on the stack: (id of the test, truth).
-        self._rejecting: set[tuple[int, bool]] = set()
+        #: Clauses an ``if`` whose branch raises (or logs an error) and leaves put on the
+        #: stack: (id of the test, truth) -> how bad that branch's report is (:func:`severity`).
+        self._rejecting: dict[tuple[int, bool], int] = {}
+
+    def _note_rejecting(self, test: ast.expr, holds: bool, rank: int | None) -> None:
+        """Note that the clause ``(test, holds)`` is there because its other branch reports."""
+        if rank is not None:
+            self._rejecting[(id(test), holds)] = rank
 
     def _raise(self, node: ast.Raise, env: _Env) -> None:
         """Record a ``raise`` statement (see the subclass)."""
@@ -153,12 +233,10 @@ class _Walker(_ModuleNames):
                 # An early exit: the rest of the block runs only when it was not taken.
                 if exits(stmt.body) and not exits(stmt.orelse):
                     self._clauses.append((stmt.test, False))
-                    if isinstance(stmt.body[-1], ast.Raise):
-                        self._rejecting.add((id(stmt.test), False))
+                    self._note_rejecting(stmt.test, False, _rejects(stmt.body))
                 elif exits(stmt.orelse) and not exits(stmt.body):
                     self._clauses.append((stmt.test, True))
-                    if isinstance(stmt.orelse[-1], ast.Raise):
-                        self._rejecting.add((id(stmt.test), True))
+                    self._note_rejecting(stmt.test, True, _rejects(stmt.orelse))
         del self._clauses[depth:]
         return env, terminated
 
@@ -423,6 +501,9 @@ class _Walker(_ModuleNames):
                 ]
                 if returned:  # a property reads as the attribute it computes
                     self._self_assign(node.name, returned[-1])
+            elif method_of is not None:  # self.limit(req) reads what the method returns
+                for value in returned_values(node.body):
+                    self._self_assign(node.name + RETURNS_SUFFIX, value)
         finally:
             for name, value in saved.items():
                 setattr(self, name, value)

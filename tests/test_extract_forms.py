@@ -175,29 +175,3 @@ def test_a_log_line_under_one_read_as_a_wrap_still_finds_its_record() -> None:
     catalog = _catalog('{client} - "{method} {path} HTTP/{http_version}" 404 Not Found')
     match = errcat.match_error(text, catalog)
     assert match is not None and match.params["path"] == "/v1/embeddings"
-
-
-_TITLE_WORDS = st.lists(st.sampled_from(["docker", "vllm", "stuck", "when", "starting", "api"]))
-
-
-@given(_TITLE_WORDS, st.sampled_from(["", " ", "!", "?"]))
-def test_a_message_in_parentheses_ending_a_title_is_a_form(words: list[str], end: str) -> None:
-    message = "No available shared memory broadcast block found"
-    title = f"[Bug]: {' '.join(['Server', *words])} ({message}){end}"
-    (report,) = extract_reports(title)
-    assert message in message_forms(report)
-
-
-def test_a_cut_message_in_parentheses_finds_its_record() -> None:
-    catalog = _catalog(
-        "No available shared memory broadcast block found in {n} seconds. This typically "
-        "happens when some processes are hanging or doing some time-consuming work."
-    )
-    title = "[Bug]: Docker stuck on start (No available shared memory broadcast block found)"
-    found = errcat.match_error(title, catalog=catalog)
-    assert found is not None and found.mode == "truncated"
-
-
-def test_parentheses_of_lowercase_words_are_not_a_message() -> None:
-    (report,) = extract_reports("[Bug]: server fails on start (only with two nodes of eight GPUs)")
-    assert "only with two nodes of eight GPUs" not in message_forms(report)

@@ -59,10 +59,8 @@ _VERSION_LEAD = re.compile(
     r"[,:]? (?!(?:is|are|was|were|has|have|had|not|must|should|requires?|and|or)\b)(?=\S)",
     re.IGNORECASE,
 )
-#: A quoted stretch of prose long enough to be a message; or one in parentheses at the
-#: end of a title (``stuck when starting (No available shared memory broadcast block
-#: found)``), opening with a capital letter as a message does.
-_QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`|\(([A-Z][^()\n]{19,})\)\W*$')
+#: A quoted stretch of prose long enough to be a message.
+_QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`')
 #: Blank lines between the paragraphs of a message's tail.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
@@ -149,7 +147,7 @@ def message_forms(report: ExceptionReport) -> list[str]:
         out.append(stripped[: position.start()])
     if report.kind == "text":
         # A message quoted in prose (an issue title): "...", `...`.
-        out.extend(q.group(1) or q.group(2) or q.group(3) for q in _QUOTED.finditer(stripped))
+        out.extend(q.group(1) or q.group(2) for q in _QUOTED.finditer(stripped))
         # A title's own words before a colon: "Contradictory suggestions: <message>".
         for form in dict.fromkeys(f for f in (stripped, untagged) if f):
             lead = _PROSE_LEAD.match(form)

@@ -133,6 +133,10 @@ def message_forms(report: ExceptionReport) -> list[str]:
     errno = _ERRNO.match(stripped)
     if errno:
         out.append(stripped[errno.end() :])
+    if "`" in stripped:
+        # Markdown code marks the writer put around a value or the message
+        # (``model type `qwen3_moe` but``): the message as printed had none.
+        out.append(stripped.replace("`", ""))
     tags = _CONTEXT_TAGS.match(stripped) or _TITLE_TAGS.match(stripped)
     untagged = stripped[tags.end() :] if tags else None
     if untagged:
@@ -158,10 +162,6 @@ def message_forms(report: ExceptionReport) -> list[str]:
             version = _VERSION_LEAD.match(form)
             if version and len(form) - version.end() >= _PROSE_LEAD_REST:
                 out.append(form[version.end() :])
-    if "`" in stripped:
-        # Markdown code marks the writer put around a value or the message
-        # (``model type `qwen3_moe` but``): the message as printed had none.
-        out.append(stripped.replace("`", ""))
     glued = _GLUED_SENTENCE.search(stripped)
     if glued:
         # The message ended at that period; the writer's words follow it (a title).

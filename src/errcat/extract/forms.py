@@ -144,6 +144,10 @@ def message_forms(report: ExceptionReport) -> list[str]:
     errno = _ERRNO.match(stripped)
     if errno:
         out.append(stripped[errno.end() :])
+    if "`" in stripped:
+        # Markdown code marks the writer put around a value or the message
+        # (``model type `qwen3_moe` but``): the message as printed had none.
+        out.append(stripped.replace("`", ""))
     tags = _CONTEXT_TAGS.match(stripped) or _TITLE_TAGS.match(stripped)
     untagged = stripped[tags.end() :] if tags else None
     if untagged:

@@ -144,20 +144,36 @@ def _class_msg_hits(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[_Hi
 
 
 def _closer_for(text: str, start: int) -> str | None:
-    """The closing delimiter matching a quote or backticks right before ``start``."""
+    """The closing delimiter matching a quote, backticks or Markdown emphasis before ``start``.
+
+    >>> _closer_for("**ValueError: x**", 2), _closer_for("`KeyError: 'a'`", 1)
+    ('**', '`')
+    """
     if start == 0:
         return None
     char = text[start - 1]
-    if char == "`":
-        run = start - len(text[:start].rstrip("`"))
-        return "`" * run
+    if char in "`*":
+        run = start - len(text[:start].rstrip(char))
+        return char * run
     return _QUOTE_PAIRS.get(char)
 
 
 def _find_closer(text: str, start: int, closer: str) -> int:
-    """Where a quoted message ends: the next backtick run, else the last fitting quote."""
+    """Where a quoted message ends: the next backtick run, else the last fitting quote.
+
+    Markdown emphasis (``**ValueError: x**``) ends at the same run of asterisks
+    closing a word (``4 * 8`` or ``**kwargs`` inside the message do not).
+
+    >>> text = "**ValueError: got **kwargs and 4 * 8**, stop"
+    >>> text[13 : _find_closer(text, 13, "**")]
+    ' got **kwargs and 4 * 8'
+    """
     if closer.startswith("`"):
         return text.find(closer, start)
+    if closer.startswith("*"):
+        emphasis = re.compile(rf"(?<=\S){re.escape(closer)}(?![\w*])")
+        found = emphasis.search(text, start)
+        return -1 if found is None else found.start()
     if closer not in "'\"":
         return text.rfind(closer, start)
     # The last quote not followed by a letter (so "it's" does not close 'ValueError: x').

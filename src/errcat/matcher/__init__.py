@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 from errcat.engine import lean
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
+from errcat.matcher.module_attr import module_answer
 from errcat.matcher.phrases import phrase_answer
 from errcat.matcher.rank import _chain_order
 from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
@@ -144,10 +145,15 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
 
 
 def _named(collector: _Collector) -> Match | None:
-    """When nothing answers, the record a report names by its phrase (:mod:`.phrases`)."""
+    """When nothing answers, the record a report names by its phrase (:mod:`.phrases`).
+
+    Else, for a frameless ``'X' object has no attribute 'y'`` on a class named as a
+    torch module is, torch's ``Module.__getattr__`` record (:mod:`.module_attr`).
+    """
     contexts = collector.contexts
     order = _chain_order([ctx.report for ctx in contexts])
-    return phrase_answer([contexts[n] for n in order], collector.catalog)
+    ordered = [contexts[n] for n in order]
+    return phrase_answer(ordered, collector.catalog) or module_answer(ordered, collector.catalog)
 
 
 def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:

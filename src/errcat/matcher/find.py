@@ -12,6 +12,7 @@ from errcat.index import Entry, PatternIndex
 from errcat.matcher.context import ReportContext
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _is_wordless
+from errcat.matcher.unticked import unticked_index
 from errcat.matcher.verify import (
     _Hit,
     _lookup_text,
@@ -218,6 +219,30 @@ def _exact_hits(
     return hits
 
 
+def _unticked_hits(
+    index: PatternIndex, ctx: ReportContext, exact: set[tuple[int, str]]
+) -> Iterator[_Found]:
+    """Patterns with backticks that a backtick-free form of the message matches without them.
+
+    Markdown ate the template's backticks (``has model type qwen3_moe but ...``), or
+    the writer added some to the message, which a form without them undoes (see
+    :mod:`errcat.matcher.unticked`). Each hit stands for the original's records.
+    """
+    prose = ctx.prose
+    for text in ctx.forms:
+        if "`" in text:
+            continue
+        lookup = _lookup_text(text) if prose else text
+        for entry in unticked_index(index).candidates(lookup):
+            if _is_wordless(entry):
+                continue
+            hit = _verify(entry, text, use_pieces=True, prose=prose)
+            if hit is None:
+                continue
+            exact.add((ctx.order, entry.pattern))
+            yield _Found(entry, hit, text, entry.literal_length - hit.restored)
+
+
 def _worded(found: Sequence[Sequence[_Found]]) -> bool:
     """Whether a pattern with words of its own matched: one without (``{msg}``) fits any text."""
     return any(not _is_wordless(f.entry) for hits in found for f in hits)
@@ -243,6 +268,10 @@ def _find_hits(
     if not _worded(found):
         for hits, index in zip(found, indexes, strict=True):
             hits.extend(_unpunctuated_hits(index, forms[0]))
+    if not any(_explains_most(f) for hits in found for f in hits):
+        # Nor may a template whose backticks the paste lost (or the writer added).
+        for hits, index in zip(found, indexes, strict=True):
+            hits.extend(_unticked_hits(index, ctx, exact))
     if not any(_explains_most(f) for hits in found for f in hits):
         # No pattern's literal text explains most of the message: it may be a
         # longer pattern cut off (``Worker failed with error 'x`` is not the

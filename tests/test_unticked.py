@@ -1,0 +1,104 @@
+"""Backticks Markdown ate or added: a template's literal backticks are optional in matching.
+
+A template's ``has model type `{t}` but ...`` pasted through a Markdown renderer
+loses its backticks; a writer adds some around a value or the whole line
+(``Error message: `KeyError: 'x'` ``). Either way the record is found, from the
+same records (errcat.matcher.unticked, errcat.extract.forms).
+"""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errcat.catalog import Catalog
+from errcat.extract import extract_reports
+from errcat.extract.forms import message_forms
+from errcat.index import PatternIndex
+from errcat.matcher import match_error
+from errcat.matcher.unticked import untick_pieces, unticked_index
+from errcat.models import EXAMPLE_ENVELOPE_JSON, ErrorRecord, RecordEnvelope
+from errcat.patterns import pattern_pieces, render_template, template_to_pattern
+
+_BASE = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record
+
+words = st.lists(
+    st.text(string.ascii_lowercase, min_size=3, max_size=9), min_size=3, max_size=6
+).map(" ".join)
+values = st.text(string.ascii_lowercase + string.digits + "_", min_size=1, max_size=12)
+
+
+def _record(template: str, rid: str = "0123456789abcdef") -> ErrorRecord:
+    return _BASE.model_copy(
+        update={
+            "id": rid,
+            "slug": rid,
+            "error_message": template,
+            "message_pattern": template_to_pattern(template),
+        }
+    )
+
+
+@given(words, words, values)
+def test_a_template_whose_backticks_markdown_ate_is_found(head: str, tail: str, value: str) -> None:
+    template = f"{head} `{{name}}` {tail}."
+    record = _record(template)
+    catalog = Catalog([record])
+    printed = render_template(template, [value])
+    for message in (printed, printed.replace("`", "")):
+        found = match_error(f"ValueError: {message}", catalog=catalog)
+        assert found is not None and found.record.id == record.id, message
+        assert found.params["name"] == value
+
+
+@given(words, words, values)
+def test_backticks_a_writer_put_around_a_value_are_read_past(
+    head: str, tail: str, value: str
+) -> None:
+    template = f"{head} {{name}} {tail}."
+    record = _record(template)
+    found = match_error(f"ValueError: {head} `{value}` {tail}.", catalog=Catalog([record]))
+    assert found is not None and found.record.id == record.id
+
+
+@given(words, values)
+def test_an_error_line_wrapped_in_backticks_is_the_line(head: str, value: str) -> None:
+    template = f"{head} {{name}}"
+    record = _record(template)
+    text = f"Error message: `ValueError: {head} {value}`"
+    found = match_error(text, catalog=Catalog([record]))
+    assert found is not None and found.record.id == record.id and found.params["name"] == value
+
+
+@given(words, words)
+def test_unticked_pieces_keep_everything_but_the_backticks(head: str, tail: str) -> None:
+    pieces = pattern_pieces(template_to_pattern(f"{head} `{{a}}` and `{{b}}` {tail}"))
+    assert pieces is not None
+    unticked = untick_pieces(pieces)
+    assert unticked is not None
+    assert "".join(unticked) == "".join(pieces).replace("`", "")
+    assert len(unticked) == len(pieces)
+
+
+def test_groups_the_backticks_alone_kept_apart_are_not_unticked() -> None:
+    assert untick_pieces(("x ", "`", " y")) is None
+
+
+def test_a_hand_written_regex_is_left_alone() -> None:
+    index = PatternIndex([r"bad [^`]+ value `(.+?)`", "bad `(.+?)` thing"])
+    unticked = unticked_index(index)
+    assert [e.pattern for e in unticked.candidates("bad x thing")] == ["bad (.+?) thing"]
+    assert unticked.candidates("bad y value z") == []
+
+
+def test_unticked_entries_stand_for_the_original_records() -> None:
+    index = PatternIndex(["a `(.+?)` b", "other", "a (.+?) b", "a `(.+?)` b"])
+    (entry,) = unticked_index(index).candidates("a x b")
+    assert entry.records == (0, 3)
+
+
+def test_a_message_with_backticks_has_a_form_without_them() -> None:
+    (report,) = extract_reports("ValueError: model type `qwen3_moe` is unknown")
+    assert "model type qwen3_moe is unknown" in message_forms(report)

@@ -121,7 +121,8 @@ def test_a_record_scores_at_most_its_ceiling(case: tuple[Catalog, str]) -> None:
             kwargs["text_logit"] + record_ceiling(evidence.state, evidence.site.kind),  # type: ignore[attr-defined, operator]
             bare=text_evidence.bare,  # type: ignore[attr-defined]
         )
-        if not (kwargs["wordless"] or evidence.import_system):  # type: ignore[attr-defined]
+        at_site = kwargs["wordless"] and evidence.site.kind == "site"  # type: ignore[attr-defined]
+        if not (at_site or evidence.import_system):  # type: ignore[attr-defined]
             scored.append((out[0], ceiling))
         return out
 
@@ -140,6 +141,6 @@ def test_the_ceiling_is_the_better_of_the_project_named_or_not() -> None:
             assert record_ceiling(state, kind) == max(both)
 
 
-def test_only_the_interpreter_s_records_and_wordless_patterns_may_be_lifted() -> None:
+def test_only_the_interpreter_s_records_and_wordless_patterns_at_a_site_may_be_lifted() -> None:
     assert may_lift("python/cpython", False) and may_lift("example/pkg", True)
     assert not may_lift("example/pkg", False)

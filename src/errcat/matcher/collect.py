@@ -224,23 +224,24 @@ class _Collector:
         kinds = _frame_kinds(report, in_files=True)
         bare = ctx.bare
         record_best = best_logit(class_known=class_known, frame_kinds=kinds)
-        ceiling = _text_ceiling(
-            entry=entry,
-            mode=mode,
-            message=text,
-            matched_length=hit.end - hit.start,
-            captures=told,
-            literal=literal,
-            present=present,
-            bare=bare,
-            rarity=rarity,
-            patterns=len(store.index.patterns),
-            fragments=fragments,
-        )
-        if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor and not (
-            wordless and "site" in kinds
-        ):
-            return  # as below, known before the text's evidence is worked out
+        # A pattern without words at a frame on a raise line answers whatever its text
+        # says (WORDLESS_SITE, below): no ceiling on the text leaves it.
+        if not (wordless and "site" in kinds):
+            ceiling = _text_ceiling(
+                entry=entry,
+                mode=mode,
+                message=text,
+                matched_length=hit.end - hit.start,
+                captures=told,
+                literal=literal,
+                present=present,
+                bare=bare,
+                rarity=rarity,
+                patterns=len(store.index.patterns),
+                fragments=fragments,
+            )
+            if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor:
+                return  # as below, known before the text's evidence is worked out
         evidence, text_reasons, c_printed = _text_evidence(
             entry=entry,
             mode=mode,
@@ -329,7 +330,7 @@ class _Collector:
                 prune
                 and probability(text_logit + record_ceiling(known[0], known[1].kind), bare=bare)
                 < record_floor
-                and not may_lift(summary.repo, wordless)
+                and not may_lift(summary.repo, wordless and known[1].kind == "site")
             ):
                 continue
             own = record_evidence(

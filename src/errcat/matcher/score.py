@@ -64,15 +64,15 @@ def record_ceiling(class_state: str, frame_kind: str) -> float:
     return max(record_logit(class_state, frame_kind, named=named) for named in (False, True))
 
 
-def may_lift(record_repo: str, wordless: bool) -> bool:
+def may_lift(record_repo: str, wordless_at_site: bool) -> bool:
     """Whether :func:`_score` may set a record's confidence above what the model gives.
 
     The interpreter's own records (the import system's message in its very form)
-    and a pattern without words at a frame on its raise line are set, not fitted:
-    every other rule only caps. A record for which this is False scores at most
-    what the model gives its evidence.
+    and a pattern without words with a frame on its raise line
+    (``wordless_at_site``) are set, not fitted: every other rule only caps. A
+    record for which this is False scores at most what the model gives its evidence.
     """
-    return wordless or record_repo == _INTERPRETER
+    return wordless_at_site or record_repo == _INTERPRETER
 
 
 def _spread_bits(projects: int) -> float:

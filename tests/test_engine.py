@@ -7,7 +7,7 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from errcat.engine import PHASES, detect, lean
+from errcat.engine import _ENGINE_SIGNALS, PHASES, detect, lean
 
 SGLANG_CAPTURE = """\
 [2026-01-02 03:04:05 TP0] Load weight end. type=LlamaForCausalLM, avail mem=60.10 GB
@@ -134,3 +134,21 @@ def test_neutral_text_leans_to_no_engine(text: str) -> None:
     assert lean(text) == (None, ())
     for paste, engine in ((SGLANG_CAPTURE, "sglang"), (VLLM_PROFILE, "vllm")):
         assert lean(f"{text}\n{paste}")[0] == engine
+
+
+@given(st.data())
+def test_every_text_a_signal_finds_holds_its_gate(data: st.DataObject) -> None:
+    # A paste holding none of a signal's gate strings is not searched for it: that is
+    # right only if no text the pattern finds lacks them all. (No gate: always searched.)
+    for _, _, label, pattern, gate in _ENGINE_SIGNALS:
+        text = data.draw(st.from_regex(pattern), label=label)
+        assert pattern.search(text)
+        assert not gate or any(part in text for part in gate), (label, text)
+
+
+def test_the_gates_leave_the_signals_of_real_pastes_as_they_were() -> None:
+    for paste in (SGLANG_CAPTURE, VLLM_PROFILE, VLLM_V0_PROFILE):
+        for text in (paste, paste.replace("TP0", "DP1 TP0"), f"[Bug]: {paste}"):
+            for _, _, label, pattern, gate in _ENGINE_SIGNALS:
+                if pattern.search(text) and gate:
+                    assert any(part in text for part in gate), label

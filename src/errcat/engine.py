@@ -50,23 +50,58 @@ def _any(*alternatives: str) -> str:
     return "|".join(alternatives)
 
 
-#: Evidence for an engine: (engine, weight, label, pattern). Each counts once.
-_ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
-    (engine, weight, label, re.compile(pattern, re.MULTILINE))
-    for engine, weight, label, pattern in (
-        ("sglang", 3, "sglang module path", r"\bsglang[/.](?:srt|launch_server|bench|lang)\b"),
-        ("sglang", 2, "sgl-kernel", r"\bsgl[_-]kernel\b"),
+#: Evidence for an engine: (engine, weight, label, pattern, gate). Each counts once. The
+#: gate is text the pattern cannot match without (one of its strings occurs wherever the
+#: pattern does): a paste that holds none of them is not searched (a search scans the whole
+#: paste, ~20 us a signal in a traceback of 4,000 characters, which holds none of most).
+#: Patterns anchored at the start of the text fail at once: they have no gate (``()``).
+_ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (engine, weight, label, re.compile(pattern, re.MULTILINE), gate)
+    for engine, weight, label, pattern, gate in (
+        (
+            "sglang",
+            3,
+            "sglang module path",
+            r"\bsglang[/.](?:srt|launch_server|bench|lang)\b",
+            ("sglang",),
+        ),
+        ("sglang", 2, "sgl-kernel", r"\bsgl[_-]kernel\b", ("kernel",)),
         (
             "sglang",
             2,
             "log prefix [... TP0]",
             r"^\S*\s*\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:DP|TP|PP|EP|CP)\d+)+\]",
+            (" DP", " TP", " PP", " EP", " CP"),
         ),
-        ("sglang", 3, "'Scheduler hit an exception'", r"Scheduler hit an exception"),
-        ("sglang", 3, "'Capture cuda graph'", r"Capture cuda graph (?:begin|end|failed|bs)"),
-        ("sglang", 3, "'Load weight begin/end'", r"Load weight (?:begin|end)\b"),
-        ("sglang", 2, "'#running-req'", r"#running-req|#queue-req|token usage: \d"),
-        ("sglang", 2, "--mem-fraction-static", r"--mem-fraction-static|mem_fraction_static"),
+        (
+            "sglang",
+            3,
+            "'Scheduler hit an exception'",
+            r"Scheduler hit an exception",
+            ("Scheduler hit an exception",),
+        ),
+        (
+            "sglang",
+            3,
+            "'Capture cuda graph'",
+            r"Capture cuda graph (?:begin|end|failed|bs)",
+            ("Capture cuda graph ",),
+        ),
+        ("sglang", 3, "'Load weight begin/end'", r"Load weight (?:begin|end)\b", ("Load weight ",)),
+        (
+            "sglang",
+            2,
+            "'#running-req'",
+            r"#running-req|#queue-req|token usage: \d",
+            ("#running-req", "#queue-req", "token usage: "),
+        ),
+        (
+            "sglang",
+            2,
+            "--mem-fraction-static",
+            r"--mem-fraction-static|mem_fraction_static",
+            ("mem-fraction-static", "mem_fraction_static"),
+        ),
         (
             "sglang",
             2,
@@ -88,11 +123,12 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
                 "speculative-algorithm",
             )
             + r")\b",
+            ("--",),
         ),
         # sglang's issue templates title an issue "[Bug] ..." (.github/ISSUE_TEMPLATE in
         # sgl-project/sglang); vllm's add a colon: "[Bug]: ...".
-        ("sglang", 2, "issue title '[Bug] ...'", r"\A\s*\[(?:Bug|Feature)\] "),
-        ("sglang", 1, "the word sglang", r"\bsglang\b|\bSGLang\b"),
+        ("sglang", 2, "issue title '[Bug] ...'", r"\A\s*\[(?:Bug|Feature)\] ", ()),
+        ("sglang", 1, "the word sglang", r"\bsglang\b|\bSGLang\b", ("sglang", "SGLang")),
         (
             "vllm",
             3,
@@ -111,6 +147,7 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
                 "attention",
             )
             + r")\b",
+            ("vllm",),
         ),
         (
             "vllm",
@@ -125,6 +162,7 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
                 "RayWorkerWrapper",
             )
             + r") pid=\d+",
+            (" pid=",),
         ),
         (
             "vllm",
@@ -132,11 +170,30 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
             "log line 'INFO 03-06 10:05:08 [file.py:12]'",
             r"^\S*\s*(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? "
             r"\[?[\w./-]+\.py:\d+\]",
+            ("INFO ", "WARNING ", "ERROR ", "DEBUG "),
         ),
-        ("vllm", 3, "'Engine core initialization failed'", r"Engine core initialization failed"),
-        ("vllm", 2, "EngineCore", r"\bEngineCore\b|EngineDeadError"),
-        ("vllm", 3, "vllm serve", r"\bvllm serve\b|vllm\.entrypoints"),
-        ("vllm", 2, "--gpu-memory-utilization", r"--gpu-memory-utilization|gpu_memory_utilization"),
+        (
+            "vllm",
+            3,
+            "'Engine core initialization failed'",
+            r"Engine core initialization failed",
+            ("Engine core initialization failed",),
+        ),
+        (
+            "vllm",
+            2,
+            "EngineCore",
+            r"\bEngineCore\b|EngineDeadError",
+            ("EngineCore", "EngineDeadError"),
+        ),
+        ("vllm", 3, "vllm serve", r"\bvllm serve\b|vllm\.entrypoints", ("vllm",)),
+        (
+            "vllm",
+            2,
+            "--gpu-memory-utilization",
+            r"--gpu-memory-utilization|gpu_memory_utilization",
+            ("gpu-memory-utilization", "gpu_memory_utilization"),
+        ),
         (
             "vllm",
             2,
@@ -156,6 +213,7 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
                 "swap-space",
             )
             + r")\b",
+            ("--",),
         ),
         (
             "vllm",
@@ -164,10 +222,14 @@ _ENGINE_SIGNALS: tuple[tuple[str, int, str, re.Pattern[str]], ...] = tuple(
             r"\A\s*\[(?:"
             + _any("Bug", "Feature", "Usage", "Installation", "Doc", "New Model", "Performance")
             + r"|RFC|CI Failure|Misc)\]:",
+            (),
         ),
-        ("vllm", 1, "the word vllm", r"\bvllm\b|\bvLLM\b"),
+        ("vllm", 1, "the word vllm", r"\bvllm\b|\bvLLM\b", ("vllm", "vLLM")),
     )
 )
+
+#: Every gate's strings, each looked for once per paste (several signals share one).
+_GATE_PARTS = tuple(sorted({part for *_, gate in _ENGINE_SIGNALS for part in gate}))
 
 #: The least evidence (summed weights) that names an engine.
 _MIN_ENGINE_WEIGHT = 3
@@ -374,7 +436,10 @@ def _signals(text: str) -> tuple[str | None, int, int, tuple[str, ...]]:
     """The engine with most evidence (None on a tie), its weight, the runner-up's, its labels."""
     scores = dict.fromkeys(ENGINES, 0)
     found: dict[str, list[tuple[int, str]]] = {engine: [] for engine in ENGINES}
-    for engine, weight, label, pattern in _ENGINE_SIGNALS:
+    held = {part for part in _GATE_PARTS if part in text}
+    for engine, weight, label, pattern, gate in _ENGINE_SIGNALS:
+        if gate and held.isdisjoint(gate):
+            continue
         if pattern.search(text):
             scores[engine] += weight
             found[engine].append((weight, label))

@@ -28,9 +28,9 @@ from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
 from errcat.matcher.hits import Candidate, _candidates
 from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant
-from errcat.matcher.record_evidence import record_evidence
+from errcat.matcher.record_evidence import record_evidence, record_site
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
-from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score
+from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score, may_lift, record_ceiling
 from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
 from errcat.matcher.spread import ShapeSpread
 from errcat.matcher.summaries import summary as _summary
@@ -56,6 +56,9 @@ _HINT_RECORDS = 64
 #: Added to a ceiling on a text's logit (:func:`_text_ceiling`) before it is compared:
 #: it sums the same terms as the logit in another order, so may round below it.
 _CEILING_SLACK = 1e-9
+#: Taken off the floor a record's ceiling is compared with: a confidence is shown rounded
+#: to three places, and one just under the threshold is confident once rounded.
+_RECORD_MARGIN = 0.001
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
 
@@ -221,23 +224,24 @@ class _Collector:
         kinds = _frame_kinds(report, in_files=True)
         bare = ctx.bare
         record_best = best_logit(class_known=class_known, frame_kinds=kinds)
-        ceiling = _text_ceiling(
-            entry=entry,
-            mode=mode,
-            message=text,
-            matched_length=hit.end - hit.start,
-            captures=told,
-            literal=literal,
-            present=present,
-            bare=bare,
-            rarity=rarity,
-            patterns=len(store.index.patterns),
-            fragments=fragments,
-        )
-        if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor and not (
-            wordless and "site" in kinds
-        ):
-            return  # as below, known before the text's evidence is worked out
+        # A pattern without words at a frame on a raise line answers whatever its text
+        # says (WORDLESS_SITE, below): no ceiling on the text leaves it.
+        if not (wordless and "site" in kinds):
+            ceiling = _text_ceiling(
+                entry=entry,
+                mode=mode,
+                message=text,
+                matched_length=hit.end - hit.start,
+                captures=told,
+                literal=literal,
+                present=present,
+                bare=bare,
+                rarity=rarity,
+                patterns=len(store.index.patterns),
+                fragments=fragments,
+            )
+            if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor:
+                return  # as below, known before the text's evidence is worked out
         evidence, text_reasons, c_printed = _text_evidence(
             entry=entry,
             mode=mode,
@@ -297,25 +301,52 @@ class _Collector:
             if wordless and not entry.pattern
             else (frozenset(), frozenset())
         )
+        # A record whose confidence cannot reach the floor is left once its class and site
+        # are known (the rest of its evidence, its score and match are not worked out),
+        # when one answer is asked for. (Several: the floor counts held records one by one,
+        # and records of one message folded into one result leave room for more; nor for
+        # calibration, which reads every candidate's features.)
+        prune = self.limit == 1 and not self.keep_features
+        record_floor = floor - _RECORD_MARGIN
         for position in records:
             summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
             if captures and _cannot_print(summary.error_message, captures):
                 continue  # the record's template could not have printed this text
+            source_of = functools.partial(self.raise_source, position)
+            rival_at_frame = functools.partial(self.rival_at_frame, ctx, position)
+            known = record_site(
+                record=summary,
+                ctx=ctx,
+                text=evidence,
+                lineage_of=self.lineage,
+                source_of=source_of,
+                rival_at_frame=rival_at_frame,
+                wordless=wordless,
+                statement_owner=position in owners,
+            )
+            if (
+                prune
+                and probability(text_logit + record_ceiling(known[0], known[1].kind), bare=bare)
+                < record_floor
+                and not may_lift(summary.repo, wordless and known[1].kind == "site")
+            ):
+                continue
             own = record_evidence(
                 record=summary,
                 ctx=ctx,
                 text=evidence,
                 lineage_of=self.lineage,
-                source_of=functools.partial(self.raise_source, position),
-                rival_at_frame=functools.partial(self.rival_at_frame, ctx, position),
+                source_of=source_of,
+                rival_at_frame=rival_at_frame,
                 wordless=wordless,
                 statement_owner=position in owners,
                 statement_shared=position in sharing,
                 captures=told,
                 c_printed=c_printed,
                 subject_first=subject_first,
+                known=known,
             )
             confidence, reasons, (frame_gain, closeness, engine), features = _score(
                 text=evidence,
@@ -370,7 +401,9 @@ class _Collector:
                 ),
                 _coverage=_Coverage(text, hit.start, hit.end, literal, agreement),
             )
-            self.keep(order, match)
+            if self.keep(order, match) and prune:
+                # The floor is now at least this match (of the same literal text).
+                record_floor = max(record_floor, confidence - _RECORD_MARGIN)
 
     def spread(self, order: int, entry: Entry) -> int:
         """How many projects of the whole catalog raise ``entry``'s shape in report ``order``."""
@@ -534,11 +567,14 @@ class _Collector:
             return cause  # the same match: no copy needed
         return replace(cause, related=related)
 
-    def keep(self, order: int, match: Match) -> None:
+    def keep(self, order: int, match: Match) -> bool:
+        """Hold ``match`` as its record's best for report ``order`` if it is; whether it is."""
         held = self.best.setdefault(order, {})
         current = held.get(match.summary.id)
         if current is None or match._rank > current._rank:
             held[match.summary.id] = match
+            return True
+        return False
 
 
 def _collect(

@@ -44,7 +44,7 @@ from errcat.tags import CALLER_CLASS_TAG, IMPORT_SYSTEM_TAGS
 if TYPE_CHECKING:
     from errcat.history import Lineage
 
-__all__ = ["RecordEvidence", "record_evidence"]
+__all__ = ["RecordEvidence", "record_evidence", "record_site"]
 
 #: How much each kind of frame evidence ranks a record above another of equal confidence.
 _GAIN = {"site": 3.0, "raise_file": 2.5, "file": 2.0, "package": 1.0}
@@ -210,6 +210,37 @@ def _prints_for_c(record: RecordSummary) -> bool:
     return record.repo == "python/cpython" or "errcat:imports" in record.tags
 
 
+def record_site(
+    *,
+    record: RecordSummary,
+    ctx: ReportContext,
+    text: TextEvidence,
+    lineage_of: Callable[[str], Lineage | None] | None = None,
+    source_of: Callable[[], str] | None = None,
+    rival_at_frame: Callable[[], bool] = lambda: False,
+    wordless: bool = False,
+    statement_owner: bool = False,
+) -> tuple[str, FrameEvidence, bool]:
+    """The report's class against the record's, the frames' evidence for its site, and near.
+
+    The part of :func:`record_evidence` the fitted model weighs beside the project
+    named (the arguments are its own): with both ends of that known, a record's
+    confidence is bounded before the rest is worked out
+    (:func:`errcat.matcher.score.record_ceiling`).
+    """
+    site, near = _site(
+        record=record,
+        ctx=ctx,
+        text=text,
+        lineage_of=lineage_of,
+        source_of=source_of,
+        rival_at_frame=rival_at_frame,
+        wordless=wordless,
+        statement_owner=statement_owner,
+    )
+    return _class_state(ctx.report, record), site, near
+
+
 def record_evidence(
     *,
     record: RecordSummary,
@@ -224,6 +255,7 @@ def record_evidence(
     captures: Sequence[str | None] = (),
     c_printed: bool = False,
     subject_first: bool = False,
+    known: tuple[str, FrameEvidence, bool] | None = None,
 ) -> RecordEvidence:
     """The evidence a record has for a hit of its pattern on a report (``ctx``), beside the text.
 
@@ -245,11 +277,12 @@ def record_evidence(
     form (see :func:`errcat.background.c_origin`), and a project named only in
     its values is a value C was given, not the text naming who raised it;
     ``subject_first``: the record's pattern opens with a placeholder, and a
-    project named only in that value does not count either.
+    project named only in that value does not count either. ``known``: what
+    :func:`record_site` said of the record already (its class state, site, and
+    whether the site is only near), not worked out again.
     """
     report, mentions = ctx.report, ctx.mentions
-    state = _class_state(report, record)
-    site, near = _site(
+    state, site, near = known or record_site(
         record=record,
         ctx=ctx,
         text=text,

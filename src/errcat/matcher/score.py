@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -36,6 +37,8 @@ _SPREAD_BITS = 10.0
 #: (``No module named 'x'``): set, not fitted; a copy of the wording elsewhere (pydantic's
 #: lazy importer) prints it only with its frames, which a report would show.
 _IMPORT_SYSTEM = 0.99
+#: The repository of the interpreter's own records (the import system's among them).
+_INTERPRETER = "python/cpython"
 #: Frame evidence that ties a record to the report whatever its words.
 _HOLDING_SITES = frozenset({"site", "raise_file", "file", "package"})
 
@@ -45,6 +48,31 @@ _HOLDING_SITES = frozenset({"site", "raise_file", "file", "package"})
 _FUZZY_CAP = round(CONFIDENCE_THRESHOLD - 0.01, 2)
 #: ... and such an answer is right about this often (fitted: ``_calibration.WORDLESS``).
 _GENERIC_CAP = min(_FUZZY_CAP, WORDLESS)
+
+
+@functools.lru_cache(maxsize=64)
+def record_ceiling(class_state: str, frame_kind: str) -> float:
+    """The most a record's part of the logit can be, its class state and frame kind known.
+
+    Only whether the text names the record's project is left open (see
+    :func:`errcat.confidence.record_logit`): the better of both.
+
+    >>> from errcat.confidence import record_logit
+    >>> record_ceiling("agree", "elsewhere") >= record_logit("agree", "elsewhere", named=True)
+    True
+    """
+    return max(record_logit(class_state, frame_kind, named=named) for named in (False, True))
+
+
+def may_lift(record_repo: str, wordless_at_site: bool) -> bool:
+    """Whether :func:`_score` may set a record's confidence above what the model gives.
+
+    The interpreter's own records (the import system's message in its very form)
+    and a pattern without words with a frame on its raise line
+    (``wordless_at_site``) are set, not fitted: every other rule only caps. A
+    record for which this is False scores at most what the model gives its evidence.
+    """
+    return wordless_at_site or record_repo == _INTERPRETER
 
 
 def _spread_bits(projects: int) -> float:

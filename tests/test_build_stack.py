@@ -1,4 +1,5 @@
-"""The stack's build scripts on tiny inputs: closure markers, providers, import sites."""
+"""The stack's build scripts on tiny inputs: closure markers, providers, import sites,
+the files a project's wheel is mined from."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from errcat.imports.records import Site  # noqa: E402
 from errcat.patterns import template_to_pattern  # noqa: E402
 from stack_closure import Wheel, requirements  # noqa: E402
 from stack_imports import _importing_line, _requirers, module_records  # noqa: E402
+from stack_mine import Project, _keep  # noqa: E402
 
 WHEN = datetime(2026, 11, 1, tzinfo=timezone.utc)
 
@@ -209,3 +211,36 @@ def test_finish_never_keeps_a_held_message_nor_drops_an_unheld_one(
     held = frozenset(data.draw(st.sets(st.sampled_from(templates))))
     out = finish({"name": "frameworks"}, [_mined(t) for t in templates], held=held)
     assert {e.record.error_message for e in out} == set(templates) - held
+
+
+def test_an_excluded_file_or_folder_is_left_out_and_nothing_else() -> None:
+    """vllm-omni vendors one module (``_hunyuan_v1_vendored.py``) beside its own and a folder
+    of NeMo's: ``exclude`` names either; a sibling whose name merely starts alike stays."""
+    project = Project(
+        "vllm-project/vllm-omni",
+        "vllm-omni",
+        ("vllm_omni",),
+        "",
+        ("0.30.0",),
+        exclude=("models/nemo_vendored", "models/_copy.py"),
+    )
+    assert _keep(project, "vllm_omni/models/own.py")
+    assert not _keep(project, "vllm_omni/models/nemo_vendored/asr/features.py")
+    assert not _keep(project, "vllm_omni/models/_copy.py")
+    assert _keep(project, "vllm_omni/models/_copy.py.orig")
+    assert _keep(project, "vllm_omni/models/nemo_vendored_notes.py")
+    assert not _keep(project, "other/models/own.py")
+
+
+_SEGMENT = st.text(alphabet="ab_.", min_size=1, max_size=4)
+
+
+@given(st.lists(_SEGMENT, min_size=1, max_size=4), st.lists(_SEGMENT, min_size=1, max_size=4))
+def test_exclude_drops_exactly_the_paths_at_or_under_its_entry(
+    excluded: list[str], path: list[str]
+) -> None:
+    """A path is left out iff it is the excluded entry or lies under it, segment by segment."""
+    entry, rest = "/".join(excluded), "/".join(path)
+    project = Project("o/r", "r", ("pkg",), "src", ("1",), exclude=(entry,))
+    under = path[: len(excluded)] == excluded
+    assert _keep(project, f"src/pkg/{rest}") is not under

@@ -74,7 +74,7 @@ def test_the_line_that_imports_an_extension_is_found() -> None:
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from build_stack import finish, too_vague  # noqa: E402
+from build_stack import copy_keys, finish, too_vague  # noqa: E402
 from errcat.models import RecordEnvelope  # noqa: E402
 from stack_curated import CURATED_TAG  # noqa: E402
 from stack_curated.argparse_errors import RECORDS as ARGPARSE  # noqa: E402
@@ -211,6 +211,45 @@ def test_finish_never_keeps_a_held_message_nor_drops_an_unheld_one(
     held = frozenset(data.draw(st.sets(st.sampled_from(templates))))
     out = finish({"name": "frameworks"}, [_mined(t) for t in templates], held=held)
     assert {e.record.error_message for e in out} == set(templates) - held
+
+
+def test_finish_drops_a_copy_whose_placeholders_are_named_otherwise(capsys: object) -> None:
+    """vllm-omni's port of vllm's MXFP8 check names its placeholders its own way: the text a
+    user sees is vllm's, so it is a copy. A message all placeholders is no copy of another."""
+    upstream = _mined(
+        "MXFP8 requires input_size_per_partition ({input_size_per_partition}) to be divisible"
+        " by {MXFP8_BLOCK_SIZE}."
+    )
+    port = _mined(
+        "MXFP8 requires input_size_per_partition ({input_size_per_partition}) to be divisible"
+        " by {self.block_size}."
+    )
+    own = _mined("quality must be one of {levels}, got {quality!r} for a video request")
+    wordless = _mined("{err}")
+    held = copy_keys(upstream.record.error_message, upstream.record.message_pattern)
+    held |= copy_keys("{msg}", "(.+?)")
+    out = finish({"name": "platforms"}, [port, own, wordless], held=held)
+    assert [e.record.error_message for e in out] == [
+        "quality must be one of {levels}, got {quality!r} for a video request",
+        "{err}",
+    ]
+    assert "1 as copies of another catalog's message" in capsys.readouterr().out  # type: ignore[attr-defined]
+
+
+_NAMES = st.sampled_from(["n", "self.block_size", "len(x)", "value!r", "size:>4"])
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=5), _NAMES, _NAMES)
+def test_a_held_template_with_its_placeholders_renamed_is_a_copy(
+    words: list[str], first: str, second: str
+) -> None:
+    """Whatever the placeholders' expressions, the same printed text is the same copy key."""
+    lead = " ".join(words) + " of the checkpoint shard"
+    held_template = lead + " {a} went missing from {b}"
+    renamed = lead + f" {{{first}}} went missing from {{{second}}}"
+    held = copy_keys(held_template, template_to_pattern(held_template))
+    assert len(finish({"name": "platforms"}, [_mined(renamed)])) == 1  # kept when not held
+    assert finish({"name": "platforms"}, [_mined(renamed)], held=held) == []
 
 
 def test_an_excluded_file_or_folder_is_left_out_and_nothing_else() -> None:

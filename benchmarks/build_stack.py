@@ -364,7 +364,12 @@ def write_package(
         for m in mined
     ]
     if kept is not None:
-        manifest["builtFrom"] = kept["builtFrom"]
+        # What was mined stays as built; how many records each project keeps is counted anew.
+        by_repo = manifest["counts"]["byRepo"]
+        manifest["builtFrom"] = [
+            {**part, "records": by_repo.get(part["repo"], 0)} if "records" in part else part
+            for part in kept["builtFrom"]
+        ]
     elif spec.get("kind") == "imports":
         manifest["builtFrom"] = [{"closure": sorted(spec["closure"]["roots"])}] + [
             {"dist": a["dist"], "versions": a["versions"]} for a in spec.get("apiHistory", [])

@@ -283,3 +283,27 @@ def test_exclude_drops_exactly_the_paths_at_or_under_its_entry(
     project = Project("o/r", "r", ("pkg",), "src", ("1",), exclude=(entry,))
     under = path[: len(excluded)] == excluded
     assert _keep(project, f"src/pkg/{rest}") is not under
+
+
+def test_a_refinished_manifest_counts_the_records_each_project_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--refinish`` keeps what a package was built from, but each project's ``records``
+    is what it holds after the records were dropped, as a full build would write."""
+    import build_stack
+
+    monkeypatch.setattr(build_stack, "STACK", tmp_path)
+    spec = {"name": "demo", "version": "0.1.0", "description": "a demo package"}
+    kept_envelopes = [
+        _mined(f"checkpoint shard {{n}} of the {w} weights is missing")
+        for w in ("quantized", "sharded", "merged")
+    ]
+    built_from = [
+        {"repo": kept_envelopes[0].record.repo, "dist": "d", "versions": ["1"], "records": 99},
+        {"closure": ["sglang"]},
+    ]
+    manifest = build_stack.write_package(
+        spec, kept_envelopes, [], kept={"builtFrom": built_from, "history": {}}
+    )
+    assert manifest["builtFrom"][0]["records"] == len(kept_envelopes) == manifest["count"]
+    assert manifest["builtFrom"][0]["dist"] == "d" and manifest["builtFrom"][1] == built_from[1]

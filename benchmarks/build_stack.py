@@ -33,11 +33,15 @@ package ``gitSources`` (a project read from a git mirror at a named commit): the
 check macros are mined too (:mod:`stack_native`). A hand-written record replaces
 the mined records of its own message.
 
-A package that sets ``dropCopies`` (the frameworks built on the engines) also
-loses its mined records whose message the bundled catalog or another stack
-package already holds (:func:`held_messages`): ms-swift and verl carry copies of
-transformers', peft's, sglang's and vllm's checks in their patched models and
-layers, and a copy would answer the upstream's own error as the framework's.
+A package that sets ``dropCopies`` (the frameworks built on the engines, the
+engines' platform plug-ins) also loses its mined records whose message the
+bundled catalog or another stack package already holds (:func:`held_messages`):
+ms-swift and verl carry copies of transformers', peft's, sglang's and vllm's
+checks in their patched models and layers, vllm-omni ports vllm's and sglang's,
+and a copy would answer the upstream's own error as the framework's. A message
+that prints the same text with other placeholder expressions
+(``{input_size_per_partition}`` for ``{self.block_size}``) is a copy too: the two
+records have one pattern (:func:`copy_keys`).
 """
 
 from __future__ import annotations
@@ -191,19 +195,50 @@ def build_imports(spec: dict[str, Any], cache: Path) -> list[RecordEnvelope]:
     return list(unique.values())
 
 
-def held_messages(name: str) -> frozenset[str]:
-    """The messages of the bundled catalog and of every other built stack package.
+def copy_keys(message: str, pattern: str) -> frozenset[str]:
+    """What makes a record a copy of another catalog's record holding the same key.
 
-    For a package whose spec sets ``dropCopies``: its mined records of these very
-    messages are copies of another project's check (:func:`finish` drops them).
+    Its message, and its pattern when the pattern has literal text: the text a
+    user sees is the same whatever the placeholders' expressions. A raise without
+    a message, or whose message is all placeholders (``{msg}``, answered by its
+    own frame only), has no pattern key.
+
+    >>> sorted(copy_keys("x is {self.n}, not {m}", "x is (.+?), not (.+?)"))
+    ['x is (.+?), not (.+?)', 'x is {self.n}, not {m}']
+    >>> sorted(copy_keys("{msg}", "(.+?)")), sorted(copy_keys("", ""))
+    (['{msg}'], [])
     """
-    held = {record.error_message for record in Catalog.bundled()}
+    keys = {message} if message.strip() else set()
+    if literal_fragments(pattern):
+        keys.add(pattern)
+    return frozenset(keys)
+
+
+def held_messages(name: str) -> frozenset[str]:
+    """The :func:`copy_keys` of the bundled catalog's and every other built stack package's
+    records.
+
+    For a package whose spec sets ``dropCopies``: its mined records with one of these
+    keys are copies of another project's check (:func:`finish` drops them).
+    """
+    held: set[str] = set()
+    for record in Catalog.bundled():
+        held |= copy_keys(record.error_message, record.message_pattern)
     for path in sorted((STACK / "packages").glob("errcat-data-*/src/*/records/*.jsonl.gz")):
         if path.parents[3].name == f"errcat-data-{name}":
             continue
         with gzip.open(path, "rt", encoding="utf-8") as fh:
-            held.update(json.loads(line)["record"]["errorMessage"] for line in fh if line.strip())
+            for line in fh:
+                if line.strip():
+                    record = json.loads(line)["record"]
+                    held |= copy_keys(record["errorMessage"], record["messagePattern"])
     return frozenset(held)
+
+
+def is_copy(envelope: RecordEnvelope, held: frozenset[str]) -> bool:
+    """Whether a mined record holds a :func:`copy_keys` key another catalog holds."""
+    record = envelope.record
+    return bool(copy_keys(record.error_message, record.message_pattern) & held)
 
 
 def too_vague(envelope: RecordEnvelope) -> bool:
@@ -248,14 +283,12 @@ def finish(
     held: frozenset[str] = frozenset(),
 ) -> list[RecordEnvelope]:
     """The package's records: the mined ones that are not :func:`too_vague` nor copies of a
-    message ``held`` by another catalog, and its curated."""
+    message ``held`` by another catalog (:func:`is_copy`), and its curated."""
     own = [e for e in mined if CURATED_TAG not in e.record.tags]
     kept = [e for e in own if not too_vague(e)]
     dropped = len(own) - len(kept)
-    copies = [e for e in kept if e.record.error_message.strip() and e.record.error_message in held]
-    kept = [
-        e for e in kept if not (e.record.error_message.strip() and e.record.error_message in held)
-    ]
+    copies = [e for e in kept if is_copy(e, held)]
+    kept = [e for e in kept if not is_copy(e, held)]
     added = curated(spec.get("curated", []), spec, mirrors)
     # A hand-written record replaces the mined ones of its message in its repository.
     written = {(e.record.repo, e.record.error_message) for e in added}
@@ -331,7 +364,12 @@ def write_package(
         for m in mined
     ]
     if kept is not None:
-        manifest["builtFrom"] = kept["builtFrom"]
+        # What was mined stays as built; how many records each project keeps is counted anew.
+        by_repo = manifest["counts"]["byRepo"]
+        manifest["builtFrom"] = [
+            {**part, "records": by_repo.get(part["repo"], 0)} if "records" in part else part
+            for part in kept["builtFrom"]
+        ]
     elif spec.get("kind") == "imports":
         manifest["builtFrom"] = [{"closure": sorted(spec["closure"]["roots"])}] + [
             {"dist": a["dist"], "versions": a["versions"]} for a in spec.get("apiHistory", [])

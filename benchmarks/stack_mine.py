@@ -37,7 +37,8 @@ class Project:
     versions: tuple[str, ...]
     #: The release tag GitHub resolves, ``{version}`` put in (``v{version}``).
     tag: str = "v{version}"
-    #: Folders under a package left out (``ray``: ``rllib``, ``tune``...).
+    #: Folders or files under a package left out (``ray``: ``rllib``, ``tune``...;
+    #: ``vllm_omni``: a single module vendored from another project).
     exclude: tuple[str, ...] = ()
 
     @classmethod
@@ -70,12 +71,19 @@ class MinedProject:
 
 
 def _keep(project: Project, path: str) -> bool:
+    """Whether ``path`` (repository-relative) is in one of the project's packages and not
+    in a folder, nor the very file, its ``exclude`` names.
+
+    >>> p = Project("o/r", "r", ("r",), "src", ("1",), exclude=("vendor", "copied.py"))
+    >>> [_keep(p, f) for f in ("src/r/a.py", "src/r/vendor/b.py", "src/r/copied.py", "r/a.py")]
+    [True, False, False, False]
+    """
     prefix = f"{project.repo_folder}/" if project.repo_folder else ""
     for package in project.packages:
         root = f"{prefix}{package}/"
         if path.startswith(root):
             rest = path[len(root) :]
-            return not any(rest.startswith(f"{x}/") for x in project.exclude)
+            return not any(rest == x or rest.startswith(f"{x}/") for x in project.exclude)
     return False
 
 

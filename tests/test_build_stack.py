@@ -1,4 +1,5 @@
-"""The stack's build scripts on tiny inputs: closure markers, providers, import sites."""
+"""The stack's build scripts on tiny inputs: closure markers, providers, import sites,
+the files a project's wheel is mined from."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from errcat.imports.records import Site  # noqa: E402
 from errcat.patterns import template_to_pattern  # noqa: E402
 from stack_closure import Wheel, requirements  # noqa: E402
 from stack_imports import _importing_line, _requirers, module_records  # noqa: E402
+from stack_mine import Project, _keep  # noqa: E402
 
 WHEN = datetime(2026, 11, 1, tzinfo=timezone.utc)
 
@@ -72,7 +74,7 @@ def test_the_line_that_imports_an_extension_is_found() -> None:
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from build_stack import finish, too_vague  # noqa: E402
+from build_stack import copy_keys, finish, too_vague  # noqa: E402
 from errcat.models import RecordEnvelope  # noqa: E402
 from stack_curated import CURATED_TAG  # noqa: E402
 from stack_curated.argparse_errors import RECORDS as ARGPARSE  # noqa: E402
@@ -209,3 +211,99 @@ def test_finish_never_keeps_a_held_message_nor_drops_an_unheld_one(
     held = frozenset(data.draw(st.sets(st.sampled_from(templates))))
     out = finish({"name": "frameworks"}, [_mined(t) for t in templates], held=held)
     assert {e.record.error_message for e in out} == set(templates) - held
+
+
+def test_finish_drops_a_copy_whose_placeholders_are_named_otherwise(capsys: object) -> None:
+    """vllm-omni's port of vllm's MXFP8 check names its placeholders its own way: the text a
+    user sees is vllm's, so it is a copy. A message all placeholders is no copy of another."""
+    upstream = _mined(
+        "MXFP8 requires input_size_per_partition ({input_size_per_partition}) to be divisible"
+        " by {MXFP8_BLOCK_SIZE}."
+    )
+    port = _mined(
+        "MXFP8 requires input_size_per_partition ({input_size_per_partition}) to be divisible"
+        " by {self.block_size}."
+    )
+    own = _mined("quality must be one of {levels}, got {quality!r} for a video request")
+    wordless = _mined("{err}")
+    held = copy_keys(upstream.record.error_message, upstream.record.message_pattern)
+    held |= copy_keys("{msg}", "(.+?)")
+    out = finish({"name": "platforms"}, [port, own, wordless], held=held)
+    assert [e.record.error_message for e in out] == [
+        "quality must be one of {levels}, got {quality!r} for a video request",
+        "{err}",
+    ]
+    assert "1 as copies of another catalog's message" in capsys.readouterr().out  # type: ignore[attr-defined]
+
+
+_NAMES = st.sampled_from(["n", "self.block_size", "len(x)", "value!r", "size:>4"])
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=5), _NAMES, _NAMES)
+def test_a_held_template_with_its_placeholders_renamed_is_a_copy(
+    words: list[str], first: str, second: str
+) -> None:
+    """Whatever the placeholders' expressions, the same printed text is the same copy key."""
+    lead = " ".join(words) + " of the checkpoint shard"
+    held_template = lead + " {a} went missing from {b}"
+    renamed = lead + f" {{{first}}} went missing from {{{second}}}"
+    held = copy_keys(held_template, template_to_pattern(held_template))
+    assert len(finish({"name": "platforms"}, [_mined(renamed)])) == 1  # kept when not held
+    assert finish({"name": "platforms"}, [_mined(renamed)], held=held) == []
+
+
+def test_an_excluded_file_or_folder_is_left_out_and_nothing_else() -> None:
+    """vllm-omni vendors one module (``_hunyuan_v1_vendored.py``) beside its own and a folder
+    of NeMo's: ``exclude`` names either; a sibling whose name merely starts alike stays."""
+    project = Project(
+        "vllm-project/vllm-omni",
+        "vllm-omni",
+        ("vllm_omni",),
+        "",
+        ("0.30.0",),
+        exclude=("models/nemo_vendored", "models/_copy.py"),
+    )
+    assert _keep(project, "vllm_omni/models/own.py")
+    assert not _keep(project, "vllm_omni/models/nemo_vendored/asr/features.py")
+    assert not _keep(project, "vllm_omni/models/_copy.py")
+    assert _keep(project, "vllm_omni/models/_copy.py.orig")
+    assert _keep(project, "vllm_omni/models/nemo_vendored_notes.py")
+    assert not _keep(project, "other/models/own.py")
+
+
+_SEGMENT = st.text(alphabet="ab_.", min_size=1, max_size=4)
+
+
+@given(st.lists(_SEGMENT, min_size=1, max_size=4), st.lists(_SEGMENT, min_size=1, max_size=4))
+def test_exclude_drops_exactly_the_paths_at_or_under_its_entry(
+    excluded: list[str], path: list[str]
+) -> None:
+    """A path is left out iff it is the excluded entry or lies under it, segment by segment."""
+    entry, rest = "/".join(excluded), "/".join(path)
+    project = Project("o/r", "r", ("pkg",), "src", ("1",), exclude=(entry,))
+    under = path[: len(excluded)] == excluded
+    assert _keep(project, f"src/pkg/{rest}") is not under
+
+
+def test_a_refinished_manifest_counts_the_records_each_project_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--refinish`` keeps what a package was built from, but each project's ``records``
+    is what it holds after the records were dropped, as a full build would write."""
+    import build_stack
+
+    monkeypatch.setattr(build_stack, "STACK", tmp_path)
+    spec = {"name": "demo", "version": "0.1.0", "description": "a demo package"}
+    kept_envelopes = [
+        _mined(f"checkpoint shard {{n}} of the {w} weights is missing")
+        for w in ("quantized", "sharded", "merged")
+    ]
+    built_from = [
+        {"repo": kept_envelopes[0].record.repo, "dist": "d", "versions": ["1"], "records": 99},
+        {"closure": ["sglang"]},
+    ]
+    manifest = build_stack.write_package(
+        spec, kept_envelopes, [], kept={"builtFrom": built_from, "history": {}}
+    )
+    assert manifest["builtFrom"][0]["records"] == len(kept_envelopes) == manifest["count"]
+    assert manifest["builtFrom"][0]["dist"] == "d" and manifest["builtFrom"][1] == built_from[1]

@@ -65,7 +65,7 @@ def test_every_package_of_sources_is_built() -> None:
     spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
     built = {p.name.removeprefix("errcat-data-") for p in PACKAGES}
     assert built == {p["name"] for p in spec["packages"]}
-    assert {"kernels", "distributed", "frameworks"} <= built
+    assert {"kernels", "distributed", "frameworks", "platforms"} <= built
 
 
 def test_every_package_has_its_manifest_and_sources() -> None:
@@ -145,6 +145,13 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
             "huggingface/trl",
             "trl/generation/vllm_client.py",
         ),
+        (
+            "platforms",
+            "ValueError: explicit model kwarg and args.model were both provided, but do not match"
+            " [Qwen/Qwen-Image != Qwen/Qwen3-Omni-30B-A3B-Instruct]",
+            "vllm-project/vllm-omni",
+            "vllm_omni/entrypoints/omni_base.py",
+        ),
     ],
 )
 def test_a_new_package_answers_its_own_message_through_the_entry_point(
@@ -192,15 +199,17 @@ def test_the_kernel_errors_users_paste_get_the_hand_written_advice(
     assert any(lever in solution for solution in match.record.solutions)
 
 
-def test_the_frameworks_records_link_at_the_release_tags_sources_names() -> None:
-    """Each record of errcat-data-frameworks links to its repo at ``v<version>`` of a release
-    ``SOURCES.json`` names for it (a message gone from the newest links at the older tag)."""
+@pytest.mark.parametrize("name", ["frameworks", "platforms"])
+def test_the_projects_records_link_at_the_release_tags_sources_names(name: str) -> None:
+    """Each record of a package mined from wheels links to its repo at ``v<version>`` of a
+    release ``SOURCES.json`` names for it (a message gone from the newest links at the older
+    tag)."""
     spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
-    (package,) = [p for p in spec["packages"] if p["name"] == "frameworks"]
+    (package,) = [p for p in spec["packages"] if p["name"] == name]
     tags = {
         p["repo"]: {p["tag"].format(version=v) for v in p["versions"]} for p in package["projects"]
     }
-    records = STACK / "packages" / "errcat-data-frameworks" / "src" / "errcat_data_frameworks"
+    records = STACK / "packages" / f"errcat-data-{name}" / "src" / f"errcat_data_{name}"
     seen: dict[str, set[str]] = {}
     for path in sorted((records / "records").glob("*.jsonl.gz")):
         with gzip.open(path, "rt", encoding="utf-8") as lines:
@@ -268,3 +277,49 @@ def test_every_hf_record_has_its_lineage_back_to_transformers_4() -> None:
     assert [r.label for r in transformers.revisions][:4] == ["4.45.2", "4.51.3", "4.55.4", "4.57.6"]
     ended = {lin.last.label for lin in transformers if lin.status != "current"}
     assert {"4.45.2", "4.51.3", "4.55.4", "4.57.6"} <= ended
+
+
+def test_the_platforms_package_answers_a_vllm_ascend_0_9_message_its_newest_removed(
+    site: Path,
+) -> None:
+    """vllm-ascend users of 2025 ran 0.9.1: its history keeps a check 0.23.0 no longer has,
+    linked at the tag of the last release that raised it, and not at a vendored copy."""
+    text = (
+        "NotImplementedError: ACL Graph does not support deepseek. Please try torchair graph"
+        " mode to serve deepseek models on vllm-ascend. Or set `enforce_eager=True` to use"
+        " eager mode."
+    )
+    assert errcat.match_error(text, catalog=errcat.Catalog.bundled()) is None
+    _install(site, STACK / "packages" / "errcat-data-platforms")
+    match = errcat.match_error(text)
+    assert match is not None and match.exact
+    record = match.record
+    assert (record.repo, record.file_path) == (
+        "vllm-project/vllm-ascend",
+        "vllm_ascend/ascend_config.py",
+    )
+    assert "/blob/v0.9.1/vllm_ascend/ascend_config.py#L" in record.github_url
+    lineage = match.history
+    assert lineage is not None and lineage.status != "current"
+    assert lineage.newest is not None and lineage.newest.label == "0.23.0"
+
+
+def test_the_platforms_package_holds_nothing_of_the_folders_sources_leaves_out() -> None:
+    """vllm-ascend's generated CANN op wrappers and vllm-omni's vendored modules (``exclude``)
+    have no record: their raises are other projects' or absent from the repositories."""
+    spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
+    (package,) = [p for p in spec["packages"] if p["name"] == "platforms"]
+    left_out = {
+        (p["repo"], f"{p['packages'][0]}/{x}") for p in package["projects"] for x in p["exclude"]
+    }
+    assert len(left_out) == 3
+    data = STACK / "packages" / "errcat-data-platforms" / "src" / "errcat_data_platforms"
+    paths: set[tuple[str, str]] = set()
+    for path in sorted((data / "records").glob("*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                record = json.loads(line)["record"]
+                paths.add((record["repo"], record["filePath"]))
+    assert {repo for repo, _ in paths} == {"vllm-project/vllm-ascend", "vllm-project/vllm-omni"}
+    for repo, excluded in left_out:
+        assert not any(r == repo and f.startswith(excluded) for r, f in paths), excluded

@@ -55,14 +55,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
 import errcat.mine
 from errcat.history import Revision, sidecar_path
 from errcat.loaders import MANIFEST_NAME, SOURCES_NAME, iter_path, read_manifest
 from errcat.mine import reanchor
 from errcat.mine.curated import old_wordings
-from errcat.mine.dists import dist_snapshot
-from errcat.mine.git import GitRepo, git_snapshots
-from errcat.mine.history import HistoryResult, build_history, with_curated
+from errcat.mine.dists import dist_snapshot, join_snapshots
+from errcat.mine.git import GitRepo, git_snapshots, mined_folders
+from errcat.mine.history import HistoryResult, Snapshot, build_history, with_curated
 from errcat.models import GENERATED_TAG, RecordEnvelope
 from errcat.release import build, canonical_files, check, records_file_name
 from mine_wheels import (
@@ -74,10 +77,36 @@ from mine_wheels import (
     unpack,
     wheel_commit,
 )
+from stack_closure import wheel_metadata
 
 ROOT = Path(__file__).resolve().parents[1]
 README_BEGIN = "<!-- bundled-knowledge:begin (written by benchmarks/build_data.py) -->"
 README_END = "<!-- bundled-knowledge:end -->"
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """A wheel the release pins (``Requires-Dist: dist==version``) built from the same repo.
+
+    sglang's wheel pins ``sglang-kernel``, whose Python package lives in sglang's
+    repository at ``sgl-kernel/python/sgl_kernel``: its files join the newest
+    revision of the history, at ``path_prefix`` (the package folder in the repo).
+    """
+
+    dist: str
+    version: str
+    package: str
+    path_prefix: str
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Pinned:
+        """Read an entry of a source's ``pinnedWheels`` (camelCase keys)."""
+        return cls(
+            dist=str(data["dist"]),
+            version=str(data["version"]),
+            package=str(data["package"]),
+            path_prefix=str(data["pathPrefix"]).strip("/"),
+        )
 
 
 @dataclass(frozen=True)
@@ -91,11 +120,14 @@ class Source:
     package: str
     path_prefix: str
     sha: str | None
-    #: kind "history": the git repository the revisions come from, and which of them.
+    #: kind "history": the git repository the revisions come from, the folders mined
+    #: (one or several), and which revisions.
     git: str = ""
-    under: str = ""
+    under: tuple[str, ...] = ()
     revisions: tuple[tuple[str, str], ...] = ()
     tag: str = ""
+    #: kind "history": wheels the release pins, mined with it as the newest revision.
+    pinned: tuple[Pinned, ...] = ()
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Source:
@@ -109,10 +141,15 @@ class Source:
             path_prefix=str(data.get("pathPrefix", "")),
             sha=data.get("sha"),
             git=str(data.get("git", "")),
-            under=str(data.get("under", "")),
+            under=mined_folders(data.get("under", ())),
             revisions=tuple((str(r["label"]), str(r["sha"])) for r in data.get("revisions", ())),
             tag=str(data.get("tag", "")),
+            pinned=tuple(Pinned.of(p) for p in data.get("pinnedWheels", ())),
         )
+
+    def under_json(self) -> str | list[str]:
+        """``under`` as ``SOURCES.json`` and the manifest write it: one folder, or a list."""
+        return self.under[0] if len(self.under) == 1 else list(self.under)
 
 
 @dataclass
@@ -169,12 +206,12 @@ def mine_history(source: Source, cache: Path, workers: int, mirrors: Path) -> Mi
             raise SystemExit(f"{source.repo}: revision {label} is {commit.sha}, not {sha}")
     wheel = download(source.dist, source.version, cache)
     when = built_at(wheel)
-    prefix = source.path_prefix.rsplit("/", 1)[0] if "/" in source.path_prefix else ""
-    released = dist_snapshot(source.version, wheel, path_prefix=prefix)
+    released = join_snapshots(
+        wheel_snapshot(source.version, wheel, source.path_prefix),
+        *(pinned_snapshot(source, wheel, pin, cache) for pin in source.pinned),
+    )
     released = dataclasses.replace(
-        released,
-        revision=dataclasses.replace(released.revision, sha=ZERO_SHA, date=when),
-        files=[f for f in released.files if f[0].startswith(source.path_prefix + "/")],
+        released, revision=dataclasses.replace(released.revision, sha=ZERO_SHA, date=when)
     )
     snapshots = itertools.chain(git_snapshots(repo, commits, under=source.under), [released])
     store = load_scans(cache, source.repo)
@@ -208,6 +245,45 @@ def mine_history(source: Source, cache: Path, workers: int, mirrors: Path) -> Mi
         time.perf_counter() - started,
         result,
     )
+
+
+def wheel_snapshot(label: str, wheel: Path, path_prefix: str) -> Snapshot:
+    """The files of a wheel's package at their repo paths (``path_prefix``: its folder there).
+
+    Only the package folder is kept: a wheel may carry other top-level packages
+    (sglang-kernel's ships a copy of triton's ``triton_kernels``).
+    """
+    prefix = path_prefix.rsplit("/", 1)[0] if "/" in path_prefix else ""
+    snapshot = dist_snapshot(label, wheel, path_prefix=prefix)
+    kept = [f for f in snapshot.files if f[0].startswith(path_prefix + "/")]
+    return dataclasses.replace(snapshot, files=kept)
+
+
+def pinned_version(wheel: Path, dist: str) -> str | None:
+    """The version ``wheel``'s metadata pins ``dist`` to (``Requires-Dist: dist==V``), if any.
+
+    A requirement with a marker or an extra only is not a pin of the release.
+    """
+    wanted = canonicalize_name(dist)
+    for line in wheel_metadata(wheel)[2]:
+        req = Requirement(line)
+        if canonicalize_name(req.name) != wanted or req.marker is not None:
+            continue
+        pins = [s.version for s in req.specifier if s.operator in ("==", "===")]
+        if len(pins) == 1 and "*" not in pins[0]:
+            return pins[0]
+    return None
+
+
+def pinned_snapshot(source: Source, wheel: Path, pin: Pinned, cache: Path) -> Snapshot:
+    """The pinned wheel's package as part of the newest revision (the pin is checked first)."""
+    pinned = pinned_version(wheel, pin.dist)
+    if pinned != pin.version:
+        raise SystemExit(
+            f"{SOURCES_NAME}: {source.repo}'s pinnedWheels names {pin.dist}=={pin.version}, "
+            f"but {wheel.name} requires {pin.dist}=={pinned or '(no exact pin)'}"
+        )
+    return wheel_snapshot(pin.version, download(pin.dist, pin.version, cache), pin.path_prefix)
 
 
 #: The modules of errcat.mine whose code decides what a file's scan holds.
@@ -419,6 +495,9 @@ def readme_section(manifest: dict[str, Any]) -> str:
         newest = (
             f"{entry['dist']}=={entry['version']} wheel (built {entry['builtAt'][:10]}, {commit})"
         )
+        pinned = [f"{p['dist']}=={p['version']}" for p in entry.get("pinnedWheels", ())]
+        if pinned:
+            newest += f" with the {', '.join(pinned)} wheel it pins"
         if entry.get("revisions"):
             fork = str(entry.get("git", "")).removeprefix("https://github.com/")
             history = f"{entry['revisions'] - 1} from {entry['from']} to the wheel ({fork})"
@@ -571,7 +650,12 @@ def main(argv: list[str] | None = None) -> None:
                 and e.record.solutions
             ),
             **({"tag": m.source.tag} if m.source.tag else {}),
-            **({"git": m.source.git, "under": m.source.under} if m.source.git else {}),
+            **({"git": m.source.git, "under": m.source.under_json()} if m.source.git else {}),
+            **(
+                {"pinnedWheels": [{"dist": p.dist, "version": p.version} for p in m.source.pinned]}
+                if m.source.pinned
+                else {}
+            ),
             **(_lineage_counts(m.history) if m.history is not None else {}),
         }
         for m in mined

@@ -66,9 +66,19 @@ def newest_version(dist: str) -> str:
 
 
 def download(dist: str, version: str, cache: Path) -> Path:
-    """The wheel of ``dist==version`` in ``cache``, downloaded unless already there."""
-    pattern = f"{dist}-{version}-*.whl"
-    found = sorted(cache.glob(pattern))
+    """The wheel of ``dist==version`` in ``cache``, downloaded unless already there.
+
+    A wheel's file name spells the distribution with underscores (``sglang-kernel``
+    is saved as ``sglang_kernel-0.4.10-...whl``): both spellings are looked for.
+    """
+    stem = re.sub(r"[-_.]+", "_", dist)
+    pattern = f"{stem}-{version}-*.whl"
+
+    def cached() -> list[Path]:
+        named = {*cache.glob(f"{dist}-{version}-*.whl"), *cache.glob(pattern)}
+        return sorted(named)
+
+    found = cached()
     if not found:
         subprocess.run(
             [
@@ -86,7 +96,7 @@ def download(dist: str, version: str, cache: Path) -> Path:
             ],
             check=True,
         )
-        found = sorted(cache.glob(pattern))
+        found = cached()
     if not found:
         raise SystemExit(f"pip download left no {pattern} in {cache}")
     return found[-1]

@@ -25,8 +25,10 @@ import pytest
 from errcat import Catalog
 from errcat.lint import sample_messages
 from errcat.matcher import match_all
+from errcat.mine.records import record_id
 from errcat.models import GENERATED_TAG, ErrorRecord, validate_envelope
 from errcat.patterns import compile_pattern
+from errcat.tags import LOGGED_TAG
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
@@ -127,13 +129,31 @@ def test_seeds_stay_first_and_unchanged_in_the_sglang_file() -> None:
     assert {json.loads(line)["record"]["id"] for line in seeds} == SEEDS
 
 
+def _unmined(record: ErrorRecord) -> bool:
+    """A log line below WARNING, which the miner does not take (errcat.mine.logged).
+
+    A few INFO lines are what users paste as the error of a hang (vllm's
+    ``No available shared memory broadcast block found ...``): curated with the id
+    the miner would give them, they are laid into the data as they are.
+    """
+    return record.error_class in ("INFO", "DEBUG") and LOGGED_TAG in record.tags
+
+
 def test_ids_are_unique_and_in_the_bundled_catalog() -> None:
     records = _curated()
     ids = _ids(records)
     assert len(ids) == len(set(ids))
     bundled = Catalog.bundled()
-    missing = [r.id for r in records if r.id not in SEEDS and bundled.get(r.id) is None]
+    missing = [
+        r.id for r in records if r.id not in SEEDS and not _unmined(r) and bundled.get(r.id) is None
+    ]
     assert not missing
+
+
+@pytest.mark.parametrize("record", [r for r in _curated() if _unmined(r)], ids=lambda r: str(r.id))
+def test_an_unmined_log_line_keeps_the_id_the_miner_would_give_it(record: ErrorRecord) -> None:
+    """Should the miner take the line one day, the curated record replaces its draft."""
+    assert record.id == record_id(record.repo, record.file_path, record.error_message)
 
 
 @pytest.mark.parametrize("record", _curated(), ids=_ids(_curated()))

@@ -21,7 +21,7 @@ from errcat.errors import CatalogSourceError
 from errcat.history import Revision
 from errcat.mine.history import Snapshot, keep_path
 
-__all__ = ["dist_snapshot", "git_blob_sha"]
+__all__ = ["dist_snapshot", "git_blob_sha", "join_snapshots"]
 
 
 def git_blob_sha(data: bytes) -> str:
@@ -111,3 +111,48 @@ def dist_snapshot(
                 yield key, blobs[key]
 
     return Snapshot(Revision(label, digest, newest), files, read)
+
+
+def join_snapshots(first: Snapshot, *more: Snapshot) -> Snapshot:
+    r"""One revision made of several snapshots' files: ``first``'s revision, all their paths.
+
+    A release can span distributions built from one repository (sglang's wheel
+    and the ``sglang-kernel`` wheel it pins, both from sgl-project/sglang): as
+    the newest revision of that repository's history they are one snapshot. A
+    path two of them hold is taken from the first that has it; each blob is read
+    from the snapshot that lists it.
+
+    >>> from datetime import datetime, timezone
+    >>> def snap(label, files):
+    ...     blobs = {git_blob_sha(b): b for _, b in files}
+    ...     read = lambda keys: ((k, blobs[k]) for k in keys if k in blobs)
+    ...     when = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    ...     listed = [(p, git_blob_sha(b)) for p, b in files]
+    ...     return Snapshot(Revision(label, "0" * 40, when), listed, read)
+    >>> both = join_snapshots(
+    ...     snap("1.0", [("a/x.py", b"x = 1\n")]), snap("k", [("k/y.py", b"y\n")])
+    ... )
+    >>> both.revision.label, [p for p, _ in both.files]
+    ('1.0', ['a/x.py', 'k/y.py'])
+    >>> sorted(dict(both.read([key for _, key in both.files])).values())
+    [b'x = 1\n', b'y\n']
+    """
+    parts = (first, *more)
+    files: dict[str, str] = {}
+    owner: dict[str, Snapshot] = {}
+    for part in parts:
+        for path, key in part.files:
+            if path not in files:
+                files[path] = key
+                owner.setdefault(key, part)
+
+    def read(keys: Sequence[str]) -> Iterator[tuple[str, bytes]]:
+        by_part: dict[int, list[str]] = {}
+        for key in dict.fromkeys(keys):
+            part = owner.get(key)
+            if part is not None:
+                by_part.setdefault(id(part), []).append(key)
+        for part in parts:
+            yield from part.read(by_part.get(id(part), []))
+
+    return Snapshot(first.revision, sorted(files.items()), read)

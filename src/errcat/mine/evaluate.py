@@ -39,6 +39,23 @@ from errcat.mine.templates import (
 )
 
 
+def dotted_name(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name (a bare name too), else ``None``.
+
+    >>> dotted_name(ast.parse("self.MSG", mode="eval").body)
+    'self.MSG'
+    >>> dotted_name(ast.parse("f().MSG", mode="eval").body) is None
+    True
+    """
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
 def _is_base_str(node: ast.Call) -> bool:
     """Whether a call is the base exception's ``__str__``: ``super().__str__()``, ``str(super())``.
 
@@ -213,8 +230,11 @@ class _Evaluator:
             return _dedupe(
                 (*self._or_field(body, node.body, env), *self._or_field(orelse, node.orelse, env))
             )
-        if isinstance(node, ast.Name):
-            known = env.strs.get(node.id)
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            # A name, or a constant read through its class (``self.MSG``, ``cls.MSG``,
+            # ``Owner.MSG``: the env holds those the module binds once, by dotted name).
+            key = dotted_name(node)
+            known = env.strs.get(key) if key is not None else None
             if known == ():
                 raise _TooManyVariantsError
             return known

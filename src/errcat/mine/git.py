@@ -42,6 +42,7 @@ __all__ = [
     "TreeFile",
     "UnknownRevisionError",
     "git_snapshots",
+    "mined_folders",
     "parse_every",
 ]
 
@@ -259,27 +260,47 @@ class GitRepo:
         return picked
 
 
+def mined_folders(under: str | Sequence[str]) -> tuple[str, ...]:
+    """The folders to mine, without slashes at their ends or repeats; ``()`` for the whole tree.
+
+    >>> mined_folders("python/"), mined_folders(["python", "/sgl-kernel/python", "python"])
+    (('python',), ('python', 'sgl-kernel/python'))
+    >>> mined_folders("")
+    ()
+    """
+    names = [under] if isinstance(under, str) else list(under)
+    return tuple(dict.fromkeys(n.strip("/") for n in names if n.strip("/")))
+
+
 def git_snapshots(
     repo: GitRepo,
     commits: Sequence[tuple[str, Commit]],
     *,
-    under: str = "",
+    under: str | Sequence[str] = "",
     include_tests: bool = False,
 ) -> Iterator[Snapshot]:
     """One snapshot per ``(label, commit)``, its files read from git objects.
 
-    A revision where ``under`` does not exist gives an empty snapshot whose
-    ``missing`` says so.
+    ``under`` names the folder to mine, or several (a project whose packages
+    sit side by side, as sglang's ``python/`` and ``sgl-kernel/python/``);
+    paths stay repo-relative, and each folder's test and hidden folders are left
+    out as :func:`~errcat.mine.history.keep_path` says. A folder that does not
+    exist at a revision adds nothing there; a revision where none exists gives
+    an empty snapshot whose ``missing`` says so.
     """
-    under = under.strip("/")
+    folders = mined_folders(under)
     for label, commit in commits:
         revision = Revision(label, commit.sha, commit.date)
-        if under and not repo.has_path(commit.sha, under):
-            yield Snapshot(revision, [], repo.blobs, missing=f"{under}/ does not exist here")
+        present = [f for f in folders if repo.has_path(commit.sha, f)]
+        if folders and not present:
+            gone = ", ".join(f"{f}/" for f in folders)
+            verb = "does" if len(folders) == 1 else "do"
+            yield Snapshot(revision, [], repo.blobs, missing=f"{gone} {verb} not exist here")
             continue
-        files = [
-            (f.path, f.blob)
-            for f in repo.tree(commit.sha, under)
-            if keep_path(f.path[len(under) + 1 :] if under else f.path, include_tests)
-        ]
-        yield Snapshot(revision, files, repo.blobs)
+        files: dict[str, str] = {}
+        for folder in present or [""]:
+            for f in repo.tree(commit.sha, folder):
+                rel = f.path[len(folder) + 1 :] if folder else f.path
+                if keep_path(rel, include_tests):
+                    files.setdefault(f.path, f.blob)
+        yield Snapshot(revision, sorted(files.items()), repo.blobs)

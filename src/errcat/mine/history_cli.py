@@ -7,7 +7,7 @@
 ...     ["repo.git", "--repo", "o/r", "--rev", "v1", "--rev", "v2", "-o", "x.jsonl"]
 ... )
 >>> args.git_dir, args.rev, args.under
-('repo.git', ['v1', 'v2'], '')
+('repo.git', ['v1', 'v2'], [])
 """
 
 from __future__ import annotations
@@ -58,9 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--under",
-        default="",
+        action="append",
+        default=[],
         metavar="SUBDIR",
-        help="mine only this folder (paths stay repo-relative)",
+        help="mine only this folder (paths stay repo-relative); repeatable: several folders",
     )
     parser.add_argument(
         "--dist",

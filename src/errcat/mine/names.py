@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from errcat.mine.evaluate import _Env, _Evaluator
 from errcat.mine.facts import _BUILTINS, _KNOWN_ALIASES, _ClassRef
-from errcat.mine.templates import _literal_text, _TooManyVariantsError
+from errcat.mine.templates import _Alts, _literal_text, _TooManyVariantsError
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
@@ -56,15 +56,41 @@ def _assigned_once(
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
             for name in _names_in_target(node.target):
                 counts[name] += 1
-    values = {
-        node.targets[0].id: node.value
-        for node in body
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and counts[node.targets[0].id] == 1
-    }
+    values: dict[str, ast.expr] = {}
+    for node in body:
+        # ``NAME = value`` and the annotated ``NAME: Final[str] = value`` alike.
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and counts[target.id] == 1:
+            values[target.id] = value
     return values, counts
+
+
+def _looks_constant(name: str) -> bool:
+    """A name written as a constant (``MSG``, ``_ERR``, ``LONG_WAIT_2``): no lower-case letter.
+
+    >>> [_looks_constant(n) for n in ("_ERR", "MSG_V2", "name", "_")]
+    [True, True, False, False]
+    """
+    return any(c.isupper() for c in name) and not any(c.islower() for c in name)
+
+
+def _attributes_set(tree: ast.Module) -> set[str]:
+    """The attribute names the module's code assigns to (``self.x = ...``, ``Owner.x += ...``)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for target in targets:
+            found.update(n.attr for n in ast.walk(target) if isinstance(n, ast.Attribute))
+    return found
 
 
 def _is_exception_name(name: str) -> bool:
@@ -92,6 +118,9 @@ class _ModuleNames(_Evaluator):
         self.class_aliases: dict[str, ast.expr] = {}
         self.top_imports: set[str] = set()
         self.consts = _Env()
+        #: A class's string constants, set once in its body and nowhere else in the module
+        #: (``_ERR = "..."``), read as ``self._ERR`` or ``cls._ERR``: qualname -> name -> value.
+        self.class_consts: dict[str, dict[str, _Alts]] = {}
         #: Every name the module's own statements bind at module level.
         self._module_names: set[str] = set()
 
@@ -100,6 +129,7 @@ class _ModuleNames(_Evaluator):
         self._collect_imports(tree)
         self._collect_classes(tree.body, "")
         self._collect_consts(tree)
+        self._collect_class_consts(tree)
 
     def _absolute(self, module: str | None, level: int) -> str:
         if level == 0:
@@ -176,6 +206,64 @@ class _ModuleNames(_Evaluator):
                 continue
             if alts is not None and all(_literal_text(t) is not None for t in alts):
                 self.consts.strs[name] = alts
+
+    def _collect_class_consts(self, tree: ast.Module) -> None:
+        """The string constants of the module's classes, by class (see :attr:`class_consts`).
+
+        Only names written as constants (``MSG``, ``_ERR``), bound once in one class
+        body of the module and never assigned as an attribute (``self._ERR = ...``,
+        a subclass's ``_ERR = ...``): then ``self._ERR`` reads that text. A
+        top-level class's are also module constants by their dotted name
+        (``Owner._ERR``), so any function of the module reads them.
+        """
+        bodies: list[tuple[str, ast.ClassDef]] = []
+        stack: list[tuple[str, ast.AST]] = [("", node) for node in tree.body]
+        while stack:
+            prefix, node = stack.pop()
+            if isinstance(node, ast.ClassDef):
+                bodies.append((prefix + node.name, node))
+                stack.extend((f"{prefix}{node.name}.", inner) for inner in node.body)
+            elif isinstance(node, (ast.If, ast.Try)):
+                stack.extend((prefix, inner) for inner in (*node.body, *node.orelse))
+        per_body: Counter[str] = Counter()
+        for _qual, node in bodies:
+            per_body.update(set(_assigned_once(node.body, node.body)[1]))
+        reassigned = _attributes_set(tree)
+        for qual, node in bodies:
+            values, _counts = _assigned_once(node.body, node.body)
+            for name, value in values.items():
+                if not _looks_constant(name) or per_body[name] > 1 or name in reassigned:
+                    continue
+                try:
+                    alts = self._eval(value, self.consts)
+                except _TooManyVariantsError:
+                    continue
+                if alts is None or any(_literal_text(t) is None for t in alts):
+                    continue
+                self.class_consts.setdefault(qual, {})[name] = alts
+                if "." not in qual:
+                    self.consts.strs.setdefault(f"{qual}.{name}", alts)
+        # A subclass of the module reads its bases' constants too (none overrides them).
+        bases = {
+            qual: [
+                self.local_classes[b.id]
+                for b in node.bases
+                if isinstance(b, ast.Name) and b.id in self.local_classes
+            ]
+            for qual, node in bodies
+        }
+        for qual, _node in bodies:
+            todo, seen = list(bases[qual]), {qual}
+            merged: dict[str, _Alts] = {}
+            while todo:
+                base = todo.pop(0)
+                if base in seen or base not in bases:
+                    continue
+                seen.add(base)
+                merged.update(self.class_consts.get(base, {}))
+                todo.extend(bases[base])
+            if merged:
+                self.class_consts[qual] = {**merged, **self.class_consts.get(qual, {})}
 
     def resolve(self, node: ast.expr) -> _ClassRef:
         """The class a name or attribute chain designates, as far as this file tells."""

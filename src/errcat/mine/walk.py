@@ -470,6 +470,10 @@ class _Walker(_ModuleNames):
             if a is not None:
                 defaults.pop(a.arg, None)
         method_of = self._class_body
+        if method_of is not None:  # a method reads its class's constants as self.X / cls.X
+            for name, alts in self.class_consts.get(method_of, {}).items():
+                for receiver in ("self", "cls"):
+                    inner.strs.setdefault(f"{receiver}.{name}", alts)
         saved = {name: getattr(self, name) for name in _FUNCTION_STATE}
         self._params = frozenset(params)
         self._param_defaults = defaults

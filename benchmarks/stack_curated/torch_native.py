@@ -105,7 +105,8 @@ DISPATCH = Curated(
     " always half precision on the CPU: the model was loaded as float16 on a machine or"
     " device that runs the operator in float32 or bfloat16 only, often because the GPU"
     " was never used (CUDA not visible, a CPU build of torch, device_map on cpu). torch"
-    " 2.x raises it as NotImplementedError, older releases as RuntimeError.",
+    " 2.14 raises it as NotImplementedError (a RuntimeError subclass); 2.7 and older"
+    " printed RuntimeError.",
     trigger="--dtype float16 (or a checkpoint whose torch_dtype is float16, picked by"
     " --dtype auto) on vllm's or sglang's CPU backend; transformers from_pretrained(...,"
     " torch_dtype=torch.float16) without a GPU",
@@ -252,14 +253,16 @@ DEVICE_OLD = Curated(
     pattern=r"Expected all tensors to be on the same device, but found at least two devices,"
     r" (.+?) and (.+?)!(?: \(when checking argument for argument (.+?) in method (.+?)\))?",
     error_type="configuration",
-    documentation=_DEVICE_DOC + " This is the wording of torch releases up to 2.5.",
+    documentation=_DEVICE_DOC + " This is the older wording, naming the two devices; newer"
+    " releases name the argument on the odd device instead.",
     solutions=_DEVICE_SOLUTIONS,
     example_fix="x = torch.arange(n)                  # on the CPU\n"
     "x = torch.arange(n, device=h.device)  # on the model's GPU",
     tags=_CHECK,
     references=(
         "pytorch aten/src/ATen/core/op_registration/adaption.cpp"
-        " common_device_check_failure (53cc37666b6c)",
+        " common_device_check_failure, read at 53cc37666b6c in an earlier wording ('same"
+        " common device', 'arugment'); the wording here is the one pastes show",
         "vllm-project/vllm#2108 (a second model on cuda:1 beside vllm's on cuda:0)",
         "vllm-project/vllm#3482 (an L4 machine)",
     ),
@@ -510,7 +513,7 @@ ZIP_ARCHIVE = Curated(
     example_fix="rm -rf ~/.cache/huggingface/hub/models--org--name\n"
     "huggingface-cli download org/name",
     tags=_CHECK,
-    references=("pytorch caffe2/serialize/inline_container.cc PytorchStreamReader::init",),
+    references=("pytorch caffe2/serialize/inline_container.cc PytorchStreamReader::valid",),
 )
 
 _BACKWARD = (
@@ -650,7 +653,7 @@ VLLM_CPU_CACHE = Curated(
     " AT_DISPATCH switch, and on x86 that switch (VLLM_DISPATCH_FLOATING_TYPES_WITH_E5M2)"
     " lists float32, bfloat16 and float8_e5m2 only, so a model served in float16 fails on"
     " its first request. The message is torch's dispatch error; the missing case is"
-    " vllm's. torch 2.x raises it as NotImplementedError, older releases as RuntimeError.",
+    " vllm's. torch 2.14 raises it as NotImplementedError, 2.7 and older as RuntimeError.",
     trigger="vllm built for the CPU (VLLM_TARGET_DEVICE=cpu) serving a float16 checkpoint"
     " with --dtype auto or --dtype float16",
     solutions=(

@@ -143,7 +143,7 @@ def test_the_wheels_headers_are_mined_and_vendored_folders_are_not() -> None:
 
 
 #: Flags of the other commands the advice runs (pip install, huggingface-cli download).
-OTHER_COMMANDS = frozenset({"--index-url", "--local-dir"})
+OTHER_COMMANDS = frozenset({"--force-reinstall", "--local-dir"})
 
 
 def test_the_advice_names_only_flags_the_engines_define() -> None:

@@ -24,9 +24,9 @@ beside the generic dispatch record because it must outrank it for those kernel
 names (its template holds more literal text), and vllm's C++ in the bundled data
 is mined from check macros, which a dispatch switch is not.
 
-Sources were read in pytorch/pytorch: the 2.14.1 wheel's headers
-(``ATen/InferSize.h``, ``ATen/Dispatch.h``, ``torch/headeronly/core/Dispatch.h``)
-at tag v2.14.1; ``aten/src/ATen/ExpandUtils.cpp`` at 181624244c76;
+Sources were read in pytorch/pytorch: the 2.14.1 wheel's headers (``ATen/InferSize.h``,
+``ATen/Dispatch.h``, ``torch/headeronly/core/Dispatch.h``; the wheel's
+``torch/version.py`` names git_version 5c4886908584, tag v2.14.1); ``aten/src/ATen/ExpandUtils.cpp`` at 181624244c76;
 ``aten/src/ATen/core/op_registration/adaption.cpp`` at 53cc37666b6c;
 ``torch/csrc/autograd/saved_variable.cpp`` at 42bb714738bb. A site in a ``.cpp``
 file whose lines were not counted at the tag is linked at the file (line 1 of
@@ -115,8 +115,9 @@ DISPATCH = Curated(
         " spell it the same); --dtype auto keeps the checkpoint's float16",
         "If a GPU was meant to run it, check that torch sees one: python -c 'import"
         " torch; print(torch.cuda.is_available(), torch.version.cuda)' must print True and"
-        " a CUDA version; a CPU-only wheel prints None (reinstall torch from the CUDA index,"
-        " e.g. pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/cu128)",
+        " a CUDA version; a CPU-only build (+cpu) prints None: reinstall the CUDA build the"
+        " engines pin (PyPI's Linux wheel of torch 2.14.1 is 2.14.1+cu130, built for CUDA"
+        " 13.0: pip install --force-reinstall torch==2.14.1)",
         "transformers: load with torch_dtype=torch.bfloat16 (or float32) when the device"
         " is the CPU",
     ),

@@ -3,7 +3,7 @@
 ``SOURCES.json`` names a package's groups under ``curated``; :func:`curated`
 returns their envelopes. Groups: ``argparse`` (command-line errors),
 ``symbols`` (``undefined symbol`` by whose symbol), ``kernels`` (flashinfer's and DeepEP's most pasted C++
-errors), ``trl-server`` (trl's
+errors), ``torch-native`` (torch's most pasted ATen, c10 and autograd C++ errors), ``trl-server`` (trl's
 vLLM client answered 404 by a server without its routes), ``pydantic-core`` (the
 validation error types, read from a pydantic-core git mirror at the commit
 ``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``).
@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from errcat.models import RecordEnvelope
-from stack_curated import argparse_errors, kernels, pydantic_errors, symbols, trl_server
+from stack_curated import (
+    argparse_errors,
+    kernels,
+    pydantic_errors,
+    symbols,
+    torch_native,
+    trl_server,
+)
 from stack_curated.spec import CURATED_TAG, Curated
 
 __all__ = ["CURATED_TAG", "MIRRORS", "curated"]
@@ -38,6 +45,8 @@ def curated(
             out += symbols.RECORDS
         elif group == "kernels":
             out += kernels.RECORDS
+        elif group == "torch-native":
+            out += torch_native.RECORDS
         elif group == "trl-server":
             out += trl_server.RECORDS
         elif group == "pydantic-core":

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 from errcat.engine import lean
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
+from errcat.matcher.lead_words import lead_word_rests, shifted, shows_enough
 from errcat.matcher.module_attr import module_answer
 from errcat.matcher.phrases import phrase_answer
 from errcat.matcher.rank import _chain_order
@@ -106,7 +107,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     reports = _reports(text)
     engine = lean(text)
     collector = _collect(reports, cat, limit, mentions=_mentions(text), engine=engine)
-    answer = _unwrap(collector.answer(), cat, engine) or _named(collector)
+    answer = _answer(collector, text, cat, engine)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
@@ -141,7 +142,29 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     collector = _collect(
         reports, cat, 1, confident_only=True, mentions=_mentions(text), engine=engine
     )
-    return _unwrap(collector.answer(), cat, engine) or _named(collector)
+    return _answer(collector, text, cat, engine)
+
+
+def _answer(
+    collector: _Collector, text: str, cat: Catalog, engine: tuple[str | None, tuple[str, ...]]
+) -> Match | None:
+    """The text's answer: the collected one, else a phrase's, else past a title's lead words.
+
+    A title that holds a message after words of the writer's own, with no mark between
+    (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
+    """
+    found = _unwrap(collector.answer(), cat, engine) or _named(collector)
+    if found is not None:
+        return found
+    mentions = _mentions(text)
+    for offset, rest in lead_word_rests(text):
+        inner = _collect(
+            _reports(rest), cat, 1, confident_only=True, mentions=mentions, engine=engine
+        )
+        answer = _unwrap(inner.answer(), cat, engine)
+        if answer is not None and shows_enough(answer):
+            return shifted(answer, offset, text[:offset])
+    return None
 
 
 def _named(collector: _Collector) -> Match | None:

@@ -150,3 +150,37 @@ def test_a_title_naming_an_nccl_result_code_is_answered_with_its_record(
     name, rid = named
     found = match_error(" ".join(["[Bug]:", *before, name, *after]), catalog=NCCL_RECORDS)
     assert found is not None and found.summary.id == rid and found.mode == "phrase"
+
+
+#: The curated native records users name in titles: CUDA's, the crashes'.
+NATIVE_RECORDS = Catalog.from_path(
+    Path(__file__).parents[1] / "curated" / "pytorch__pytorch.native.jsonl"
+).merge(Catalog.from_path(Path(__file__).parents[1] / "curated" / "bminor__bash.native.jsonl"))
+NATIVE_NAMES = sorted(
+    (tag.removeprefix(PHRASE_TAG_PREFIX), record.id)
+    for record in (envelope.record for envelope in NATIVE_RECORDS.envelopes())
+    for tag in record.tags
+    if tag.startswith(PHRASE_TAG_PREFIX)
+)
+
+
+def test_each_phrase_names_one_record() -> None:
+    # Two records sharing a phrase would make a title naming it answer neither.
+    phrases = [name.lower() for name, _ in NATIVE_NAMES]
+    assert len(phrases) == len(set(phrases))
+    assert {"segfault", "misaligned address", "oom killer"} <= set(phrases)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    named=st.sampled_from(NATIVE_NAMES),
+    before=st.lists(st.sampled_from(FILLER), max_size=3),
+    after=st.lists(st.sampled_from(FILLER), max_size=3),
+)
+def test_a_title_naming_a_native_fault_is_answered_with_its_record(
+    named: tuple[str, str], before: list[str], after: list[str]
+) -> None:
+    # "[Bug] segfault when loading ...", "[Bug] CUDA error misaligned address on H20".
+    name, rid = named
+    found = match_error(" ".join(["[Bug]:", *before, name, *after]), catalog=NATIVE_RECORDS)
+    assert found is not None and found.summary.id == rid

@@ -46,6 +46,9 @@ RECORDS = (
         tags=("crash",),
         template="Segmentation fault (core dumped)",
         pattern=r"Segmentation fault(?: \(core dumped\))?",
+        # A title names the crash ("[Bug] segfault when loading ..."): this record, the
+        # shell's, carries the words (faulthandler's record would tie with it).
+        phrases=("segmentation fault", "segfault", "SIGSEGV"),
         documentation=_SEGV_DOC,
         solutions=_SEGV_SOLUTIONS,
         example_fix=_SEGV_FIX,
@@ -115,6 +118,7 @@ RECORDS = (
         error_class="Killed",
         tags=("crash", "host-memory"),
         template="Killed",
+        phrases=("OOM killer", "OOMKilled"),
         documentation="The process received SIGKILL, nearly always from the kernel's"
         " out-of-memory killer: host (CPU) memory, not GPU memory, ran out. Loading a large"
         " checkpoint, many tokenizer or worker processes, and CPU offload all use host RAM."

@@ -166,6 +166,7 @@ RECORDS = (
         ),
         _DEBUG_FIX,
         variants=_ILLEGAL_VARIANTS,
+        phrases=("misaligned address",),
     ),
     _cuda(
         "cuda-device-assert",
@@ -227,6 +228,7 @@ RECORDS = (
             "Check the driver log (dmesg | grep -i xid) for hardware errors (Xid 79, 48)",
         ),
         _DEBUG_FIX,
+        phrases=("unspecified launch failure",),
     ),
     _cuda(
         "cuda-other",
@@ -278,6 +280,7 @@ RECORDS = (
         "# before\npip install torch\n# after\npip install torch --index-url"
         " https://download.pytorch.org/whl/cu121",
         tags=("installation",),
+        phrases=("CUDA driver version is insufficient",),
     ),
     _cuda(
         "cuda-other",
@@ -291,6 +294,7 @@ RECORDS = (
         ),
         "# before\nCUDA_VISIBLE_DEVICES=0,1 vllm serve M --tensor-parallel-size 4\n# after\n"
         "CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve M --tensor-parallel-size 4",
+        phrases=("invalid device ordinal",),
     ),
     _cuda(
         "cuda-other",
@@ -304,6 +308,7 @@ RECORDS = (
             "Upgrade the engine; report the model if it still happens",
         ),
         "# before\nvllm serve M\n# after\nvllm serve M --enforce-eager",
+        phrases=("operation not permitted when stream is capturing",),
     ),
     _cuda(
         "cuda-other",
@@ -316,6 +321,7 @@ RECORDS = (
             "Upgrade the engine and kernel packages",
         ),
         "# before\nvllm serve M\n# after\nvllm serve M --attention-backend TRITON_ATTN",
+        phrases=("too many resources requested for launch",),
     ),
     _cuda(
         "cuda-other",
@@ -338,6 +344,7 @@ RECORDS = (
             " workload off it",
         ),
         "nvidia-smi -q -d ECC",
+        phrases=("uncorrectable ECC error",),
     ),
     _cuda(
         "cuda-other",
@@ -350,6 +357,7 @@ RECORDS = (
         ),
         "# before\ndocker run vllm/vllm-openai ...\n# after\ndocker run --gpus all"
         " vllm/vllm-openai ...",
+        phrases=("no CUDA-capable device is detected",),
     ),
     _cuda(
         "cuda-other",

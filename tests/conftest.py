@@ -50,6 +50,26 @@ def make_envelope(**record: Any) -> RecordEnvelope:
     return RecordEnvelope.model_validate(data)
 
 
+def templates_catalog(*templates: str) -> Catalog:
+    """A catalog of one ``ValueError`` record per template, each in a file of its own."""
+    from errcat.patterns import template_to_pattern
+
+    return Catalog(
+        [
+            make_envelope(
+                id=f"{n:016x}",
+                slug=f"record-{n}",
+                errorClass="ValueError",
+                errorMessage=template,
+                messagePattern=template_to_pattern(template),
+                repo="example/engine",
+                filePath=f"engine/mod{n}.py",
+            )
+            for n, template in enumerate(templates, 1)
+        ]
+    )
+
+
 @pytest.fixture
 def example_data() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(EXAMPLE_ENVELOPE_JSON)

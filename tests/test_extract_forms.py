@@ -6,28 +6,13 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import errcat
-from conftest import make_envelope
+from conftest import make_envelope, templates_catalog
 from errcat.catalog import Catalog
 from errcat.extract import extract_reports
 from errcat.extract.forms import message_forms
 from errcat.patterns import template_to_pattern
 
-
-def _catalog(*templates: str) -> Catalog:
-    return Catalog(
-        [
-            make_envelope(
-                id=f"{n:016x}",
-                slug=f"record-{n}",
-                errorClass="ValueError",
-                errorMessage=template,
-                messagePattern=template_to_pattern(template),
-                repo="example/engine",
-                filePath=f"engine/mod{n}.py",
-            )
-            for n, template in enumerate(templates, 1)
-        ]
-    )
+_catalog = templates_catalog
 
 
 def _forms(text: str) -> list[str]:

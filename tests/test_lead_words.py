@@ -6,30 +6,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import errcat
-from conftest import make_envelope
-from errcat.catalog import Catalog
+from conftest import templates_catalog
 from errcat.matcher.lead_words import LEAD_WORDS, MIN_LITERAL, lead_word_rests
-from errcat.patterns import template_to_pattern
 
 _WORD = st.from_regex(r"[a-z]{3,9}", fullmatch=True)
 _LEAD = st.lists(st.from_regex(r"[A-Za-z][a-z0-9.-]{1,8}", fullmatch=True), min_size=1, max_size=4)
 
 
-def _catalog(*templates: str) -> Catalog:
-    return Catalog(
-        [
-            make_envelope(
-                id=f"{n:016x}",
-                slug=f"record-{n}",
-                errorClass="ValueError",
-                errorMessage=template,
-                messagePattern=template_to_pattern(template),
-                repo="example/engine",
-                filePath=f"engine/mod{n}.py",
-            )
-            for n, template in enumerate(templates, 1)
-        ]
-    )
+_catalog = templates_catalog
 
 
 @given(_LEAD, st.lists(st.from_regex(r"[a-z]{5,9}", fullmatch=True), min_size=5, max_size=8))

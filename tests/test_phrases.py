@@ -129,12 +129,19 @@ def test_a_stored_catalog_finds_its_tagged_records_as_the_memory_one_does(
 NCCL_RECORDS = Catalog.from_path(
     Path(__file__).parents[1] / "curated" / "NVIDIA__nccl.native.jsonl"
 )
-NCCL_NAMES = sorted(
-    (tag.removeprefix(PHRASE_TAG_PREFIX), record.id)
-    for record in (envelope.record for envelope in NCCL_RECORDS.envelopes())
-    for tag in record.tags
-    if tag.startswith(PHRASE_TAG_PREFIX)
-)
+
+
+def _phrase_names(catalog: Catalog) -> list[tuple[str, str]]:
+    """Each phrase of a catalog's records with its record's id."""
+    return sorted(
+        (tag.removeprefix(PHRASE_TAG_PREFIX), record.id)
+        for record in (envelope.record for envelope in catalog.envelopes())
+        for tag in record.tags
+        if tag.startswith(PHRASE_TAG_PREFIX)
+    )
+
+
+NCCL_NAMES = _phrase_names(NCCL_RECORDS)
 
 
 @settings(max_examples=40, deadline=None)
@@ -156,12 +163,7 @@ def test_a_title_naming_an_nccl_result_code_is_answered_with_its_record(
 NATIVE_RECORDS = Catalog.from_path(
     Path(__file__).parents[1] / "curated" / "pytorch__pytorch.native.jsonl"
 ).merge(Catalog.from_path(Path(__file__).parents[1] / "curated" / "bminor__bash.native.jsonl"))
-NATIVE_NAMES = sorted(
-    (tag.removeprefix(PHRASE_TAG_PREFIX), record.id)
-    for record in (envelope.record for envelope in NATIVE_RECORDS.envelopes())
-    for tag in record.tags
-    if tag.startswith(PHRASE_TAG_PREFIX)
-)
+NATIVE_NAMES = _phrase_names(NATIVE_RECORDS)
 
 
 def test_each_phrase_names_one_record() -> None:

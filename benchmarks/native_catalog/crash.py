@@ -46,9 +46,6 @@ RECORDS = (
         tags=("crash",),
         template="Segmentation fault (core dumped)",
         pattern=r"Segmentation fault(?: \(core dumped\))?",
-        # A title names the crash ("[Bug] segfault when loading ..."): this record, the
-        # shell's, carries the words (faulthandler's record would tie with it).
-        phrases=("segmentation fault", "segfault", "SIGSEGV"),
         documentation=_SEGV_DOC,
         solutions=_SEGV_SOLUTIONS,
         example_fix=_SEGV_FIX,
@@ -64,6 +61,10 @@ RECORDS = (
         error_class="Fatal Python error",
         tags=("crash",),
         template="Fatal Python error: Segmentation fault",
+        # A title names the crash ("[Bug] segfault when loading ..."): one of the two
+        # segfault records carries the words (both would name neither). This one, since
+        # a faulthandler dump under frames finds no record sure enough and falls to phrases.
+        phrases=("segmentation fault", "segfault", "SIGSEGV"),
         documentation=_SEGV_DOC + " Python's faulthandler printed the Python stack of every"
         " thread below this line: the innermost frame of the thread marked 'most recent call"
         " first' is where the native call was made.",

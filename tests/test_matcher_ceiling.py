@@ -22,9 +22,8 @@ from conftest import make_envelope
 from errcat.catalog import Catalog
 from errcat.confidence import TextEvidence, text_logit_ceiling
 from errcat.extract import extract_reports
-from errcat.index import Entry
 from errcat.matcher import collect, match_all, match_error
-from errcat.matcher.text_evidence import _text_ceiling, _text_evidence
+from errcat.matcher.text_evidence import TextHit, _text_ceiling, _text_evidence
 from errcat.matcher.verify import _verify
 from errcat.patterns import template_to_pattern
 from errcat.store import open_file_store
@@ -97,7 +96,7 @@ def test_skipping_by_the_ceiling_changes_no_answer(case: tuple[Catalog, str]) ->
     catalog, text = case
     fast = _answers(catalog, text)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(collect, "_text_ceiling", lambda **_: math.inf)
+        patch.setattr(collect, "_text_ceiling", lambda _hit: math.inf)
         slow = _answers(catalog, text)
     assert fast == slow
 
@@ -124,8 +123,9 @@ def test_the_ceiling_is_never_below_the_evidence(case: tuple[Catalog, str], bare
             "bare": bare,
             "patterns": len(store.index),
         }
-        evidence, _, _ = _text_evidence(**common, error_class=report.error_class)
-        assert _text_ceiling(**common) >= evidence.logit() - 1e-9
+        text_hit = TextHit(**common)
+        evidence, _, _ = _text_evidence(text_hit, error_class=report.error_class)
+        assert _text_ceiling(text_hit) >= evidence.logit() - 1e-9
 
 
 @given(
@@ -196,11 +196,9 @@ def test_a_weaker_pattern_is_skipped_before_its_evidence_is_read(
     catalog = Catalog.of_stores([store])
     read: list[str] = []
 
-    def counted(**kwargs: object) -> object:
-        entry = kwargs["entry"]
-        assert isinstance(entry, Entry)
-        read.append(entry.pattern)
-        return _text_evidence(**kwargs)  # type: ignore[arg-type]
+    def counted(text_hit: TextHit, **kwargs: Any) -> object:
+        read.append(text_hit.entry.pattern)
+        return _text_evidence(text_hit, **kwargs)
 
     monkeypatch.setattr(collect, "_text_evidence", counted)
     m = match_error("ValueError: cannot load shard 3 of model llama", catalog=catalog)

@@ -34,7 +34,13 @@ from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score, may_lift, rec
 from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
 from errcat.matcher.spread import ShapeSpread
 from errcat.matcher.summaries import summary as _summary
-from errcat.matcher.text_evidence import _MIN_BITS, _is_wordless, _text_ceiling, _text_evidence
+from errcat.matcher.text_evidence import (
+    _MIN_BITS,
+    TextHit,
+    _is_wordless,
+    _text_ceiling,
+    _text_evidence,
+)
 from errcat.matcher.verify import _cannot_print
 from errcat.patterns import GROUP
 from errcat.tags import FUNCTION_TAG_PREFIX, WRAPPER_TAG
@@ -224,25 +230,7 @@ class _Collector:
         kinds = _frame_kinds(report, in_files=True)
         bare = ctx.bare
         record_best = best_logit(class_known=class_known, frame_kinds=kinds)
-        # A pattern without words at a frame on a raise line answers whatever its text
-        # says (WORDLESS_SITE, below): no ceiling on the text leaves it.
-        if not (wordless and "site" in kinds):
-            ceiling = _text_ceiling(
-                entry=entry,
-                mode=mode,
-                message=text,
-                matched_length=hit.end - hit.start,
-                captures=told,
-                literal=literal,
-                present=present,
-                bare=bare,
-                rarity=rarity,
-                patterns=len(store.index.patterns),
-                fragments=fragments,
-            )
-            if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor:
-                return  # as below, known before the text's evidence is worked out
-        evidence, text_reasons, c_printed = _text_evidence(
+        text_hit = TextHit(
             entry=entry,
             mode=mode,
             message=text,
@@ -251,11 +239,20 @@ class _Collector:
             literal=literal,
             present=present,
             bare=bare,
-            records=len(only) if wordless and only is not None else self.sites(entry),
-            error_class=report.error_class,
             rarity=rarity,
             patterns=len(store.index.patterns),
             fragments=fragments,
+        )
+        # A pattern without words at a frame on a raise line answers whatever its text
+        # says (WORDLESS_SITE, below): no ceiling on the text leaves it.
+        if not (wordless and "site" in kinds):
+            ceiling = _text_ceiling(text_hit)
+            if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor:
+                return  # as below, known before the text's evidence is worked out
+        evidence, text_reasons, c_printed = _text_evidence(
+            text_hit,
+            records=len(only) if wordless and only is not None else self.sites(entry),
+            error_class=report.error_class,
         )
         if inner is not None:
             text_reasons.append(
@@ -336,17 +333,13 @@ class _Collector:
             own = record_evidence(
                 record=summary,
                 ctx=ctx,
-                text=evidence,
-                lineage_of=self.lineage,
-                source_of=source_of,
+                known=known,
                 rival_at_frame=rival_at_frame,
-                wordless=wordless,
                 statement_owner=position in owners,
                 statement_shared=position in sharing,
                 captures=told,
                 c_printed=c_printed,
                 subject_first=subject_first,
-                known=known,
             )
             confidence, reasons, (frame_gain, closeness, engine), features = _score(
                 text=evidence,

@@ -245,53 +245,32 @@ def record_evidence(
     *,
     record: RecordSummary,
     ctx: ReportContext,
-    text: TextEvidence,
-    lineage_of: Callable[[str], Lineage | None] | None = None,
-    source_of: Callable[[], str] | None = None,
+    known: tuple[str, FrameEvidence, bool],
     rival_at_frame: Callable[[], bool] = lambda: False,
-    wordless: bool = False,
     statement_owner: bool = False,
     statement_shared: bool = False,
     captures: Sequence[str | None] = (),
     c_printed: bool = False,
     subject_first: bool = False,
-    known: tuple[str, FrameEvidence, bool] | None = None,
 ) -> RecordEvidence:
     """The evidence a record has for a hit of its pattern on a report (``ctx``), beside the text.
 
-    ``lineage_of`` gives a record's history, if the catalog has one: an error
-    raised in the record's file at another line was raised at the record's
-    line of an older revision when the history says so, which is the raise
-    site as surely as the current line is. ``source_of()`` gives the record's
-    raising line of code: the innermost frame in the record's file showing that
-    very code is the raise site whatever its line number. ``rival_at_frame()``:
-    whether the raise frame sits on another record's raise line, whose message the
-    text fits too; that statement is the other record's, whatever this one's code or
-    function (asked only for a record in the raise frame's file at another line).
-    ``wordless``: the record's pattern has no word (``{msg}``), so only a frame at
-    its very raise line counts as the site. ``statement_owner``: the
-    record is raised without a message and the raise frame prints its statement,
-    which no other record of the file shares; ``statement_shared``: the frame
-    prints the record's statement, named or not. ``captures``: the values the
-    pattern captured; ``c_printed``: the message is one C prints, in C's very
-    form (see :func:`errcat.background.c_origin`), and a project named only in
-    its values is a value C was given, not the text naming who raised it;
-    ``subject_first``: the record's pattern opens with a placeholder, and a
-    project named only in that value does not count either. ``known``: what
-    :func:`record_site` said of the record already (its class state, site, and
-    whether the site is only near), not worked out again.
+    ``known`` is what :func:`record_site` said of the record (its class state, its
+    site, and whether the site is only near); its arguments say how the site was
+    found. ``rival_at_frame()``: whether the raise frame sits on another record's
+    raise line, whose message the text fits too (then the import system's records
+    are a project's own raise of the wording). ``statement_owner``: the record is
+    raised without a message and the raise frame prints its statement, which no
+    other record of the file shares; ``statement_shared``: the frame prints the
+    record's statement, named or not. ``captures``: the values the pattern
+    captured; ``c_printed``: the message is one C prints, in C's very form (see
+    :func:`errcat.background.c_origin`), and a project named only in its values is
+    a value C was given, not the text naming who raised it; ``subject_first``: the
+    record's pattern opens with a placeholder, and a project named only in that
+    value does not count either.
     """
     report, mentions = ctx.report, ctx.mentions
-    state, site, near = known or record_site(
-        record=record,
-        ctx=ctx,
-        text=text,
-        lineage_of=lineage_of,
-        source_of=source_of,
-        rival_at_frame=rival_at_frame,
-        wordless=wordless,
-        statement_owner=statement_owner,
-    )
+    state, site, near = known
     package = package_of(record.repo)
     # A message C itself prints names whatever module it was given (``No module named
     # 'vllm._C'``): the project named only in its values is no sign the project raised it.

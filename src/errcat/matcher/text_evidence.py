@@ -11,6 +11,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from errcat import background
@@ -164,40 +165,50 @@ def _named_outside(
     return count > held
 
 
-def _text_evidence(
-    *,
-    entry: Entry,
-    mode: str,
-    message: str,
-    matched_length: int,
-    captures: Sequence[str | None],
-    literal: int,
-    present: float = 1.0,
-    bare: bool = False,
-    records: int | None = None,
-    rarity: int | None = None,
-    patterns: int = 0,
-    error_class: str | None = None,
-    fragments: Sequence[str] | None = None,
-) -> tuple[TextEvidence, list[str], bool]:
-    """What the text alone says for a pattern's hit on ``message`` (shared by its records).
-
-    Returns the evidence, its reasons, and whether the message is one C prints
-    in C's very form (:attr:`errcat.background.COrigin.printed`), when C raised it.
+@dataclass(frozen=True, slots=True)
+class TextHit:
+    """A pattern's hit on a message, as the text's evidence reads it (one value for both readers).
 
     ``literal`` is the number of the pattern's literal characters the message
     holds: all of them, except for a truncated or drifted message. ``rarity``
     overrides the pattern's own (how many patterns hold its rarest word) when
     the text holds only part of the pattern; ``patterns`` is how many patterns
     the catalog part holds (see :func:`errcat.confidence.catalog_rarity`);
-    ``error_class`` the report's class, if it has one; ``fragments`` the literal
-    text the hit explains, when it is more than the pattern's own (a wrapper whose
-    placeholder holds another record's message: both). CPython's C code raises
+    ``fragments`` the literal text the hit explains, when it is more than the
+    pattern's own (a wrapper whose placeholder holds another record's message: both).
+    """
+
+    entry: Entry
+    mode: str
+    message: str
+    matched_length: int
+    captures: Sequence[str | None]
+    literal: int
+    present: float = 1.0
+    bare: bool = False
+    rarity: int | None = None
+    patterns: int = 0
+    fragments: Sequence[str] | None = None
+
+
+def _text_evidence(
+    hit: TextHit, *, records: int | None = None, error_class: str | None = None
+) -> tuple[TextEvidence, list[str], bool]:
+    """What the text alone says for a pattern's hit on ``message`` (shared by its records).
+
+    Returns the evidence, its reasons, and whether the message is one C prints
+    in C's very form (:attr:`errcat.background.COrigin.printed`), when C raised it.
+
+    ``records`` is how many places raise the pattern (its records, by default);
+    ``error_class`` the report's class, if it has one. CPython's C code raises
     the words when it raised the message itself, or the pattern's words, as
     that class (C's words raised as a class C never raised them with were not
     raised by C); a record whose pattern matches the whole message but cannot
     print C's form of its words (``no module named {name!r}``) is not C's copy.
     """
+    entry, mode, message, captures = hit.entry, hit.mode, hit.message, hit.captures
+    matched_length, literal, present, bare = hit.matched_length, hit.literal, hit.present, hit.bare
+    rarity, patterns, fragments = hit.rarity, hit.patterns, hit.fragments
     words = entry.fragments if fragments is None else tuple(fragments)
     # The index may hold what the model says of the pattern's own words (worked out
     # when it was built): read, not asked again, when the hit explains those words.
@@ -269,20 +280,7 @@ def _text_evidence(
     return evidence, reasons, builtin and origin.printed
 
 
-def _text_ceiling(
-    *,
-    entry: Entry,
-    mode: str,
-    message: str,
-    matched_length: int,
-    captures: Sequence[str | None],
-    literal: int,
-    present: float = 1.0,
-    bare: bool = False,
-    rarity: int | None = None,
-    patterns: int = 0,
-    fragments: Sequence[str] | None = None,
-) -> float:
+def _text_ceiling(hit: TextHit) -> float:
     """The most :func:`_text_evidence`'s logit can be for these arguments, without its work.
 
     What costs there (whether C raises the words, which values hold a C
@@ -292,6 +290,9 @@ def _text_ceiling(
     one that is counts): the share explained is at most what it is when every
     such value is one.
     """
+    entry, mode, message, captures = hit.entry, hit.mode, hit.message, hit.captures
+    matched_length, literal, present, bare = hit.matched_length, hit.literal, hit.present, hit.bare
+    rarity, patterns, fragments = hit.rarity, hit.patterns, hit.fragments
     message_length = len(message)
     prior = entry.prior if fragments is None else None
     # The values that may hold a message C raises (told as explained text, all of

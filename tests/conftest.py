@@ -50,6 +50,21 @@ def make_envelope(**record: Any) -> RecordEnvelope:
     return RecordEnvelope.model_validate(data)
 
 
+def context_length_envelope(record_id: str) -> RecordEnvelope:
+    """vllm's request-too-long message, the engine's own text inside an HTTP 400 body."""
+    return make_envelope(
+        id=record_id,
+        slug="context-length",
+        errorClass="ValueError",
+        errorMessage="This model's maximum context length is {n} tokens. However, you"
+        " requested {m} tokens. Please reduce the length of the messages.",
+        messagePattern="This model's maximum context length is (.+?) tokens\\. However, you"
+        " requested (.+?) tokens\\. Please reduce the length of the messages\\.",
+        repo="vllm-project/vllm",
+        filePath="vllm/entrypoints/openai/serving_engine.py",
+    )
+
+
 def templates_catalog(*templates: str) -> Catalog:
     """A catalog of one ``ValueError`` record per template, each in a file of its own."""
     from errcat.patterns import template_to_pattern

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import context_length_envelope
 from errcat.catalog import Catalog
 from errcat.engine import ENGINES
 from errcat.lint import LintItem, lint_records
@@ -195,17 +195,7 @@ def test_every_client_form_answers_with_its_status(
 
 
 def _inner_catalog(statuses: Catalog) -> Catalog:
-    inner = make_envelope(
-        id="c0c0c0c0c0c0c0c0",
-        slug="context-length",
-        errorClass="ValueError",
-        errorMessage="This model's maximum context length is {n} tokens. However, you"
-        " requested {m} tokens. Please reduce the length of the messages.",
-        messagePattern="This model's maximum context length is (.+?) tokens\\. However, you"
-        " requested (.+?) tokens\\. Please reduce the length of the messages\\.",
-        repo="vllm-project/vllm",
-        filePath="vllm/entrypoints/openai/serving_engine.py",
-    )
+    inner = context_length_envelope("c0c0c0c0c0c0c0c0")
     return statuses.merge(Catalog([inner]))
 
 

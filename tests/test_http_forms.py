@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import context_length_envelope
 from errcat.catalog import Catalog
 from errcat.matcher import match_error
 
@@ -131,17 +131,7 @@ _CONTEXT = (
 
 @pytest.fixture(scope="module")
 def with_message() -> Catalog:
-    inner = make_envelope(
-        id="c1c1c1c1c1c1c1c1",
-        slug="context-length",
-        errorClass="ValueError",
-        errorMessage="This model's maximum context length is {n} tokens. However, you"
-        " requested {m} tokens. Please reduce the length of the messages.",
-        messagePattern="This model's maximum context length is (.+?) tokens\\. However, you"
-        " requested (.+?) tokens\\. Please reduce the length of the messages\\.",
-        repo="vllm-project/vllm",
-        filePath="vllm/entrypoints/openai/serving_engine.py",
-    )
+    inner = context_length_envelope("c1c1c1c1c1c1c1c1")
     return _STATUSES.merge(Catalog([inner]))
 
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import errcat
 from conftest import templates_catalog
+from errcat.extract import extract_reports
 from errcat.matcher.lead_words import LEAD_WORDS, MIN_LITERAL, lead_word_rests
 
 _WORD = st.from_regex(r"[a-z]{3,9}", fullmatch=True)
@@ -43,15 +44,16 @@ def test_an_answer_as_written_is_kept_and_a_colon_lead_is_not_read_past() -> Non
     title = "[Bug] launch_server.py: error: unrecognized arguments: --speculative-model x"
     match = errcat.match_error(title, catalog)
     assert match is None or not any("writer's" in r for r in match.reasons)
-    assert lead_word_rests(title) == []
+    assert lead_word_rests(title, extract_reports(title)) == []
 
 
 @given(st.lists(_WORD, min_size=1, max_size=20))
 def test_only_a_titles_first_words_are_read_past(words: list[str]) -> None:
     title = "[Bug]: " + " ".join(words)
-    rests = lead_word_rests(title)
+    rests = lead_word_rests(title, extract_reports(title))
     assert len(rests) <= LEAD_WORDS
     assert all(title.endswith(rest) and len(rest) >= 20 for _, rest in rests)
     assert [offset for offset, _ in rests] == sorted(offset for offset, _ in rests)
     # A program's line (its class printed) is never read past.
-    assert lead_word_rests("ValueError: " + " ".join(words)) == []
+    line = "ValueError: " + " ".join(words)
+    assert lead_word_rests(line, extract_reports(line)) == []

@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from errcat.engine import lean
@@ -105,9 +106,9 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
         raise ValueError(f"limit must be at least 1, got {limit!r}")
     cat = _resolve(catalog)
     reports = _reports(text)
-    engine = lean(text)
-    collector = _collect(reports, cat, limit, mentions=_mentions(text), engine=engine)
-    answer = _answer(collector, text, cat, engine)
+    engine, mentions = lean(text), _mentions(text)
+    collector = _collect(reports, cat, limit, mentions=mentions, engine=engine)
+    answer = _answer(collector, text, reports, mentions, engine)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
     rest = sorted(
@@ -138,26 +139,28 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     """
     cat = _resolve(catalog)
     reports = _reports(text)
-    engine = lean(text)
-    collector = _collect(
-        reports, cat, 1, confident_only=True, mentions=_mentions(text), engine=engine
-    )
-    return _answer(collector, text, cat, engine)
+    engine, mentions = lean(text), _mentions(text)
+    collector = _collect(reports, cat, 1, confident_only=True, mentions=mentions, engine=engine)
+    return _answer(collector, text, reports, mentions, engine)
 
 
 def _answer(
-    collector: _Collector, text: str, cat: Catalog, engine: tuple[str | None, tuple[str, ...]]
+    collector: _Collector,
+    text: str,
+    reports: list[ExceptionReport],
+    mentions: Mapping[str, int],
+    engine: tuple[str | None, tuple[str, ...]],
 ) -> Match | None:
     """The text's answer: the collected one, else a phrase's, else past a title's lead words.
 
     A title that holds a message after words of the writer's own, with no mark between
     (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
     """
+    cat = collector.catalog
     found = _unwrap(collector.answer(), cat, engine) or _named(collector)
     if found is not None:
         return found
-    mentions = _mentions(text)
-    for offset, rest in lead_word_rests(text):
+    for offset, rest in lead_word_rests(text, reports):
         inner = _collect(
             _reports(rest), cat, 1, confident_only=True, mentions=mentions, engine=engine
         )

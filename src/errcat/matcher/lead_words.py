@@ -9,11 +9,14 @@ shorter record explain a message a longer one explains whole (argparse's
 arguments``), so the rest after each of the title's first few words is tried
 only when the title as written has no confident answer, the shortest lead first.
 
->>> [rest for _, rest in lead_word_rests("[Bug]: vLLM crashes with cannot find the config")]
+>>> from errcat.extract import extract_reports
+>>> def rests(text):
+...     return [rest for _, rest in lead_word_rests(text, extract_reports(text))]
+>>> rests("[Bug]: vLLM crashes with cannot find the config")
 ['crashes with cannot find the config', 'with cannot find the config', 'cannot find the config']
->>> lead_word_rests("ValueError: cannot find the config file for awq")
+>>> rests("ValueError: cannot find the config file for awq")
 []
->>> lead_word_rests("[rank0]: worker crashed while loading the model weights")
+>>> rests("[rank0]: worker crashed while loading the model weights")
 []
 """
 
@@ -21,8 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
-from errcat.extract import extract_reports
+from errcat.extract import ExceptionReport
 from errcat.matcher.result import Match
 
 __all__ = ["LEAD_WORDS", "MIN_LITERAL", "lead_word_rests", "shifted", "shows_enough"]
@@ -47,8 +51,10 @@ _TITLE_TAG = re.compile(
 )
 
 
-def lead_word_rests(text: str) -> list[tuple[int, str]]:
+def lead_word_rests(text: str, reports: Sequence[ExceptionReport]) -> list[tuple[int, str]]:
     """``(offset, rest)`` after each of a one-line title's first words, shortest lead first.
+
+    ``reports`` are the text's (:func:`errcat.extract.extract_reports`).
 
     Only for an issue title (a line that opens with a tracker's tag, ``[Bug]``) of
     prose: a line that prints an exception's class (``ValueError:
@@ -57,12 +63,13 @@ def lead_word_rests(text: str) -> list[tuple[int, str]]:
     message already (:mod:`errcat.extract.forms`), and ``launch_server.py: error: ...``
     is argparse's ``{prog}: error: {message}``, whose program name is part of it.
 
-    >>> lead_word_rests("[Bug] launch_server.py: error: unrecognized arguments: --tp 2")
+    >>> from errcat.extract import extract_reports
+    >>> title = "[Bug] launch_server.py: error: unrecognized arguments: --tp 2"
+    >>> lead_word_rests(title, extract_reports(title))
     []
     """
     if "\n" in text.strip() or len(text) > 1000 or not _TITLE_TAG.match(text):
         return []
-    reports = extract_reports(text)
     if len(reports) != 1 or reports[0].kind != "text":
         return []
     start = _TAGS.match(text)

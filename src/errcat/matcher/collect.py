@@ -26,6 +26,7 @@ from errcat.matcher.context import ReportContext, contexts_of
 from errcat.matcher.drift import _drift_candidates, _near_candidates
 from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
+from errcat.matcher.hidden_sites import hidden_positions
 from errcat.matcher.hits import Candidate, _candidates
 from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant
 from errcat.matcher.record_evidence import record_evidence, record_site
@@ -65,6 +66,11 @@ _CEILING_SLACK = 1e-9
 #: Taken off the floor a record's ceiling is compared with: a confidence is shown rounded
 #: to three places, and one just under the threshold is confident once rounded.
 _RECORD_MARGIN = 0.001
+#: Why a record raised where no frame shows is weighed on its text alone.
+_SILENT_FRAMES = (
+    "raised in native code or the import system, which no traceback frame shows: "
+    "the text alone is the evidence"
+)
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
 
@@ -154,6 +160,19 @@ class _Collector:
         """Positions (in the current store) of records whose file name a frame shows."""
         return ctx.in_frame_files(self.part, self.catalog.parts[self.part])
 
+    def hidden_among(self, entry: Entry, only: Sequence[int] | None) -> frozenset[int]:
+        """The records of ``entry`` (or of ``only``) raised where no traceback frame shows.
+
+        Their raise site is C/C++ code or the import system's (see
+        :mod:`errcat.matcher.hidden_sites`): a traceback's frames are the caller's, and
+        say nothing for or against them.
+        """
+        hidden = hidden_positions(self.catalog.parts[self.part])
+        pool = entry.record_set if only is None else frozenset(only)
+        if not hidden or hidden.isdisjoint(pool):
+            return frozenset()
+        return hidden & pool
+
     def floor(self, order: int, literal: int) -> float:
         """The confidence a new match for report ``order`` must exceed to matter.
 
@@ -230,6 +249,10 @@ class _Collector:
         kinds = _frame_kinds(report, in_files=True)
         bare = ctx.bare
         record_best = best_logit(class_known=class_known, frame_kinds=kinds)
+        # Records raised where no frame shows (C/C++ checks, the import system): the
+        # frames are silent on them, so their text is weighed as a bare line's.
+        hidden = self.hidden_among(entry, only) if not bare else frozenset()
+        quiet_best = best_logit(class_known=class_known, frame_kinds=("none",))
         text_hit = TextHit(
             entry=entry,
             mode=mode,
@@ -247,7 +270,14 @@ class _Collector:
         # says (WORDLESS_SITE, below): no ceiling on the text leaves it.
         if not (wordless and "site" in kinds):
             ceiling = _text_ceiling(text_hit)
-            if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor:
+            if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor and not (
+                hidden
+                and probability(
+                    _text_ceiling(replace(text_hit, bare=True)) + _CEILING_SLACK + quiet_best,
+                    bare=True,
+                )
+                >= floor
+            ):
                 return  # as below, known before the text's evidence is worked out
         evidence, text_reasons, c_printed = _text_evidence(
             text_hit,
@@ -265,6 +295,18 @@ class _Collector:
         best = probability(text_logit + record_best, bare=bare)
         if evidence.information < _MIN_BITS and bare and lone() not in entry.record_set:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
+        quiet, quiet_logit, quiet_top = evidence, text_logit, 0.0
+        if hidden:
+            quiet, _, _ = _text_evidence(
+                replace(text_hit, bare=True),
+                records=len(only) if wordless and only is not None else self.sites(entry),
+                error_class=report.error_class,
+            )
+            quiet_logit = quiet.logit()
+            quiet_top = probability(quiet_logit + quiet_best, bare=True)
+            if quiet.information < _MIN_BITS and lone() not in entry.record_set:
+                quiet_top = min(quiet_top, _GENERIC_CAP)
+            best = max(best, quiet_top)
         if wordless and "site" in kinds:
             best = max(best, WORDLESS_SITE)  # a frame at a record's raise line answers
         if best < floor:
@@ -280,6 +322,8 @@ class _Collector:
             family = family_members(store, records)
             if family:
                 in_files |= family
+            if hidden and quiet_top >= floor:
+                in_files |= hidden
             if len(in_files) < len(records):
                 records = sorted(in_files.intersection(records))
             else:
@@ -288,6 +332,7 @@ class _Collector:
             floor < THRESHOLD
             and not wordless  # the few records of the traceback's files: all scored
             and probability(text_logit + record_best, bare=bare) < THRESHOLD
+            and quiet_top < THRESHOLD
         ):
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
@@ -323,9 +368,15 @@ class _Collector:
                 wordless=wordless,
                 statement_owner=position in owners,
             )
+            # A record raised where no frame shows, which the frames do not reach: its
+            # text is weighed as a bare line's (see hidden_among).
+            silent = position in hidden and known[1].kind == "none"
+            own_text, own_logit = (quiet, quiet_logit) if silent else (evidence, text_logit)
             if (
                 prune
-                and probability(text_logit + record_ceiling(known[0], known[1].kind), bare=bare)
+                and probability(
+                    own_logit + record_ceiling(known[0], known[1].kind), bare=own_text.bare
+                )
                 < record_floor
                 and not may_lift(summary.repo, wordless and known[1].kind == "site")
             ):
@@ -342,10 +393,10 @@ class _Collector:
                 subject_first=subject_first,
             )
             confidence, reasons, (frame_gain, closeness, engine), features = _score(
-                text=evidence,
-                text_logit=text_logit,
+                text=own_text,
+                text_logit=own_logit,
                 evidence=own,
-                reasons=text_reasons,
+                reasons=[*text_reasons, _SILENT_FRAMES] if silent else text_reasons,
                 keep_features=self.keep_features,
                 wordless=wordless,
                 own_class=functools.partial(_is_lone, lone, position),

@@ -15,7 +15,6 @@ from errcat.confidence import TextEvidence
 from errcat.engine import ENGINES
 from errcat.evidence import FrameEvidence, package_of
 from errcat.extract import ExceptionReport
-from errcat.imports.site import hides_frames
 from errcat.matcher.classes import (
     _HTTP_ERROR_NAMES,
     _class_state,
@@ -27,6 +26,7 @@ from errcat.matcher.classes import (
 )
 from errcat.matcher.context import ReportContext
 from errcat.matcher.family import family_site, is_family
+from errcat.matcher.hidden_sites import site_hidden
 from errcat.matcher.site_evidence import (
     _CUT_TRACEBACK,
     _HISTORY_KINDS,
@@ -182,7 +182,7 @@ def _site(
             evidence = _site_in_history(evidence, record, report, lineage, exact=statement)
     if evidence.kind == "raise_file" and not rival_at_frame():
         evidence = _same_function(evidence, record, report, text)
-    if evidence.kind == "elsewhere" and (report.kind == "text" or hides_frames(record.tags)):
+    if evidence.kind == "elsewhere" and (report.kind == "text" or site_hidden(record)):
         # The frames of a traceback cut before its exception line (the message came
         # before it, or was lost): the raise site may be in the frames cut off. The
         # import system's frames are never shown (errcat.imports.site).

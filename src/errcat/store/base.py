@@ -136,6 +136,9 @@ class Store(Protocol):
     def records_in_file(self, tail: str) -> Sequence[int]:
         """Positions of the records raised in a file with this :func:`file_tail`."""
 
+    def file_tails(self) -> Sequence[str]:
+        """Every :func:`file_tail` some record is raised in (each once)."""
+
     @property
     def index(self) -> PatternIndex:
         """The match index over the store's patterns."""

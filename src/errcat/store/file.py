@@ -190,6 +190,10 @@ class FileStore:
         """Positions of the records raised in a file with this :func:`file_tail`."""
         return self._by_file.get(tail)
 
+    def file_tails(self) -> Sequence[str]:
+        """Every :func:`file_tail` some record is raised in, read from the index."""
+        return self._by_file.words
+
     def raised_lines(self, tail: str) -> tuple[Sequence[int], Sequence[int]]:
         """The raise lines of the records in files named ``tail``, ascending, and their positions.
 

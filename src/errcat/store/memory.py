@@ -101,6 +101,14 @@ class MemoryStore:
 
     def records_in_file(self, tail: str) -> Sequence[int]:
         """Positions of the records raised in a file with this :func:`file_tail`."""
+        return self._files().get(tail, ())
+
+    def file_tails(self) -> Sequence[str]:
+        """Every :func:`file_tail` some record is raised in."""
+        return list(self._files())
+
+    def _files(self) -> dict[str, list[int]]:
+        """The records' positions by :func:`file_tail`, worked out once (thread-safe)."""
         if self._by_file is None:
             with self._lock:
                 if self._by_file is None:
@@ -108,7 +116,7 @@ class MemoryStore:
                     for position, record in enumerate(self._records):
                         by_file.setdefault(file_tail(record.file_path), []).append(position)
                     self._by_file = by_file
-        return self._by_file.get(tail, ())
+        return self._by_file
 
     @property
     def index(self) -> PatternIndex:

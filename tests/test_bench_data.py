@@ -6,6 +6,8 @@ benchmarks/data/README.md describes them. These tests
 fail on a malformed line: a missing or unknown field, an unknown group or native kind,
 a duplicate id, a split that does not follow the hash rule, an even-numbered thread,
 or a thread URL shared with real_pastes.jsonl, tests/data or another of the three sets.
+study_census.jsonl (the engine study set) is checked apart: census lines of the engine
+group, all dev, each from an even-numbered thread no other file uses.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ HOLDOUT = DATA / "holdout_pastes.jsonl"
 FIXES = DATA / "real_fixes.jsonl"
 FRESH = DATA / "fresh_pastes.jsonl"
 SETS = (CENSUS, HOLDOUT, FIXES, FRESH)
+#: The study set (issues 26/27): engine pastes from even-numbered threads, all dev.
+STUDY = DATA / "study_census.jsonl"
 
 ENGINES = {"sgl-project/sglang", "vllm-project/vllm"}
 GROUPS = {
@@ -140,11 +144,13 @@ def records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"{path.name}:{line}", record
 
 
-def assert_common(where: str, record: dict[str, Any], fields: set[str]) -> None:
+def assert_common(where: str, record: dict[str, Any], fields: set[str], *, parity: int = 1) -> None:
+    """The fields every set shares; ``parity`` 1 for odd thread numbers (benchmarks), 0 even."""
     assert set(record) == fields, f"{where}: fields {sorted(set(record) ^ fields)}"
     assert isinstance(record["id"], str) and record["id"], where
     assert THREAD_URL.fullmatch(record["url"]), f"{where}: url {record['url']!r}"
-    assert int(record["url"].rsplit("/", 1)[1]) % 2 == 1, f"{where}: even thread number"
+    number = int(record["url"].rsplit("/", 1)[1])
+    assert number % 2 == parity, f"{where}: {'even' if parity else 'odd'} thread number"
     assert record["repo"] in ENGINES, f"{where}: repo {record['repo']!r}"
     assert record["version"] is None or isinstance(record["version"], str), where
     assert isinstance(record["text"], str) and record["text"].strip(), f"{where}: empty text"
@@ -223,6 +229,21 @@ def check_census_record(where: str, record: dict[str, Any]) -> None:
     assert_census_expect(where, record["group"], record["expect"])
 
 
+def check_study_record(where: str, record: dict[str, Any]) -> None:
+    """Fail when a study line is malformed: an engine census line, dev, an even thread."""
+    assert_common(where, record, CENSUS_FIELDS, parity=0)
+    assert record["group"] == "engine", f"{where}: group {record['group']!r}"
+    assert record["split"] == "dev", f"{where}: split {record['split']!r}"
+    assert isinstance(record["topic"], str) and record["topic"], f"{where}: topic"
+    assert isinstance(record["raiser"], str) and record["raiser"], f"{where}: raiser"
+    assert record["engine_phase"] in PHASES, f"{where}: phase {record['engine_phase']!r}"
+    expect = record["expect"]
+    assert expect.get("raising_repo") in ENGINES, f"{where}: raising_repo"
+    assert_census_expect(where, record["group"], expect)
+    if "cause" in expect:
+        assert_census_expect(where, record["group"], expect["cause"])
+
+
 def check_holdout_record(where: str, record: dict[str, Any]) -> bool:
     """Fail when a holdout record is malformed; else whether it is answerable."""
     assert_common(where, record, HOLDOUT_FIELDS)
@@ -286,12 +307,34 @@ def test_fresh_records() -> None:
     assert splits == {"dev", "holdout"}
 
 
+def test_study_records() -> None:
+    rows = list(records(STUDY))
+    assert len(rows) >= 30
+    ids = [record["id"] for _, record in rows]
+    assert len(ids) == len(set(ids)), "study_census.jsonl: duplicate ids"
+    for where, record in rows:
+        check_study_record(where, record)
+
+
+def test_the_study_set_shares_no_thread_with_any_other_data() -> None:
+    taken = excluded_urls() | {
+        normalize(record["url"]) for path in SETS for _, record in records(path)
+    }
+    for where, record in records(STUDY):
+        assert normalize(record["url"]) not in taken, f"{where}: {record['url']} used elsewhere"
+
+
 def test_the_checks_reject_malformed_lines() -> None:
     census = load(CENSUS)[0]
     holdout = next(r for r in load(HOLDOUT) if "answerable" not in r["expect"])
     fix = load(FIXES)[0]
     fresh = load(FRESH)[0]
+    study = load(STUDY)[0]
+    odd = f"{study['url'].rsplit('/', 1)[0]}/3"
     cases: list[tuple[Callable[[str, dict[str, Any]], object], dict[str, Any], str]] = [
+        (check_study_record, {**study, "url": odd}, "odd"),
+        (check_study_record, {**study, "split": "holdout"}, "split"),
+        (check_study_record, {**study, "group": "torch"}, "group"),
         (check_census_record, {**census, "group": "gpu"}, "group"),
         (check_census_record, {**census, "expect": {"native": "cuda-crash"}}, "cuda-crash"),
         (check_census_record, {k: v for k, v in census.items() if k != "raiser"}, "fields"),

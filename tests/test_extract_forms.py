@@ -230,3 +230,34 @@ def test_a_lost_line_break_is_a_form_after_the_message_as_printed() -> None:
     forms = _forms("TypeError: expected torch.Tensor, got numpy.ndarray.Fix the input")
     assert forms[0] == "expected torch.Tensor, got numpy.ndarray.Fix the input"
     assert "expected torch. Tensor, got numpy.ndarray. Fix the input" in forms
+
+
+@given(st.lists(_WORD, min_size=3, max_size=6), st.sampled_from(["?", "!", " ?", "? "]))
+def test_a_writer_s_question_mark_after_the_message_is_a_form_without_it(
+    words: list[str], mark: str
+) -> None:
+    # A title asks: "... are not supported for now?". The form as written comes first,
+    # the message without the writer's mark right after it.
+    message = " ".join(words)
+    forms = _forms(f"ValueError: {message}{mark}")
+    assert forms.index(message) == forms.index(f"{message}{mark}".strip()) + 1
+
+
+def test_a_mark_the_message_itself_ends_with_still_explains_it() -> None:
+    catalog = _catalog("Unknown option {name}. Did you mean {other}?")
+    match = errcat.match_error("ValueError: Unknown option x. Did you mean y?", catalog)
+    assert match is not None and match.mode == "full"
+    assert _forms("ValueError: what?!")[:1] == ["what?!"] and "what?" not in _forms("x: what?!")
+
+
+@given(st.lists(_WORD, min_size=4, max_size=6), st.lists(_WORD, min_size=3, max_size=5))
+def test_a_message_cut_off_at_a_sentence_a_writer_ended_with_a_question_finds_its_record(
+    first: list[str], second: list[str]
+) -> None:
+    # "`Model architectures ['X'] are not supported for now? `": the first sentence of
+    # a template that goes on, quoted in prose with the writer's "?" for its period.
+    one, two = " ".join(first), " ".join(second)
+    catalog = _catalog(f"Model architectures {{a}} {one} for now. {two}: {{b}}")
+    text = f"in particular `Model architectures ['LlavaNext'] {one} for now? `"
+    match = errcat.match_error(text, catalog)
+    assert match is not None and match.mode == "truncated"

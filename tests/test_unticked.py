@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import string
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from errcat.catalog import Catalog
@@ -102,3 +102,34 @@ def test_unticked_entries_stand_for_the_original_records() -> None:
 def test_a_message_with_backticks_has_a_form_without_them() -> None:
     (report,) = extract_reports("ValueError: model type `qwen3_moe` is unknown")
     assert "model type qwen3_moe is unknown" in message_forms(report)
+
+
+long_words = st.lists(
+    st.text(string.ascii_lowercase, min_size=4, max_size=9), min_size=6, max_size=9
+).map(" ".join)
+
+
+@given(long_words, long_words, values, st.integers(min_value=1, max_value=12))
+def test_a_cut_off_paste_of_a_template_whose_backticks_it_lost_is_found(
+    head: str, tail: str, value: str, cut: int
+) -> None:
+    # An issue title stops partway through a template whose backticks it does not show
+    # ("... Try increasing gpu_memory_utilization or decreasing max_model_len when ini"):
+    # cut off and unticked at once, it is the record's message all the same.
+    template = f"{head} ({{size}}). Try increasing `{tail}` when initializing the engine."
+    record = _record(template)
+    printed = render_template(template, [value]).replace("`", "")
+    message = printed[: len(printed) - cut]
+    assume(not message.endswith(" "))
+    found = match_error(f"ValueError: {message}", catalog=Catalog([record]))
+    assert found is not None and found.record.id == record.id, message
+    assert found.mode == "truncated"
+
+
+def test_unticked_prefix_candidates_stand_for_the_original_records() -> None:
+    index = PatternIndex(
+        ["other", "a long opening clause of a message `(.+?)` and its careful closing words"]
+    )
+    (entry,) = unticked_index(index).prefix_candidates("a long opening clause of a message x and")
+    assert entry.pattern == "a long opening clause of a message (.+?) and its careful closing words"
+    assert entry.records == (1,)

@@ -77,6 +77,13 @@ _GLUED_SENTENCE = re.compile(
 )
 
 
+#: A question or exclamation mark a writer put after the message it quotes, where the
+#: message's own period was or where the writer cut it (a title asks: ``... are not
+#: supported for now?``). Programs seldom end a message so; when one does, the form as
+#: written comes first and still explains it.
+_WRITER_MARK = re.compile(r"(?<=[\w)\]'\"])[ \t]*[?!]$")
+
+
 #: A line break lost between two sentences of a message: ``batch size.Try to allocate``
 #: where the message printed ``batch size.\nTry to allocate`` (a title, a Markdown
 #: paragraph, a log viewer join the lines). A capitalised word right after a period that
@@ -205,9 +212,14 @@ def message_forms(report: ExceptionReport) -> list[str]:
     folded = []
     for variant in out:
         f = fold_whitespace(variant)
-        if f and f not in seen:
-            seen.add(f)
-            folded.append(f)
+        mark = _WRITER_MARK.search(f)
+        # The writer's "?" or "!" after the message (a title's question): right after the
+        # form as written, the message without it, which may end partway through its
+        # template (a cut-off message is looked for in the first forms only).
+        for form in (f, f[: mark.start()] if mark is not None and mark.start() > 0 else ""):
+            if form and form not in seen:
+                seen.add(form)
+                folded.append(form)
     if report.kind == "text" and "\n" not in message.strip():
         # A writer quoting a message in prose recases its first letter: a title's
         # "Cannot ..." for "cannot ...", "expected ..." for "Expected ...". Programs print

@@ -62,12 +62,21 @@ class UntickedIndex:
 
     def candidates(self, text: str) -> list[Entry]:
         """The unticked patterns ``text`` may match, each standing for its original's records."""
-        out = []
-        for entry in self.index.candidates(text):
-            records = tuple(r for position in entry.records for r in self.records[position])
-            rarity = max(self.rarity[position] for position in entry.records)
-            out.append(Entry.build(entry.pattern, records, rarity, None, entry.pieces))
-        return out
+        return [self._original(entry) for entry in self.index.candidates(text)]
+
+    def prefix_candidates(self, text: str, *, wide: bool = False) -> list[Entry]:
+        """The unticked patterns ``text`` may be a cut-off rendering of, as :meth:`candidates`.
+
+        A title stops partway through a template whose backticks the paste lost:
+        ``... Try increasing gpu_memory_utilization or decreasing max_model_len when ini``.
+        """
+        return [self._original(e) for e in self.index.prefix_candidates(text, wide=wide)]
+
+    def _original(self, entry: Entry) -> Entry:
+        """An unticked entry that stands for the records of the patterns it was built from."""
+        records = tuple(r for position in entry.records for r in self.records[position])
+        rarity = max(self.rarity[position] for position in entry.records)
+        return Entry.build(entry.pattern, records, rarity, None, entry.pieces)
 
 
 #: Each index's unticked patterns, built once.

@@ -15,12 +15,13 @@ import sys
 import threading
 import zlib
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from errcat import background
 from errcat.errors import CatalogSourceError, InvalidRecordError
-from errcat.index import IndexTables, PatternIndex
+from errcat.index import PatternIndex
 from errcat.loaders.limits import parse_json
 from errcat.store import build
 from errcat.store.base import SEP, RecordSummary, problem_of
@@ -29,9 +30,11 @@ from errcat.store.format import (
     ARRAY_KINDS,
     FORMAT_VERSION,
     MAGIC,
+    UNTICKED,
     StringTable,
     postings_of,
     priors_of,
+    tables_of,
     write_index,
 )
 from errcat.tags import tag_values
@@ -87,20 +90,11 @@ class FileStore:
         self._lines = parts["lines"]
         self._by_id = parts["by_id"]
         self._by_slug = parts["by_slug"]
-        self._tables = IndexTables(
-            patterns=StringTable(parts["patterns"], parts["pattern_offsets"]),
-            starts=parts["starts"],
-            records=parts["records"],
-            anchors=postings_of(parts, "anchor"),
-            first_words=postings_of(parts, "first"),
-            always=parts["always"],
-            rarity=parts["rarity"],
-            keys=StringTable(parts["keys"], parts["key_offsets"]),
-            key_masks=parts["key_masks"],
+        self._tables = replace(
+            tables_of(parts),
             priors=priors_of(parts),
             pieces=StringTable(parts["pieces"], parts["piece_offsets"]),
-            pairs=postings_of(parts, "pair"),
-            common=postings_of(parts, "common"),
+            unticked=(tables_of(parts, UNTICKED), parts[f"{UNTICKED}origins"]),
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}

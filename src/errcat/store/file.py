@@ -30,6 +30,7 @@ from errcat.store.format import (
     ARRAY_KINDS,
     FORMAT_VERSION,
     MAGIC,
+    PHRASE_ROWS,
     UNTICKED,
     StringTable,
     postings_of,
@@ -37,7 +38,7 @@ from errcat.store.format import (
     tables_of,
     write_index,
 )
-from errcat.tags import tag_values
+from errcat.tags import PHRASE_TAG_PREFIX, tag_values
 
 if TYPE_CHECKING:
     from errcat.models import ErrorRecord, RecordEnvelope
@@ -102,6 +103,7 @@ class FileStore:
         self._by_file = postings_of(parts, "file")
         self._near_ids = parts["near_ids"]
         self._near_lines = parts["near_lines"]
+        self._phrase_rows: Sequence[int] = parts[PHRASE_ROWS]
         self.problems = tuple(problem_of(p) for p in header["problems"])
 
     def __len__(self) -> int:
@@ -206,12 +208,16 @@ class FileStore:
         return None
 
     def tagged(self, prefix: str) -> Sequence[int]:
-        """Positions of the records with a tag starting with ``prefix`` (one scan of the rows)."""
-        return [
-            n
-            for n in self._rows.holding(prefix.encode("utf-8"))
-            if tag_values(self.summary(n).tags, prefix)
-        ]
+        """Positions of the records with a tag starting with ``prefix`` (one scan of the rows).
+
+        The rows a phrase tag may be in were found when the index was built.
+        """
+        rows = (
+            self._phrase_rows
+            if prefix == PHRASE_TAG_PREFIX
+            else self._rows.holding(prefix.encode("utf-8"))
+        )
+        return [n for n in rows if tag_values(self.summary(n).tags, prefix)]
 
     def ids(self) -> frozenset[str]:
         """The ids of the stored records (read from the rows once, on first use)."""

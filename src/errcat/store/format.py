@@ -28,12 +28,14 @@ from errcat.index import Entry, IndexTables, PatternIndex, Postings, WordColumns
 from errcat.patterns import pattern_pieces
 from errcat.store.base import problem_dict
 from errcat.store.build import Built
+from errcat.tags import PHRASE_TAG_PREFIX
 from errcat.untick import build_unticked
 
 __all__ = [
     "ARRAY_KINDS",
     "FORMAT_VERSION",
     "MAGIC",
+    "PHRASE_ROWS",
     "UNTICKED",
     "StringTable",
     "postings_of",
@@ -218,6 +220,11 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     del near, near_lines, files
     yield "rows", memoryview(built.rows)
     yield "row_offsets", built.row_offsets.tobytes()
+    # The rows a phrase tag may be in, found here once rather than by a scan of every
+    # row when the first text that no record answers looks for phrases.
+    rows = StringTable(memoryview(built.rows), built.row_offsets)
+    yield PHRASE_ROWS, arr("I", rows.holding(PHRASE_TAG_PREFIX.encode("utf-8")))
+    del rows
     yield "file_of", built.file_of.tobytes()
     yield "offsets", built.offsets.tobytes()
     yield "lengths", built.lengths.tobytes()
@@ -254,6 +261,9 @@ _INDEX_KINDS = {
 }
 #: Prefix of the sections of the unticked patterns' index (:mod:`errcat.untick`).
 UNTICKED = "unticked_"
+#: The section of the rows that hold :data:`~errcat.tags.PHRASE_TAG_PREFIX` (a phrase tag
+#: is in each of them, or the prefix in another field).
+PHRASE_ROWS = "phrase_rows"
 
 ARRAY_KINDS = {
     **_INDEX_KINDS,
@@ -274,6 +284,7 @@ ARRAY_KINDS = {
     "lines": "I",
     "by_id": "I",
     "by_slug": "I",
+    PHRASE_ROWS: "I",
     **{UNTICKED + name: kind for name, kind in _INDEX_KINDS.items()},
     UNTICKED + "origins": "I",
 }

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import string
 
-from hypothesis import assume, given
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from errcat.catalog import Catalog
 from errcat.extract import extract_reports
 from errcat.extract.forms import message_forms
-from errcat.index import PatternIndex
+from errcat.index import Entry, PatternIndex
+from errcat.loaders import write_jsonl
 from errcat.matcher import match_error
 from errcat.matcher.unticked import untick_pieces, unticked_index
 from errcat.models import EXAMPLE_ENVELOPE_JSON, ErrorRecord, RecordEnvelope
 from errcat.patterns import pattern_pieces, render_template, template_to_pattern
+from errcat.store import open_file_store
+from errcat.untick import build_unticked
 
 _BASE = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record
 
@@ -110,7 +114,9 @@ def test_a_message_with_backticks_has_a_form_without_them() -> None:
 
 
 long_words = st.lists(
-    st.text(string.ascii_lowercase, min_size=4, max_size=9), min_size=6, max_size=9
+    st.text(string.ascii_lowercase, min_size=2, max_size=7).map("zq".__add__),
+    min_size=6,
+    max_size=9,
 ).map(" ".join)
 
 
@@ -138,3 +144,36 @@ def test_unticked_prefix_candidates_stand_for_the_original_records() -> None:
     (entry,) = unticked_index(index).prefix_candidates("a long opening clause of a message x and")
     assert entry.pattern == "a long opening clause of a message (.+?) and its careful closing words"
     assert entry.records == (1,)
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(words, words), min_size=1, max_size=6), values)
+def test_a_stored_index_keeps_the_unticked_patterns_it_would_build(
+    tmp_path_factory: pytest.TempPathFactory, heads: list[tuple[str, str]], value: str
+) -> None:
+    """The stored index's unticked patterns are the ones built from its patterns."""
+    templates = [f"{head} `{{name}}` {tail}." for head, tail in heads] + ["plain {x} words"]
+    envelope = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)
+    path = tmp_path_factory.mktemp("stored") / "catalog.jsonl"
+    write_jsonl(
+        path,
+        [
+            envelope.model_copy(update={"record": _record(t, f"{k:016x}")})
+            for k, t in enumerate(templates)
+        ],
+    )
+    store = open_file_store(path, progress=False)
+    assert store is not None and store.index.unticked_tables is not None
+    kept = unticked_index(store.index)
+    built = build_unticked(store.index)
+    assert list(kept.origins) == list(built.origins)
+    assert list(kept.index.patterns) == list(built.index.patterns)
+    for head, tail in heads:
+        text = f"{head} {value} {tail}."
+        assert _seen(kept.candidates(text)) == _seen(built.candidates(text))
+        assert kept.candidates(text), text
+
+
+def _seen(entries: list[Entry]) -> list[tuple[object, ...]]:
+    """What the matcher reads of each entry (entries compare by identity)."""
+    return [(e.pattern, e.records, e.pieces, e.literal_length, e.rarity, e.prior) for e in entries]

@@ -6,6 +6,8 @@ benchmarks/data/README.md describes them. These tests
 fail on a malformed line: a missing or unknown field, an unknown group or native kind,
 a duplicate id, a split that does not follow the hash rule, an even-numbered thread,
 or a thread URL shared with real_pastes.jsonl, tests/data or another of the three sets.
+study_stack.jsonl (issue 26's study set) is the reverse: census-shaped lines from
+EVEN-numbered threads only, all ``"dev"``, sharing no thread with any set above.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ HOLDOUT = DATA / "holdout_pastes.jsonl"
 FIXES = DATA / "real_fixes.jsonl"
 FRESH = DATA / "fresh_pastes.jsonl"
 SETS = (CENSUS, HOLDOUT, FIXES, FRESH)
+#: The stack study set: even-numbered threads, all dev, tuned on (issue 26).
+STUDY_STACK = DATA / "study_stack.jsonl"
 
 ENGINES = {"sgl-project/sglang", "vllm-project/vllm"}
 GROUPS = {
@@ -140,11 +144,16 @@ def records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"{path.name}:{line}", record
 
 
-def assert_common(where: str, record: dict[str, Any], fields: set[str]) -> None:
+def assert_common(
+    where: str, record: dict[str, Any], fields: set[str], *, even: bool = False
+) -> None:
+    """Fields, id, URL (odd thread numbers, or even ones for a study set), engine, text."""
     assert set(record) == fields, f"{where}: fields {sorted(set(record) ^ fields)}"
     assert isinstance(record["id"], str) and record["id"], where
     assert THREAD_URL.fullmatch(record["url"]), f"{where}: url {record['url']!r}"
-    assert int(record["url"].rsplit("/", 1)[1]) % 2 == 1, f"{where}: even thread number"
+    parity = int(record["url"].rsplit("/", 1)[1]) % 2
+    wanted, other = (0, "odd") if even else (1, "even")
+    assert parity == wanted, f"{where}: {other} thread number"
     assert record["repo"] in ENGINES, f"{where}: repo {record['repo']!r}"
     assert record["version"] is None or isinstance(record["version"], str), where
     assert isinstance(record["text"], str) and record["text"].strip(), f"{where}: empty text"
@@ -210,10 +219,10 @@ def test_no_thread_is_shared_with_earlier_data_or_between_sets() -> None:
             owner[url] = where
 
 
-def check_census_record(where: str, record: dict[str, Any]) -> None:
+def check_census_record(where: str, record: dict[str, Any], *, even: bool = False) -> None:
     """Fail with the file, line and field when a census record is malformed."""
     fields = CENSUS_FIELDS | ({"round"} if "round" in record else set())
-    assert_common(where, record, fields)
+    assert_common(where, record, fields, even=even)
     if "round" in record:
         assert record["round"] in CENSUS_ROUNDS, f"{where}: round {record['round']!r}"
     assert record["group"] in GROUPS, f"{where}: group {record['group']!r}"
@@ -221,6 +230,13 @@ def check_census_record(where: str, record: dict[str, Any]) -> None:
     assert isinstance(record["raiser"], str) and record["raiser"], f"{where}: raiser"
     assert record["engine_phase"] in PHASES, f"{where}: phase {record['engine_phase']!r}"
     assert_census_expect(where, record["group"], record["expect"])
+
+
+def check_study_record(where: str, record: dict[str, Any]) -> None:
+    """A study line: census-shaped, from an even-numbered thread, always in ``dev``."""
+    assert "round" not in record, f"{where}: a study line has no round"
+    check_census_record(where, record, even=True)
+    assert record["split"] == "dev", f"{where}: split {record['split']!r} (study lines are dev)"
 
 
 def check_holdout_record(where: str, record: dict[str, Any]) -> bool:
@@ -266,6 +282,23 @@ def test_census_records() -> None:
         check_census_record(where, record)
 
 
+def test_study_stack_records() -> None:
+    rows = list(records(STUDY_STACK))
+    assert len(rows) >= 30
+    ids = [record["id"] for _, record in rows]
+    assert len(ids) == len(set(ids)), "study_stack.jsonl: duplicate ids"
+    taken = excluded_urls() | {
+        normalize(record["url"]) for path in SETS for _, record in records(path)
+    }
+    seen: set[str] = set()
+    for where, record in rows:
+        check_study_record(where, record)
+        url = normalize(record["url"])
+        assert url not in taken, f"{where}: {url} is in a benchmark set or tests/data"
+        assert url not in seen, f"{where}: {url} twice"
+        seen.add(url)
+
+
 def test_holdout_records() -> None:
     answerable = [check_holdout_record(where, record) for where, record in records(HOLDOUT)]
     assert len(answerable) >= 90
@@ -291,6 +324,7 @@ def test_the_checks_reject_malformed_lines() -> None:
     holdout = next(r for r in load(HOLDOUT) if "answerable" not in r["expect"])
     fix = load(FIXES)[0]
     fresh = load(FRESH)[0]
+    study = load(STUDY_STACK)[0]
     cases: list[tuple[Callable[[str, dict[str, Any]], object], dict[str, Any], str]] = [
         (check_census_record, {**census, "group": "gpu"}, "group"),
         (check_census_record, {**census, "expect": {"native": "cuda-crash"}}, "cuda-crash"),
@@ -318,6 +352,9 @@ def test_the_checks_reject_malformed_lines() -> None:
             {**fresh, "expect": {**fresh["expect"], "file_path": "torch/nn/functional.py"}},
             "outside",
         ),
+        (check_study_record, {**study, "url": f"{study['url'].rsplit('/', 1)[0]}/3"}, "odd"),
+        (check_study_record, {**study, "split": "holdout"}, "split"),
+        (check_study_record, {**study, "round": 3}, "round"),
         (check_fix_record, {**fix, "lever_kind": "magic"}, "lever_kind"),
         (check_fix_record, {**fix, "levers": []}, "levers"),
     ]

@@ -9,7 +9,8 @@ validation error types, read from a pydantic-core git mirror at the commit
 ``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``),
 ``ray-errors`` (ray's dead-actor and dead-worker exceptions, whose text the
 exception class writes), ``ports`` (a port another process holds: pyzmq's, asyncio's
-and the socket's ``Address already in use``).
+and the socket's ``Address already in use``), ``safetensors`` (a weight shard that is
+not, or not all, a safetensors file).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from stack_curated import (
     ports,
     pydantic_errors,
     ray_errors,
+    safetensors_errors,
     symbols,
     torch_native,
     trl_server,
@@ -58,6 +60,8 @@ def curated(
             out += ray_errors.RECORDS
         elif group == "ports":
             out += ports.RECORDS
+        elif group == "safetensors":
+            out += safetensors_errors.RECORDS
         elif group == "pydantic-core":
             source = spec["pydanticCore"]
             mirror = mirrors / source["repo"].replace("/", "+") / "repo"

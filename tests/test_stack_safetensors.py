@@ -46,8 +46,8 @@ def test_the_study_title_and_a_class_led_line_get_the_record() -> None:
         assert match is not None, text
         assert match.record.repo == "huggingface/safetensors"
         assert CURATED_TAG in match.record.tags
-    assert any("git lfs pull" in s for s in match.record.solutions)
-    assert any("--force-download" in s for s in match.record.solutions)
+        assert any("git lfs pull" in s for s in match.record.solutions)
+        assert any("--force-download" in s for s in match.record.solutions)
 
 
 @settings(max_examples=40, deadline=None)

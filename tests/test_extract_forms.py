@@ -230,3 +230,36 @@ def test_a_lost_line_break_is_a_form_after_the_message_as_printed() -> None:
     forms = _forms("TypeError: expected torch.Tensor, got numpy.ndarray.Fix the input")
     assert forms[0] == "expected torch.Tensor, got numpy.ndarray.Fix the input"
     assert "expected torch. Tensor, got numpy.ndarray. Fix the input" in forms
+
+
+_DOTTED = st.from_regex(r"[a-z][a-z0-9_]{1,8}(\.[a-z_][a-z0-9_]{0,8}){0,2}", fullmatch=True)
+
+
+@given(_DOTTED, _PROSE, st.sampled_from(["'", '"']))
+def test_a_title_s_words_after_the_quoted_name_the_message_ends_with_are_cut(
+    name: str, rest: str, quote: str
+) -> None:
+    """``No module named 'vllm._C' at first start``: the message ends at the quote."""
+    message = f"No module named {quote}{name}{quote}"
+    forms = _forms(f"[Bug]: ModuleNotFoundError: {message} {rest}")
+    assert forms[0] == f"{message} {rest}"  # as written first
+    assert message in forms
+
+
+def test_a_title_with_words_after_the_module_s_name_gets_the_import_system_s_record() -> None:
+    """Study line vllm-14714-title: without the cut, no record explained the whole line."""
+    title = "[Bug]: ModuleNotFoundError: No module named 'vllm._C' at first start"
+    match = errcat.match_error(title, Catalog.bundled())
+    assert match is not None
+    assert "errcat:native:import-missing-module" in match.record.tags
+    assert "'vllm._C'" in match.params.values()
+
+
+def test_words_after_a_quoted_name_are_kept_inside_a_traceback_or_before_a_colon() -> None:
+    """A program's message goes on after the name: under frames, or with more structure."""
+    traceback = (
+        'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n'
+        "ValueError: Model 'foo' is not supported here"
+    )
+    assert "Model 'foo'" not in _forms(traceback)
+    assert "Model 'foo'" not in _forms("ValueError: Model 'foo' is not supported: see docs")

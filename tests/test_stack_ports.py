@@ -103,3 +103,17 @@ def test_any_address_fits_the_patterns(host: str, port: int, errno: int) -> None
     line = f"[Errno {errno}] error while attempting to bind on address ({host!r}, {port}): x y"
     assert regex.fullmatch(bind, line)
     assert not regex.fullmatch(zmq, f"Address not available (addr='tcp://{host}:{port}')")
+
+
+def test_a_socket_bind_under_the_caller_s_frames_still_gets_the_socket_record() -> None:
+    """socket.bind raises in C: the caller's frames never show the site and say nothing
+    against the record (it is tagged as a hidden site)."""
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/vllm/entrypoints/openai/api_server.py", line 1078,'
+        " in run_server\n"
+        "    sock.bind((host, port))\n"
+        "OSError: [Errno 98] Address already in use"
+    )
+    match = errcat.match_error(paste, catalog=_catalog())
+    assert match is not None and match.record.error_message == ports.SOCKET_IN_USE.template

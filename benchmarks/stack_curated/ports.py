@@ -37,6 +37,7 @@ True
 
 from __future__ import annotations
 
+from errcat.imports.site import HIDDEN_SITE_TAG
 from stack_curated.spec import Curated
 
 __all__ = ["ASYNCIO_BIND", "RECORDS", "SOCKET_IN_USE", "ZMQ_IN_USE"]
@@ -142,7 +143,9 @@ SOCKET_IN_USE = Curated(
     ),
     example_fix=_EXAMPLE,
     trigger="Binding a port another process holds.",
-    tags=("ports",),
+    # Raised in C (socket.bind): no traceback frame shows the site, so the paste's
+    # frames (the caller's code) are no evidence against it.
+    tags=("ports", HIDDEN_SITE_TAG),
     references=("cpython Modules/socketmodule.c sock_bind (v3.11.7)",),
 )
 

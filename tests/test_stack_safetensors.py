@@ -56,3 +56,17 @@ def test_any_rust_reason_fits_the_pattern(reason: str) -> None:
     pattern = safetensors_errors.HEADER.envelope().record.message_pattern
     assert regex.fullmatch(pattern, f"Error while deserializing header: {reason}")
     assert not regex.fullmatch(pattern, f"Error while serializing header: {reason}")
+
+
+def test_a_loader_traceback_over_the_compiled_site_still_gets_the_record() -> None:
+    """The binding is compiled: vllm's loader frames never show its site and say nothing
+    against the record (it is tagged as a hidden site)."""
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/vllm/model_executor/model_loader/weight_utils.py",'
+        " line 468, in safetensors_weights_iterator\n"
+        '    with safe_open(st_file, framework="pt") as f:\n'
+        "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"
+    )
+    match = errcat.match_error(paste, catalog=_catalog())
+    assert match is not None and match.record.repo == "huggingface/safetensors"

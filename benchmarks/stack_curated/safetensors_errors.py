@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+from errcat.imports.site import HIDDEN_SITE_TAG
 from stack_curated.spec import Curated
 
 __all__ = ["HEADER", "RECORDS"]
@@ -65,7 +66,9 @@ HEADER = Curated(
         "Download models with huggingface-cli download (or git lfs), and check the shards'"
         " sizes against the model page",
     ),
-    tags=("safetensors", "weight-loading"),
+    # Raised in the compiled binding: no traceback frame shows the site, so the
+    # frames of the loader that called safe_open are no evidence against it.
+    tags=("safetensors", "weight-loading", HIDDEN_SITE_TAG),
     references=(
         "safetensors bindings/python/src/lib.rs Open::new (read_metadata's error)",
         "https://github.com/vllm-project/vllm/issues/14596",

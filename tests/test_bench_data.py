@@ -8,6 +8,8 @@ a duplicate id, a split that does not follow the hash rule, an even-numbered thr
 or a thread URL shared with real_pastes.jsonl, tests/data or another of the three sets.
 study_census.jsonl (the engine study set) is checked apart: census lines of the engine
 group, all dev, each from an even-numbered thread no other file uses.
+study_stack.jsonl (issue 26's study set of the rest of the stack) likewise: census-shaped
+lines of any group, all dev, each from an even-numbered thread no other file uses.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ FRESH = DATA / "fresh_pastes.jsonl"
 SETS = (CENSUS, HOLDOUT, FIXES, FRESH)
 #: The study set (issues 26/27): engine pastes from even-numbered threads, all dev.
 STUDY = DATA / "study_census.jsonl"
+#: The stack study set: even-numbered threads, all dev, tuned on (issue 26).
+STUDY_STACK = DATA / "study_stack.jsonl"
 
 ENGINES = {"sgl-project/sglang", "vllm-project/vllm"}
 GROUPS = {
@@ -216,10 +220,10 @@ def test_no_thread_is_shared_with_earlier_data_or_between_sets() -> None:
             owner[url] = where
 
 
-def check_census_record(where: str, record: dict[str, Any]) -> None:
+def check_census_record(where: str, record: dict[str, Any], *, parity: int = 1) -> None:
     """Fail with the file, line and field when a census record is malformed."""
     fields = CENSUS_FIELDS | ({"round"} if "round" in record else set())
-    assert_common(where, record, fields)
+    assert_common(where, record, fields, parity=parity)
     if "round" in record:
         assert record["round"] in CENSUS_ROUNDS, f"{where}: round {record['round']!r}"
     assert record["group"] in GROUPS, f"{where}: group {record['group']!r}"
@@ -316,12 +320,33 @@ def test_study_records() -> None:
         check_study_record(where, record)
 
 
-def test_the_study_set_shares_no_thread_with_any_other_data() -> None:
+def check_stack_study_record(where: str, record: dict[str, Any]) -> None:
+    """A stack study line: census-shaped, from an even-numbered thread, always in ``dev``."""
+    assert "round" not in record, f"{where}: a study line has no round"
+    check_census_record(where, record, parity=0)
+    assert record["split"] == "dev", f"{where}: split {record['split']!r} (study lines are dev)"
+
+
+def test_study_stack_records() -> None:
+    rows = list(records(STUDY_STACK))
+    assert len(rows) >= 30
+    ids = [record["id"] for _, record in rows]
+    assert len(ids) == len(set(ids)), "study_stack.jsonl: duplicate ids"
+    for where, record in rows:
+        check_stack_study_record(where, record)
+
+
+def test_the_study_sets_share_no_thread_with_any_other_data_or_each_other() -> None:
     taken = excluded_urls() | {
         normalize(record["url"]) for path in SETS for _, record in records(path)
     }
-    for where, record in records(STUDY):
-        assert normalize(record["url"]) not in taken, f"{where}: {record['url']} used elsewhere"
+    owner: dict[str, str] = {}
+    for path in (STUDY, STUDY_STACK):
+        for where, record in records(path):
+            url = normalize(record["url"])
+            assert url not in taken, f"{where}: {record['url']} used in a benchmark set"
+            assert url not in owner, f"{where}: {record['url']} also at {owner.get(url)}"
+            owner[url] = where
 
 
 def test_the_checks_reject_malformed_lines() -> None:
@@ -330,11 +355,15 @@ def test_the_checks_reject_malformed_lines() -> None:
     fix = load(FIXES)[0]
     fresh = load(FRESH)[0]
     study = load(STUDY)[0]
+    stack_study = load(STUDY_STACK)[0]
     odd = f"{study['url'].rsplit('/', 1)[0]}/3"
     cases: list[tuple[Callable[[str, dict[str, Any]], object], dict[str, Any], str]] = [
         (check_study_record, {**study, "url": odd}, "odd"),
         (check_study_record, {**study, "split": "holdout"}, "split"),
         (check_study_record, {**study, "group": "torch"}, "group"),
+        (check_stack_study_record, {**stack_study, "url": odd}, "odd"),
+        (check_stack_study_record, {**stack_study, "split": "holdout"}, "split"),
+        (check_stack_study_record, {**stack_study, "round": 3}, "round"),
         (check_census_record, {**census, "group": "gpu"}, "group"),
         (check_census_record, {**census, "expect": {"native": "cuda-crash"}}, "cuda-crash"),
         (check_census_record, {k: v for k, v in census.items() if k != "raiser"}, "fields"),

@@ -65,6 +65,11 @@ _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`|\(([^()\n]{20,})\)')
 #: A title's own words and the message, set apart by a dash or a bar: ``Model loading
 #: fails - Cannot find the config file``.
 _TITLE_DASH = re.compile(r" [-\u2013\u2014|] ")
+#: A quoted name the message ends with, then a writer's own words (an issue title):
+#: ``No module named 'vllm._C' at first start``. The words hold no quote, colon or
+#: bracket: a program's message that goes on after the name (``Model 'x' is not
+#: supported: ...``) is tried as printed first, and a template never ends mid-quote.
+_NAME_THEN_WORDS = re.compile(r"""^([^'"\n]*?(['"])[^'"\s]+\2) [A-Za-z][\w ,.-]*$""")
 #: Blank lines between the paragraphs of a message's tail.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
@@ -183,6 +188,10 @@ def message_forms(report: ExceptionReport) -> list[str]:
             for dash in _TITLE_DASH.finditer(form):
                 if len(form) - dash.end() >= _PROSE_LEAD_REST:
                     out.append(form[dash.end() :])
+    if report.kind in ("line", "text") and not report.frames:
+        named = _NAME_THEN_WORDS.match(untagged or stripped)
+        if named:
+            out.append(named.group(1))
     if _LOST_BREAK.search(stripped):
         out.append(_LOST_BREAK.sub(". ", stripped))
     glued = _GLUED_SENTENCE.search(stripped)

@@ -1,11 +1,15 @@
 """Shape checks for the hand-labelled benchmark sets in benchmarks/data/.
 
 stack_census.jsonl (issue 26), holdout_pastes.jsonl (issue 27), real_fixes.jsonl
-(issue 30) and fresh_pastes.jsonl (issue 27, rounds 3 to 6) are hand-labelled;
+(issue 30) and fresh_pastes.jsonl (issue 27, rounds 3 to 7) are hand-labelled;
 benchmarks/data/README.md describes them. These tests
 fail on a malformed line: a missing or unknown field, an unknown group or native kind,
 a duplicate id, a split that does not follow the hash rule, an even-numbered thread,
 or a thread URL shared with real_pastes.jsonl, tests/data or another of the three sets.
+study_census.jsonl (the engine study set) is checked apart: census lines of the engine
+group, all dev, each from an even-numbered thread no other file uses.
+study_stack.jsonl (issue 26's study set of the rest of the stack) likewise: census-shaped
+lines of any group, all dev, each from an even-numbered thread no other file uses.
 """
 
 from __future__ import annotations
@@ -26,6 +30,10 @@ HOLDOUT = DATA / "holdout_pastes.jsonl"
 FIXES = DATA / "real_fixes.jsonl"
 FRESH = DATA / "fresh_pastes.jsonl"
 SETS = (CENSUS, HOLDOUT, FIXES, FRESH)
+#: The study set (issues 26/27): engine pastes from even-numbered threads, all dev.
+STUDY = DATA / "study_census.jsonl"
+#: The stack study set: even-numbered threads, all dev, tuned on (issue 26).
+STUDY_STACK = DATA / "study_stack.jsonl"
 
 ENGINES = {"sgl-project/sglang", "vllm-project/vllm"}
 GROUPS = {
@@ -95,9 +103,9 @@ HOLDOUT_FIELDS = {"id", "url", "repo", "version", "text", "expect", "split"}
 #: A fresh paste also says what it is about and in what form it was pasted.
 FRESH_FIELDS = HOLDOUT_FIELDS | {"topic", "form"}
 #: Census lines added in a later sampling round carry the round's number.
-CENSUS_ROUNDS = {3, 4, 5, 6}
+CENSUS_ROUNDS = {3, 4, 5, 6, 7}
 #: Fresh pastes carry a round only from round 4 on (round 3's lines have none).
-FRESH_ROUNDS = {4, 5, 6}
+FRESH_ROUNDS = {4, 5, 6, 7}
 FIX_FIELDS = HOLDOUT_FIELDS | {"fix", "levers", "lever_kind", "fix_url"}
 LABEL_KEYS = {
     "file_path",
@@ -140,11 +148,13 @@ def records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"{path.name}:{line}", record
 
 
-def assert_common(where: str, record: dict[str, Any], fields: set[str]) -> None:
+def assert_common(where: str, record: dict[str, Any], fields: set[str], *, parity: int = 1) -> None:
+    """The fields every set shares; ``parity`` 1 for odd thread numbers (benchmarks), 0 even."""
     assert set(record) == fields, f"{where}: fields {sorted(set(record) ^ fields)}"
     assert isinstance(record["id"], str) and record["id"], where
     assert THREAD_URL.fullmatch(record["url"]), f"{where}: url {record['url']!r}"
-    assert int(record["url"].rsplit("/", 1)[1]) % 2 == 1, f"{where}: even thread number"
+    number = int(record["url"].rsplit("/", 1)[1])
+    assert number % 2 == parity, f"{where}: {'even' if parity else 'odd'} thread number"
     assert record["repo"] in ENGINES, f"{where}: repo {record['repo']!r}"
     assert record["version"] is None or isinstance(record["version"], str), where
     assert isinstance(record["text"], str) and record["text"].strip(), f"{where}: empty text"
@@ -210,10 +220,10 @@ def test_no_thread_is_shared_with_earlier_data_or_between_sets() -> None:
             owner[url] = where
 
 
-def check_census_record(where: str, record: dict[str, Any]) -> None:
+def check_census_record(where: str, record: dict[str, Any], *, parity: int = 1) -> None:
     """Fail with the file, line and field when a census record is malformed."""
     fields = CENSUS_FIELDS | ({"round"} if "round" in record else set())
-    assert_common(where, record, fields)
+    assert_common(where, record, fields, parity=parity)
     if "round" in record:
         assert record["round"] in CENSUS_ROUNDS, f"{where}: round {record['round']!r}"
     assert record["group"] in GROUPS, f"{where}: group {record['group']!r}"
@@ -221,6 +231,21 @@ def check_census_record(where: str, record: dict[str, Any]) -> None:
     assert isinstance(record["raiser"], str) and record["raiser"], f"{where}: raiser"
     assert record["engine_phase"] in PHASES, f"{where}: phase {record['engine_phase']!r}"
     assert_census_expect(where, record["group"], record["expect"])
+
+
+def check_study_record(where: str, record: dict[str, Any]) -> None:
+    """Fail when a study line is malformed: an engine census line, dev, an even thread."""
+    assert_common(where, record, CENSUS_FIELDS, parity=0)
+    assert record["group"] == "engine", f"{where}: group {record['group']!r}"
+    assert record["split"] == "dev", f"{where}: split {record['split']!r}"
+    assert isinstance(record["topic"], str) and record["topic"], f"{where}: topic"
+    assert isinstance(record["raiser"], str) and record["raiser"], f"{where}: raiser"
+    assert record["engine_phase"] in PHASES, f"{where}: phase {record['engine_phase']!r}"
+    expect = record["expect"]
+    assert expect.get("raising_repo") in ENGINES, f"{where}: raising_repo"
+    assert_census_expect(where, record["group"], expect)
+    if "cause" in expect:
+        assert_census_expect(where, record["group"], expect["cause"])
 
 
 def check_holdout_record(where: str, record: dict[str, Any]) -> bool:
@@ -286,12 +311,59 @@ def test_fresh_records() -> None:
     assert splits == {"dev", "holdout"}
 
 
+def test_study_records() -> None:
+    rows = list(records(STUDY))
+    assert len(rows) >= 30
+    ids = [record["id"] for _, record in rows]
+    assert len(ids) == len(set(ids)), "study_census.jsonl: duplicate ids"
+    for where, record in rows:
+        check_study_record(where, record)
+
+
+def check_stack_study_record(where: str, record: dict[str, Any]) -> None:
+    """A stack study line: census-shaped, from an even-numbered thread, always in ``dev``."""
+    assert "round" not in record, f"{where}: a study line has no round"
+    check_census_record(where, record, parity=0)
+    assert record["split"] == "dev", f"{where}: split {record['split']!r} (study lines are dev)"
+
+
+def test_study_stack_records() -> None:
+    rows = list(records(STUDY_STACK))
+    assert len(rows) >= 30
+    ids = [record["id"] for _, record in rows]
+    assert len(ids) == len(set(ids)), "study_stack.jsonl: duplicate ids"
+    for where, record in rows:
+        check_stack_study_record(where, record)
+
+
+def test_the_study_sets_share_no_thread_with_any_other_data_or_each_other() -> None:
+    taken = excluded_urls() | {
+        normalize(record["url"]) for path in SETS for _, record in records(path)
+    }
+    owner: dict[str, str] = {}
+    for path in (STUDY, STUDY_STACK):
+        for where, record in records(path):
+            url = normalize(record["url"])
+            assert url not in taken, f"{where}: {record['url']} used in a benchmark set"
+            assert url not in owner, f"{where}: {record['url']} also at {owner.get(url)}"
+            owner[url] = where
+
+
 def test_the_checks_reject_malformed_lines() -> None:
     census = load(CENSUS)[0]
     holdout = next(r for r in load(HOLDOUT) if "answerable" not in r["expect"])
     fix = load(FIXES)[0]
     fresh = load(FRESH)[0]
+    study = load(STUDY)[0]
+    stack_study = load(STUDY_STACK)[0]
+    odd = f"{study['url'].rsplit('/', 1)[0]}/3"
     cases: list[tuple[Callable[[str, dict[str, Any]], object], dict[str, Any], str]] = [
+        (check_study_record, {**study, "url": odd}, "odd"),
+        (check_study_record, {**study, "split": "holdout"}, "split"),
+        (check_study_record, {**study, "group": "torch"}, "group"),
+        (check_stack_study_record, {**stack_study, "url": odd}, "odd"),
+        (check_stack_study_record, {**stack_study, "split": "holdout"}, "split"),
+        (check_stack_study_record, {**stack_study, "round": 3}, "round"),
         (check_census_record, {**census, "group": "gpu"}, "group"),
         (check_census_record, {**census, "expect": {"native": "cuda-crash"}}, "cuda-crash"),
         (check_census_record, {k: v for k, v in census.items() if k != "raiser"}, "fields"),

@@ -9,7 +9,7 @@ import errcat
 from conftest import make_envelope, templates_catalog
 from errcat.catalog import Catalog
 from errcat.extract import extract_reports
-from errcat.extract.forms import message_forms
+from errcat.extract.forms import _GLUED_SENTENCE, message_forms
 from errcat.patterns import template_to_pattern
 
 _catalog = templates_catalog
@@ -34,7 +34,11 @@ def test_a_sentence_glued_to_the_message_is_cut_off() -> None:
 
 
 _MODULE = st.from_regex(r"[a-z][a-z0-9_]{1,10}", fullmatch=True)
-_CLASS = st.from_regex(r"[A-Z][a-z]{1,8}[A-Z]?[a-z]{0,6}", fullmatch=True)
+# A class name, not a word that opens a writer's sentence ("a0.Is aa" reads as a message
+# ending at "a0" and a title's "Is aa ...": the glued-sentence form, by design).
+_CLASS = st.from_regex(r"[A-Z][a-z]{1,8}[A-Z]?[a-z]{0,6}", fullmatch=True).filter(
+    lambda name: not _GLUED_SENTENCE.search(f"a.{name} x")
+)
 _PROSE = st.from_regex(r"[a-z]{2,8}( [a-z]{1,8}){0,3}", fullmatch=True)
 
 
@@ -230,3 +234,67 @@ def test_a_lost_line_break_is_a_form_after_the_message_as_printed() -> None:
     forms = _forms("TypeError: expected torch.Tensor, got numpy.ndarray.Fix the input")
     assert forms[0] == "expected torch.Tensor, got numpy.ndarray.Fix the input"
     assert "expected torch. Tensor, got numpy.ndarray. Fix the input" in forms
+
+
+@given(st.lists(_WORD, min_size=3, max_size=6), st.sampled_from(["?", "!", " ?", "? "]))
+def test_a_writer_s_question_mark_after_the_message_is_a_form_without_it(
+    words: list[str], mark: str
+) -> None:
+    # A title asks: "... are not supported for now?". The form as written comes first,
+    # the message without the writer's mark right after it.
+    message = " ".join(words)
+    forms = _forms(f"ValueError: {message}{mark}")
+    assert forms.index(message) == forms.index(f"{message}{mark}".strip()) + 1
+
+
+def test_a_mark_the_message_itself_ends_with_still_explains_it() -> None:
+    catalog = _catalog("Unknown option {name}. Did you mean {other}?")
+    match = errcat.match_error("ValueError: Unknown option x. Did you mean y?", catalog)
+    assert match is not None and match.mode == "full"
+    assert _forms("ValueError: what?!")[:1] == ["what?!"] and "what?" not in _forms("x: what?!")
+
+
+@given(st.lists(_WORD, min_size=4, max_size=6), st.lists(_WORD, min_size=3, max_size=5))
+def test_a_message_cut_off_at_a_sentence_a_writer_ended_with_a_question_finds_its_record(
+    first: list[str], second: list[str]
+) -> None:
+    # "`Model architectures ['X'] are not supported for now? `": the first sentence of
+    # a template that goes on, quoted in prose with the writer's "?" for its period.
+    one, two = " ".join(first), " ".join(second)
+    catalog = _catalog(f"Model architectures {{a}} {one} for now. {two}: {{b}}")
+    text = f"in particular `Model architectures ['LlavaNext'] {one} for now? `"
+    match = errcat.match_error(text, catalog)
+    assert match is not None and match.mode == "truncated"
+
+
+_DOTTED = st.from_regex(r"[a-z][a-z0-9_]{1,8}(\.[a-z_][a-z0-9_]{0,8}){0,2}", fullmatch=True)
+
+
+@given(_DOTTED, _PROSE, st.sampled_from(["'", '"']))
+def test_a_title_s_words_after_the_quoted_name_the_message_ends_with_are_cut(
+    name: str, rest: str, quote: str
+) -> None:
+    """``No module named 'vllm._C' at first start``: the message ends at the quote."""
+    message = f"No module named {quote}{name}{quote}"
+    forms = _forms(f"[Bug]: ModuleNotFoundError: {message} {rest}")
+    assert forms[0] == f"{message} {rest}"  # as written first
+    assert message in forms
+
+
+def test_a_title_with_words_after_the_module_s_name_gets_the_import_system_s_record() -> None:
+    """Study line vllm-14714-title: without the cut, no record explained the whole line."""
+    title = "[Bug]: ModuleNotFoundError: No module named 'vllm._C' at first start"
+    match = errcat.match_error(title, Catalog.bundled())
+    assert match is not None
+    assert "errcat:native:import-missing-module" in match.record.tags
+    assert "'vllm._C'" in match.params.values()
+
+
+def test_words_after_a_quoted_name_are_kept_inside_a_traceback_or_before_a_colon() -> None:
+    """A program's message goes on after the name: under frames, or with more structure."""
+    traceback = (
+        'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n'
+        "ValueError: Model 'foo' is not supported here"
+    )
+    assert "Model 'foo'" not in _forms(traceback)
+    assert "Model 'foo'" not in _forms("ValueError: Model 'foo' is not supported: see docs")

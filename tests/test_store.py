@@ -16,6 +16,7 @@ from errcat.matcher import match_all, match_error
 from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.store import FileStore, index_path_for, open_file_store
+from errcat.tags import PHRASE_TAG_PREFIX
 
 TEMPLATES = [
     "expert {n} is not loaded on rank {rank}",
@@ -259,3 +260,28 @@ def test_index_built_with_another_background_model_is_rebuilt(
     assert store is not None and _header(index_file)["background"] == "1:0000abcd"
     entry = store.index.entry(0)
     assert entry.prior == background.word_evidence(entry.fragments)
+
+
+def test_phrase_tagged_rows_are_kept_and_give_what_a_scan_gives(tmp_path: Path) -> None:
+    """The rows holding a phrase tag are stored at build time; the answer is the scan's."""
+    tagged = {3: ["errcat:phrase:device-side assert"], 7: ["x", "errcat:phrase:nccl error"]}
+    # A phrase prefix inside a message is in the row too: kept there, then left out.
+    out = [
+        make_envelope(
+            id=f"{k:016x}",
+            slug=f"case-{k}",
+            errorMessage="see errcat:phrase:x {v}" if k == 5 else f"case {k} fails {{v}}",
+            messagePattern=template_to_pattern(
+                "see errcat:phrase:x {v}" if k == 5 else f"case {k} fails {{v}}"
+            ),
+            tags=tagged.get(k, [f"t{k}"]),
+        )
+        for k in range(10)
+    ]
+    path = tmp_path / "phrases.jsonl"
+    write_jsonl(path, out)
+    store = open_file_store(path)
+    assert store is not None
+    assert list(store._phrase_rows) == [3, 5, 7]
+    assert store.tagged(PHRASE_TAG_PREFIX) == [3, 7]
+    assert store.tagged("errcat:phrase:nccl") == [7]  # another prefix: a scan

@@ -10,22 +10,31 @@ from __future__ import annotations
 
 import string
 
-from hypothesis import given
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from errcat.catalog import Catalog
 from errcat.extract import extract_reports
 from errcat.extract.forms import message_forms
-from errcat.index import PatternIndex
+from errcat.index import Entry, PatternIndex
+from errcat.loaders import write_jsonl
 from errcat.matcher import match_error
 from errcat.matcher.unticked import untick_pieces, unticked_index
 from errcat.models import EXAMPLE_ENVELOPE_JSON, ErrorRecord, RecordEnvelope
 from errcat.patterns import pattern_pieces, render_template, template_to_pattern
+from errcat.store import open_file_store
+from errcat.untick import build_unticked
 
 _BASE = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record
 
+# A record's own words: "zq" opens no common word, so the template is never a shape any
+# message fills ("non non non {name}" carries no evidence of whose message it is, and
+# rightly gets no confident answer).
 words = st.lists(
-    st.text(string.ascii_lowercase, min_size=3, max_size=9), min_size=3, max_size=6
+    st.text(string.ascii_lowercase, min_size=1, max_size=7).map("zq".__add__),
+    min_size=3,
+    max_size=6,
 ).map(" ".join)
 values = st.text(string.ascii_lowercase + string.digits + "_", min_size=1, max_size=12)
 
@@ -102,3 +111,69 @@ def test_unticked_entries_stand_for_the_original_records() -> None:
 def test_a_message_with_backticks_has_a_form_without_them() -> None:
     (report,) = extract_reports("ValueError: model type `qwen3_moe` is unknown")
     assert "model type qwen3_moe is unknown" in message_forms(report)
+
+
+long_words = st.lists(
+    st.text(string.ascii_lowercase, min_size=2, max_size=7).map("zq".__add__),
+    min_size=6,
+    max_size=9,
+).map(" ".join)
+
+
+@given(long_words, long_words, values, st.integers(min_value=1, max_value=12))
+def test_a_cut_off_paste_of_a_template_whose_backticks_it_lost_is_found(
+    head: str, tail: str, value: str, cut: int
+) -> None:
+    # An issue title stops partway through a template whose backticks it does not show
+    # ("... Try increasing gpu_memory_utilization or decreasing max_model_len when ini"):
+    # cut off and unticked at once, it is the record's message all the same.
+    template = f"{head} ({{size}}). Try increasing `{tail}` when initializing the engine."
+    record = _record(template)
+    printed = render_template(template, [value]).replace("`", "")
+    message = printed[: len(printed) - cut]
+    assume(not message.endswith(" "))
+    found = match_error(f"ValueError: {message}", catalog=Catalog([record]))
+    assert found is not None and found.record.id == record.id, message
+    assert found.mode == "truncated"
+
+
+def test_unticked_prefix_candidates_stand_for_the_original_records() -> None:
+    index = PatternIndex(
+        ["other", "a long opening clause of a message `(.+?)` and its careful closing words"]
+    )
+    (entry,) = unticked_index(index).prefix_candidates("a long opening clause of a message x and")
+    assert entry.pattern == "a long opening clause of a message (.+?) and its careful closing words"
+    assert entry.records == (1,)
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(words, words), min_size=1, max_size=6), values)
+def test_a_stored_index_keeps_the_unticked_patterns_it_would_build(
+    tmp_path_factory: pytest.TempPathFactory, heads: list[tuple[str, str]], value: str
+) -> None:
+    """The stored index's unticked patterns are the ones built from its patterns."""
+    templates = [f"{head} `{{name}}` {tail}." for head, tail in heads] + ["plain {x} words"]
+    envelope = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON)
+    path = tmp_path_factory.mktemp("stored") / "catalog.jsonl"
+    write_jsonl(
+        path,
+        [
+            envelope.model_copy(update={"record": _record(t, f"{k:016x}")})
+            for k, t in enumerate(templates)
+        ],
+    )
+    store = open_file_store(path, progress=False)
+    assert store is not None and store.index.unticked_tables is not None
+    kept = unticked_index(store.index)
+    built = build_unticked(store.index)
+    assert list(kept.origins) == list(built.origins)
+    assert list(kept.index.patterns) == list(built.index.patterns)
+    for head, tail in heads:
+        text = f"{head} {value} {tail}."
+        assert _seen(kept.candidates(text)) == _seen(built.candidates(text))
+        assert kept.candidates(text), text
+
+
+def _seen(entries: list[Entry]) -> list[tuple[object, ...]]:
+    """What the matcher reads of each entry (entries compare by identity)."""
+    return [(e.pattern, e.records, e.pieces, e.literal_length, e.rarity, e.prior) for e in entries]

@@ -6,7 +6,11 @@ returns their envelopes. Groups: ``argparse`` (command-line errors),
 errors), ``torch-native`` (torch's most pasted ATen, c10 and autograd C++ errors), ``trl-server`` (trl's
 vLLM client answered 404 by a server without its routes), ``pydantic-core`` (the
 validation error types, read from a pydantic-core git mirror at the commit
-``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``).
+``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``),
+``ray-errors`` (ray's dead-actor and dead-worker exceptions, whose text the
+exception class writes), ``ports`` (a port another process holds: pyzmq's, asyncio's
+and the socket's ``Address already in use``), ``safetensors`` (a weight shard that is
+not, or not all, a safetensors file).
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from errcat.models import RecordEnvelope
 from stack_curated import (
     argparse_errors,
     kernels,
+    ports,
     pydantic_errors,
+    ray_errors,
+    safetensors_errors,
     symbols,
     torch_native,
     trl_server,
@@ -49,6 +56,12 @@ def curated(
             out += torch_native.RECORDS
         elif group == "trl-server":
             out += trl_server.RECORDS
+        elif group == "ray-errors":
+            out += ray_errors.RECORDS
+        elif group == "ports":
+            out += ports.RECORDS
+        elif group == "safetensors":
+            out += safetensors_errors.RECORDS
         elif group == "pydantic-core":
             source = spec["pydanticCore"]
             mirror = mirrors / source["repo"].replace("/", "+") / "repo"

@@ -326,8 +326,10 @@ def _call_table() -> _CallWordings:
     for wording, printed in model.builtin_examples.items():
         for example in printed:
             rest = call_free(example)
+            if rest == example:
+                continue  # not a call error: its wording is not needed
             free = builtin_wording(rest)
-            if rest == example or len(free.split()) < _CALL_WORDS:
+            if len(free.split()) < _CALL_WORDS:
                 continue
             wordings.add(free)
             keys.update(class_key(name, free) for name in classes.get(wording, ()))

@@ -251,6 +251,9 @@ class IndexTables:
     priors: WordColumns | None = None
     #: For each pattern, its pieces as :func:`~errcat.entry.stored_pieces` keeps them.
     pieces: Sequence[str] | None = None
+    #: The index of the patterns without their backticks, and for each of its patterns
+    #: the one it came from (:mod:`errcat.untick`), when a stored index keeps them.
+    unticked: tuple[IndexTables, Sequence[int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -279,6 +282,8 @@ class PatternIndex:
         """
         self._entries: dict[int, Entry] = {}
         self._keys_read: dict[int, str] = {}
+        #: What a stored index keeps of the unticked patterns (see :class:`IndexTables`).
+        self.unticked_tables: tuple[IndexTables, Sequence[int]] | None = None
         ids: dict[str, int] = {}
         record_pattern = array("I")
         for pattern in patterns:
@@ -321,6 +326,7 @@ class PatternIndex:
         index._pairs = tables.pairs
         index._common = tables.common
         index._pair_words, index._pair_later = _pair_words(tables.pairs)
+        index.unticked_tables = tables.unticked
         return index
 
     def tables(self) -> IndexTables:
@@ -339,6 +345,7 @@ class PatternIndex:
             pieces=self.pieces,
             pairs=self._pairs,
             common=self._common,
+            unticked=self.unticked_tables,
         )
 
     def _build_anchors(self, priors: bool = False) -> None:

@@ -65,6 +65,11 @@ _QUOTED = re.compile(r'"([^"\n]{20,})"|`([^`\n]{20,})`|\(([^()\n]{20,})\)')
 #: A title's own words and the message, set apart by a dash or a bar: ``Model loading
 #: fails - Cannot find the config file``.
 _TITLE_DASH = re.compile(r" [-\u2013\u2014|] ")
+#: A quoted name the message ends with, then a writer's own words (an issue title):
+#: ``No module named 'vllm._C' at first start``. The words hold no quote, colon or
+#: bracket: a program's message that goes on after the name (``Model 'x' is not
+#: supported: ...``) is tried as printed first, and a template never ends mid-quote.
+_NAME_THEN_WORDS = re.compile(r"""^([^'"\n]*?(['"])[^'"\s]+\2) [A-Za-z][\w ,.-]*$""")
 #: Blank lines between the paragraphs of a message's tail.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _CONTEXT_TAGS = re.compile(r"^\[[\w.-]+=[^,\]\s]*(?:, ?[\w.-]+=[^,\]\s]*)*\] ")
@@ -75,6 +80,13 @@ _GLUED_SENTENCE = re.compile(
     r"(?<=[\w)\]'\"])\.(?=(?:When|While|How|What|Why|Is|Are|Any|Please|Also|But|And|It|This|"
     r"That|The|Then|After|Using|With|Can|Could|Does|Do|Help|Need|I) [a-z])"
 )
+
+
+#: A question or exclamation mark a writer put after the message it quotes, where the
+#: message's own period was or where the writer cut it (a title asks: ``... are not
+#: supported for now?``). Programs seldom end a message so; when one does, the form as
+#: written comes first and still explains it.
+_WRITER_MARK = re.compile(r"(?<=[\w)\]'\"])[ \t]*[?!]$")
 
 
 #: A line break lost between two sentences of a message: ``batch size.Try to allocate``
@@ -176,6 +188,10 @@ def message_forms(report: ExceptionReport) -> list[str]:
             for dash in _TITLE_DASH.finditer(form):
                 if len(form) - dash.end() >= _PROSE_LEAD_REST:
                     out.append(form[dash.end() :])
+    if report.kind in ("line", "text") and not report.frames:
+        named = _NAME_THEN_WORDS.match(untagged or stripped)
+        if named:
+            out.append(named.group(1))
     if _LOST_BREAK.search(stripped):
         out.append(_LOST_BREAK.sub(". ", stripped))
     glued = _GLUED_SENTENCE.search(stripped)
@@ -205,9 +221,14 @@ def message_forms(report: ExceptionReport) -> list[str]:
     folded = []
     for variant in out:
         f = fold_whitespace(variant)
-        if f and f not in seen:
-            seen.add(f)
-            folded.append(f)
+        mark = _WRITER_MARK.search(f)
+        # The writer's "?" or "!" after the message (a title's question): right after the
+        # form as written, the message without it, which may end partway through its
+        # template (a cut-off message is looked for in the first forms only).
+        for form in (f, f[: mark.start()] if mark is not None and mark.start() > 0 else ""):
+            if form and form not in seen:
+                seen.add(form)
+                folded.append(form)
     if report.kind == "text" and "\n" not in message.strip():
         # A writer quoting a message in prose recases its first letter: a title's
         # "Cannot ..." for "cannot ...", "expected ..." for "Expected ...". Programs print

@@ -28,7 +28,7 @@ from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
 from errcat.matcher.hidden_sites import hidden_positions
 from errcat.matcher.hits import Candidate, _candidates
-from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant
+from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant, _lift_reported
 from errcat.matcher.record_evidence import record_evidence, record_site
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score, may_lift, record_ceiling
@@ -579,7 +579,7 @@ class _Collector:
         """
         ranked = self.ranked.get(order)
         if ranked is None:
-            held = _lift_dominant(list(self.best.get(order, {}).values()))
+            held = _lift_reported(_lift_dominant(list(self.best.get(order, {}).values())))
             ranked = _fold_ties(sorted(held, key=lambda m: m._rank, reverse=True))
             self.ranked[order] = ranked
         return ranked

@@ -12,7 +12,7 @@ from errcat.index import Entry, PatternIndex
 from errcat.matcher.context import ReportContext
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _is_wordless
-from errcat.matcher.unticked import unticked_index
+from errcat.matcher.unticked import UntickedIndex, unticked_index
 from errcat.matcher.verify import (
     _Hit,
     _lookup_text,
@@ -112,9 +112,13 @@ def _unpunctuated_hits(index: PatternIndex, text: str) -> Iterator[_Found]:
 
 
 def _truncated_hits(
-    index: PatternIndex, variants: Sequence[str], *, wide: bool = False
+    index: PatternIndex | UntickedIndex, variants: Sequence[str], *, wide: bool = False
 ) -> Iterator[_Found]:
-    """The patterns each variant is a cut-off rendering of (mode ``truncated``)."""
+    """The patterns each variant is a cut-off rendering of (mode ``truncated``).
+
+    ``index`` may be an index's unticked patterns (:func:`unticked_index`): a cut-off
+    paste of a template whose backticks it lost.
+    """
     for text in variants:
         for entry in index.prefix_candidates(text, wide=wide):
             if _is_wordless(entry):
@@ -283,6 +287,18 @@ def _find_hits(
                 f
                 for f in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS])
                 if f.entry.pattern not in matched  # it matched as it is
+            )
+    if not any(_explains_most(f) for hits in found for f in hits):
+        # Cut off, and without the template's backticks (Markdown ate them, or the
+        # release the paste comes from had none): the backtick-free forms are read
+        # against the patterns unticked, which stand for the same records.
+        plain = [form for form in forms[:_TRUNCATED_VARIANTS] if "`" not in form]
+        for hits, index in zip(found, indexes, strict=True):
+            matched = {f.entry.pattern for f in hits}
+            hits.extend(
+                f
+                for f in _truncated_hits(unticked_index(index), plain)
+                if f.entry.pattern not in matched
             )
     if not _worded(found):
         # Nothing at all: the cut may have come before the template's longest fragment,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -95,6 +97,68 @@ def _lift_dominant(held: list[Match]) -> list[Match]:
                 if _explains_more(key, other):
                     best = lifted
             seen[key] = max(best, seen.get(key, best))
+        out.append(m if best == m._rank[0] else replace(m, _rank=(best, *m._rank[1:])))
+    return out
+
+
+#: What may stand between a phrase and the error it reports: ``Internal server error:
+#: Unimplemented model type: x`` (a colon, maybe a dash or spaces).
+_REPORTS = re.compile(r"\s*[:\u2013\u2014-]\s*")
+
+
+def _reported(phrase: _Coverage, inner: _Coverage) -> bool:
+    """Whether ``inner`` matched the error text that follows ``phrase`` after a colon.
+
+    The two may have matched different forms of one message (one recased): the
+    forms are aligned without case, as :func:`_explains_more` aligns a form and
+    a longer one.
+    """
+    a, b = phrase.text.casefold(), inner.text.casefold()
+    offset = a.find(b)
+    if offset < 0:
+        shift = b.find(a)
+        if shift < 0:
+            return False
+        offset = -shift
+    start = inner.start + offset
+    if start < phrase.end:
+        return False
+    between = a[phrase.end : start]
+    return bool(_REPORTS.fullmatch(between)) and ":" in between
+
+
+def _lift_reported(held: list[Match]) -> list[Match]:
+    """Rank the error a fixed phrase reports above the phrase (its confidence is kept).
+
+    ``Internal server error: Unimplemented model type: qwen2_5_vl_text``: a record
+    whose template has no placeholder (``Internal server error``) matches the start
+    and leaves the rest unexplained (mode ``prefix``), but its raise prints that
+    phrase alone: whoever printed ``: <error>`` after it was reporting another error,
+    and the record that matches that error to the message's end (mode ``inner``, or
+    ``full`` on the form that reads past the phrase as a title's lead) is it. Not
+    when that would put an unconfident match above a confident one, nor above a
+    phrase the class agrees with better.
+    """
+    phrases = [
+        (m, m._coverage)
+        for m in held
+        if m.mode == "prefix" and m._coverage is not None and "{" not in m.summary.error_message
+    ]
+    if not phrases:
+        return held
+    out: list[Match] = []
+    for m in held:
+        best = m._rank[0]
+        if m.mode in ("inner", "full") and m._coverage is not None:
+            for p, covered in phrases:
+                if (
+                    p.report is m.report
+                    and p._rank[0] >= best
+                    and (m.confident or not p.confident)
+                    and m._coverage.agreement >= covered.agreement
+                    and _reported(covered, m._coverage)
+                ):
+                    best = math.nextafter(p._rank[0], math.inf)
         out.append(m if best == m._rank[0] else replace(m, _rank=(best, *m._rank[1:])))
     return out
 

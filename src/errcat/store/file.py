@@ -15,12 +15,13 @@ import sys
 import threading
 import zlib
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from errcat import background
 from errcat.errors import CatalogSourceError, InvalidRecordError
-from errcat.index import IndexTables, PatternIndex
+from errcat.index import PatternIndex
 from errcat.loaders.limits import parse_json
 from errcat.store import build
 from errcat.store.base import SEP, RecordSummary, problem_of
@@ -29,12 +30,15 @@ from errcat.store.format import (
     ARRAY_KINDS,
     FORMAT_VERSION,
     MAGIC,
+    PHRASE_ROWS,
+    UNTICKED,
     StringTable,
     postings_of,
     priors_of,
+    tables_of,
     write_index,
 )
-from errcat.tags import tag_values
+from errcat.tags import PHRASE_TAG_PREFIX, tag_values
 
 if TYPE_CHECKING:
     from errcat.models import ErrorRecord, RecordEnvelope
@@ -87,20 +91,11 @@ class FileStore:
         self._lines = parts["lines"]
         self._by_id = parts["by_id"]
         self._by_slug = parts["by_slug"]
-        self._tables = IndexTables(
-            patterns=StringTable(parts["patterns"], parts["pattern_offsets"]),
-            starts=parts["starts"],
-            records=parts["records"],
-            anchors=postings_of(parts, "anchor"),
-            first_words=postings_of(parts, "first"),
-            always=parts["always"],
-            rarity=parts["rarity"],
-            keys=StringTable(parts["keys"], parts["key_offsets"]),
-            key_masks=parts["key_masks"],
+        self._tables = replace(
+            tables_of(parts),
             priors=priors_of(parts),
             pieces=StringTable(parts["pieces"], parts["piece_offsets"]),
-            pairs=postings_of(parts, "pair"),
-            common=postings_of(parts, "common"),
+            unticked=(tables_of(parts, UNTICKED), parts[f"{UNTICKED}origins"]),
         )
         self._index: PatternIndex | None = None
         self._cache: dict[int, RecordEnvelope] = {}
@@ -108,6 +103,7 @@ class FileStore:
         self._by_file = postings_of(parts, "file")
         self._near_ids = parts["near_ids"]
         self._near_lines = parts["near_lines"]
+        self._phrase_rows: Sequence[int] = parts[PHRASE_ROWS]
         self.problems = tuple(problem_of(p) for p in header["problems"])
 
     def __len__(self) -> int:
@@ -216,12 +212,16 @@ class FileStore:
         return None
 
     def tagged(self, prefix: str) -> Sequence[int]:
-        """Positions of the records with a tag starting with ``prefix`` (one scan of the rows)."""
-        return [
-            n
-            for n in self._rows.holding(prefix.encode("utf-8"))
-            if tag_values(self.summary(n).tags, prefix)
-        ]
+        """Positions of the records with a tag starting with ``prefix`` (one scan of the rows).
+
+        The rows a phrase tag may be in were found when the index was built.
+        """
+        rows = (
+            self._phrase_rows
+            if prefix == PHRASE_TAG_PREFIX
+            else self._rows.holding(prefix.encode("utf-8"))
+        )
+        return [n for n in rows if tag_values(self.summary(n).tags, prefix)]
 
     def ids(self) -> frozenset[str]:
         """The ids of the stored records (read from the rows once, on first use)."""

@@ -24,18 +24,23 @@ from typing import Any
 
 from errcat import background
 from errcat.entry import stored_pieces
-from errcat.index import Entry, PatternIndex, Postings, WordColumns, hash_slots
+from errcat.index import Entry, IndexTables, PatternIndex, Postings, WordColumns, hash_slots
 from errcat.patterns import pattern_pieces
 from errcat.store.base import problem_dict
 from errcat.store.build import Built
+from errcat.tags import PHRASE_TAG_PREFIX
+from errcat.untick import build_unticked
 
 __all__ = [
     "ARRAY_KINDS",
     "FORMAT_VERSION",
     "MAGIC",
+    "PHRASE_ROWS",
+    "UNTICKED",
     "StringTable",
     "postings_of",
     "priors_of",
+    "tables_of",
     "word_columns",
     "write_index",
 ]
@@ -43,7 +48,7 @@ __all__ = [
 #: Bumped whenever the stored index layout changes, or what it keeps of a pattern does
 #: (:func:`errcat.patterns.pattern_pieces`, the background's word evidence); other
 #: versions are rebuilt.
-FORMAT_VERSION = 13
+FORMAT_VERSION = 14
 MAGIC = b"ERRCATIX"
 
 
@@ -154,16 +159,31 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
         yield f"{name}_ids", arr("I", table.ids)
         yield f"{name}_slots", arr("I", table.slots or hash_slots(table.words))
 
-    yield from strings("patterns", "pattern_offsets", tables.patterns)
-    yield "starts", arr("I", tables.starts)
-    yield "records", arr("I", tables.records)
-    yield from postings("anchor", tables.anchors)
-    yield from postings("first", tables.first_words)
-    yield "always", arr("I", tables.always)
-    yield "rarity", arr("I", tables.rarity)
-    yield from strings("keys", "key_offsets", tables.keys)
-    yield "key_masks", arr("Q", tables.key_masks)
-    # Each pattern's pieces, parsed here once rather than at the pattern's first hit.
+    def index_tables(prefix: str, t: IndexTables) -> Iterator[tuple[str, bytes]]:
+        yield from strings(f"{prefix}patterns", f"{prefix}pattern_offsets", t.patterns)
+        yield f"{prefix}starts", arr("I", t.starts)
+        yield f"{prefix}records", arr("I", t.records)
+        yield from postings(f"{prefix}anchor", t.anchors)
+        yield from postings(f"{prefix}first", t.first_words)
+        yield f"{prefix}always", arr("I", t.always)
+        yield f"{prefix}rarity", arr("I", t.rarity)
+        yield from strings(f"{prefix}keys", f"{prefix}key_offsets", t.keys)
+        yield f"{prefix}key_masks", arr("Q", t.key_masks)
+        yield from postings(f"{prefix}pair", t.pairs)
+        yield from postings(f"{prefix}common", t.common)
+
+    yield from index_tables("", tables)
+    # The patterns without their backticks, indexed here once rather than on the
+    # first message that needs them (errcat.untick).
+    if tables.unticked is None:
+        built_unticked = build_unticked(index)
+        unticked, origins = built_unticked.index.tables(), built_unticked.origins
+        del built_unticked
+    else:
+        unticked, origins = tables.unticked
+    yield from index_tables(UNTICKED, unticked)
+    yield f"{UNTICKED}origins", arr("I", origins)
+    del unticked, origins
     yield from strings(
         "pieces",
         "piece_offsets",
@@ -178,8 +198,6 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     yield "prior_projects", arr("I", priors.projects)
     yield "prior_flags", arr("B", priors.flags)
     del priors
-    yield from postings("pair", tables.pairs)
-    yield from postings("common", tables.common)
     by_file: dict[str, list[int]] = {}
     for position, tail in enumerate(built.tails):
         by_file.setdefault(tail, []).append(position)
@@ -202,6 +220,11 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     del near, near_lines, files
     yield "rows", memoryview(built.rows)
     yield "row_offsets", built.row_offsets.tobytes()
+    # The rows a phrase tag may be in, found here once rather than by a scan of every
+    # row when the first text that no record answers looks for phrases.
+    rows = StringTable(memoryview(built.rows), built.row_offsets)
+    yield PHRASE_ROWS, arr("I", rows.holding(PHRASE_TAG_PREFIX.encode("utf-8")))
+    del rows
     yield "file_of", built.file_of.tobytes()
     yield "offsets", built.offsets.tobytes()
     yield "lengths", built.lengths.tobytes()
@@ -210,7 +233,8 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     yield "by_slug", arr("I", sorted(range(len(built.slugs)), key=lambda n: (built.slugs[n], n)))
 
 
-ARRAY_KINDS = {
+#: The kinds of the arrays of an index's own sections (the unticked index's have a prefix).
+_INDEX_KINDS = {
     "pattern_offsets": "Q",
     "starts": "I",
     "records": "I",
@@ -226,10 +250,6 @@ ARRAY_KINDS = {
     "rarity": "I",
     "key_offsets": "Q",
     "key_masks": "Q",
-    "piece_offsets": "Q",
-    "prior_bits": "d",
-    "prior_projects": "I",
-    "prior_flags": "B",
     "pair_word_offsets": "Q",
     "pair_starts": "I",
     "pair_ids": "I",
@@ -238,6 +258,19 @@ ARRAY_KINDS = {
     "common_starts": "I",
     "common_ids": "I",
     "common_slots": "I",
+}
+#: Prefix of the sections of the unticked patterns' index (:mod:`errcat.untick`).
+UNTICKED = "unticked_"
+#: The section of the rows that hold :data:`~errcat.tags.PHRASE_TAG_PREFIX` (a phrase tag
+#: is in each of them, or the prefix in another field).
+PHRASE_ROWS = "phrase_rows"
+
+ARRAY_KINDS = {
+    **_INDEX_KINDS,
+    "piece_offsets": "Q",
+    "prior_bits": "d",
+    "prior_projects": "I",
+    "prior_flags": "B",
     "file_word_offsets": "Q",
     "file_starts": "I",
     "file_ids": "I",
@@ -251,6 +284,9 @@ ARRAY_KINDS = {
     "lines": "I",
     "by_id": "I",
     "by_slug": "I",
+    PHRASE_ROWS: "I",
+    **{UNTICKED + name: kind for name, kind in _INDEX_KINDS.items()},
+    UNTICKED + "origins": "I",
 }
 
 
@@ -303,6 +339,23 @@ def word_columns(patterns: Iterable[str]) -> WordColumns:
         projects.append(evidence.projects)
         flags.append(int(evidence.has_words) | 2 * int(evidence.c_wording))
     return WordColumns(bits, projects, flags)
+
+
+def tables_of(parts: dict[str, Any], prefix: str = "") -> IndexTables:
+    """The index tables stored in the sections named with ``prefix`` (no pieces nor priors)."""
+    return IndexTables(
+        patterns=StringTable(parts[f"{prefix}patterns"], parts[f"{prefix}pattern_offsets"]),
+        starts=parts[f"{prefix}starts"],
+        records=parts[f"{prefix}records"],
+        anchors=postings_of(parts, f"{prefix}anchor"),
+        first_words=postings_of(parts, f"{prefix}first"),
+        always=parts[f"{prefix}always"],
+        rarity=parts[f"{prefix}rarity"],
+        keys=StringTable(parts[f"{prefix}keys"], parts[f"{prefix}key_offsets"]),
+        key_masks=parts[f"{prefix}key_masks"],
+        pairs=postings_of(parts, f"{prefix}pair"),
+        common=postings_of(parts, f"{prefix}common"),
+    )
 
 
 def priors_of(parts: dict[str, Any]) -> WordColumns:

@@ -9,6 +9,7 @@ copy of those lines, so that they do not depend on what else is curated or bundl
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +96,18 @@ def example_data() -> dict[str, Any]:
 def bundled() -> Catalog:
     """The curated seeds, as the bundled catalog holds them (and nothing else)."""
     return Catalog.from_path(SEEDS_FILE)
+
+
+@cache
+def stack_package_catalog(name: str) -> Catalog:
+    """The bundled catalog with one committed stack package over it (``hf``, ``serving``, ...)."""
+    root = Path(__file__).resolve().parents[1] / "stack" / "packages" / f"errcat-data-{name}"
+    return Catalog.bundled().merge(Catalog.from_path(root / "src" / f"errcat_data_{name}"))
+
+
+@cache
+def study_stack_texts() -> dict[str, str]:
+    """The stack study set's texts by id (``benchmarks/data/study_stack.jsonl``, all dev)."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "study_stack.jsonl"
+    rows = map(json.loads, path.read_text(encoding="utf-8").splitlines())
+    return {str(item["id"]): str(item["text"]) for item in rows}

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import cache
 from pathlib import Path
 
 import regex
@@ -21,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import errcat
-from errcat import Catalog
+from conftest import stack_package_catalog, study_stack_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -29,27 +28,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from stack_curated import ports  # noqa: E402
 from stack_curated.spec import CURATED_TAG  # noqa: E402
 
-PACKAGE = ROOT / "stack" / "packages" / "errcat-data-serving" / "src" / "errcat_data_serving"
-STUDY = ROOT / "benchmarks" / "data" / "study_stack.jsonl"
-
-
-@cache
-def _catalog() -> Catalog:
-    """The bundled catalog with the committed serving package over it."""
-    return Catalog.bundled().merge(Catalog.from_path(PACKAGE))
-
-
-@cache
-def _study() -> dict[str, str]:
-    return {
-        str(item["id"]): str(item["text"])
-        for item in map(json.loads, STUDY.read_text(encoding="utf-8").splitlines())
-    }
-
 
 def test_zmq_titles_of_either_engine_get_pyzmqs_record() -> None:
     for item in ("vllm-7196-title", "sglang-9396-title"):
-        match = errcat.match_error(_study()[item], catalog=_catalog())
+        match = errcat.match_error(
+            study_stack_texts()[item], catalog=stack_package_catalog("serving")
+        )
         assert match is not None, item
         site = (match.record.repo, match.record.file_path)
         assert site == ("zeromq/pyzmq", "zmq/sugar/socket.py")
@@ -58,19 +42,21 @@ def test_zmq_titles_of_either_engine_get_pyzmqs_record() -> None:
 
 
 def test_uvicorns_bind_line_gets_asyncios_record_with_or_without_the_errno() -> None:
-    title = _study()["vllm-7514-title"]  # the errno dropped
+    title = study_stack_texts()["vllm-7514-title"]  # the errno dropped
     logged = (
         "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000):"
         " address already in use"
     )
     for text in (title, logged):
-        match = errcat.match_error(text, catalog=_catalog())
+        match = errcat.match_error(text, catalog=stack_package_catalog("serving"))
         assert match is not None, text
         assert match.record.file_path == "Lib/asyncio/base_events.py"
 
 
 def test_a_plain_socket_bind_gets_the_socket_record() -> None:
-    match = errcat.match_error("OSError: [Errno 98] Address already in use", catalog=_catalog())
+    match = errcat.match_error(
+        "OSError: [Errno 98] Address already in use", catalog=stack_package_catalog("serving")
+    )
     assert match is not None and match.record.error_message == ports.SOCKET_IN_USE.template
 
 
@@ -115,5 +101,5 @@ def test_a_socket_bind_under_the_caller_s_frames_still_gets_the_socket_record() 
         "    sock.bind((host, port))\n"
         "OSError: [Errno 98] Address already in use"
     )
-    match = errcat.match_error(paste, catalog=_catalog())
+    match = errcat.match_error(paste, catalog=stack_package_catalog("serving"))
     assert match is not None and match.record.error_message == ports.SOCKET_IN_USE.template

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import cache
 from pathlib import Path
 
 import regex
@@ -20,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import errcat
-from errcat import Catalog
+from conftest import stack_package_catalog, study_stack_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -28,29 +27,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from stack_curated import ray_errors  # noqa: E402
 from stack_curated.spec import CURATED_TAG  # noqa: E402
 
-PACKAGE = ROOT / "stack" / "packages" / "errcat-data-distributed" / "src"
-PACKAGE = PACKAGE / "errcat_data_distributed"
-STUDY = ROOT / "benchmarks" / "data" / "study_stack.jsonl"
-
-
-@cache
-def _catalog() -> Catalog:
-    """The bundled catalog with the committed distributed package over it."""
-    return Catalog.bundled().merge(Catalog.from_path(PACKAGE))
-
-
-@cache
-def _study() -> dict[str, str]:
-    return {
-        str(item["id"]): str(item["text"])
-        for item in map(json.loads, STUDY.read_text(encoding="utf-8").splitlines())
-    }
-
 
 def test_a_verl_style_dead_actor_paste_gets_rays_record_not_the_shells_killed() -> None:
     """rl-factory-8: the worker detail says 'killed by SIGKILL by OOM killer'; the final
     error is still ray's ActorDiedError, whose advice points at the OOM killer."""
-    match = errcat.match_error(_study()["rl-factory-8"], catalog=_catalog())
+    match = errcat.match_error(
+        study_stack_texts()["rl-factory-8"], catalog=stack_package_catalog("distributed")
+    )
     assert match is not None
     assert (match.record.repo, match.record.error_class) == (
         "ray-project/ray",
@@ -61,7 +44,9 @@ def test_a_verl_style_dead_actor_paste_gets_rays_record_not_the_shells_killed() 
 
 
 def test_the_bare_title_line_gets_the_record_too() -> None:
-    match = errcat.match_error(_study()["rllm-8-title"], catalog=_catalog())
+    match = errcat.match_error(
+        study_stack_texts()["rllm-8-title"], catalog=stack_package_catalog("distributed")
+    )
     assert match is not None and match.record.file_path == "python/ray/exceptions.py"
 
 
@@ -70,13 +55,13 @@ def test_the_creation_task_form_and_a_crashed_task_get_their_own_records() -> No
         "ray.exceptions.ActorDiedError: The actor died because of an error raised in its"
         " creation task, ray::RolloutWorker.__init__() (pid=1, ip=10.0.0.1)"
     )
-    match = errcat.match_error(init, catalog=_catalog())
+    match = errcat.match_error(init, catalog=stack_package_catalog("distributed"))
     assert match is not None and match.record.error_message == ray_errors.ACTOR_INIT_FAILED.template
     crashed = (
         "ray.exceptions.WorkerCrashedError: The worker died unexpectedly while executing this"
         " task. Check python-core-worker-*.log files for more information."
     )
-    match = errcat.match_error(crashed, catalog=_catalog())
+    match = errcat.match_error(crashed, catalog=stack_package_catalog("distributed"))
     assert match is not None and match.record.error_class == "ray.exceptions.WorkerCrashedError"
 
 

@@ -9,9 +9,7 @@ cut-short file.
 
 from __future__ import annotations
 
-import json
 import sys
-from functools import cache
 from pathlib import Path
 
 import regex
@@ -19,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import errcat
-from errcat import Catalog
+from conftest import stack_package_catalog, study_stack_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -27,22 +25,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from stack_curated import safetensors_errors  # noqa: E402
 from stack_curated.spec import CURATED_TAG  # noqa: E402
 
-PACKAGE = ROOT / "stack" / "packages" / "errcat-data-hf" / "src" / "errcat_data_hf"
-STUDY = ROOT / "benchmarks" / "data" / "study_stack.jsonl"
-
-
-@cache
-def _catalog() -> Catalog:
-    """The bundled catalog with the committed hf package over it."""
-    return Catalog.bundled().merge(Catalog.from_path(PACKAGE))
-
 
 def test_the_study_title_and_a_class_led_line_get_the_record() -> None:
-    rows = map(json.loads, STUDY.read_text(encoding="utf-8").splitlines())
-    title = next(str(r["text"]) for r in rows if r["id"] == "vllm-14596-title")
+    title = study_stack_texts()["vllm-14596-title"]
     line = "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"
     for text in (title, line):
-        match = errcat.match_error(text, catalog=_catalog())
+        match = errcat.match_error(text, catalog=stack_package_catalog("hf"))
         assert match is not None, text
         assert match.record.repo == "huggingface/safetensors"
         assert CURATED_TAG in match.record.tags
@@ -68,5 +56,5 @@ def test_a_loader_traceback_over_the_compiled_site_still_gets_the_record() -> No
         '    with safe_open(st_file, framework="pt") as f:\n'
         "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"
     )
-    match = errcat.match_error(paste, catalog=_catalog())
+    match = errcat.match_error(paste, catalog=stack_package_catalog("hf"))
     assert match is not None and match.record.repo == "huggingface/safetensors"

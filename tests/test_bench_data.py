@@ -311,15 +311,6 @@ def test_fresh_records() -> None:
     assert splits == {"dev", "holdout"}
 
 
-def test_study_records() -> None:
-    rows = list(records(STUDY))
-    assert len(rows) >= 30
-    ids = [record["id"] for _, record in rows]
-    assert len(ids) == len(set(ids)), "study_census.jsonl: duplicate ids"
-    for where, record in rows:
-        check_study_record(where, record)
-
-
 def check_stack_study_record(where: str, record: dict[str, Any]) -> None:
     """A stack study line: census-shaped, from an even-numbered thread, always in ``dev``."""
     assert "round" not in record, f"{where}: a study line has no round"
@@ -327,13 +318,16 @@ def check_stack_study_record(where: str, record: dict[str, Any]) -> None:
     assert record["split"] == "dev", f"{where}: split {record['split']!r} (study lines are dev)"
 
 
-def test_study_stack_records() -> None:
-    rows = list(records(STUDY_STACK))
+@pytest.mark.parametrize(
+    ("path", "check"), [(STUDY, check_study_record), (STUDY_STACK, check_stack_study_record)]
+)
+def test_study_records(path: Path, check: Callable[[str, dict[str, Any]], None]) -> None:
+    rows = list(records(path))
     assert len(rows) >= 30
     ids = [record["id"] for _, record in rows]
-    assert len(ids) == len(set(ids)), "study_stack.jsonl: duplicate ids"
+    assert len(ids) == len(set(ids)), f"{path.name}: duplicate ids"
     for where, record in rows:
-        check_stack_study_record(where, record)
+        check(where, record)
 
 
 def test_the_study_sets_share_no_thread_with_any_other_data_or_each_other() -> None:

@@ -252,7 +252,6 @@ class _Collector:
         # Records raised where no frame shows (C/C++ checks, the import system): the
         # frames are silent on them, so their text is weighed as a bare line's.
         hidden = self.hidden_among(entry, only) if not bare else frozenset()
-        quiet_best = best_logit(class_known=class_known, frame_kinds=("none",))
         text_hit = TextHit(
             entry=entry,
             mode=mode,
@@ -268,21 +267,20 @@ class _Collector:
         )
         # A pattern without words at a frame on a raise line answers whatever its text
         # says (WORDLESS_SITE, below): no ceiling on the text leaves it.
+        if hidden:
+            quiet_hit = replace(text_hit, bare=True)
+            quiet_best = best_logit(class_known=class_known, frame_kinds=("none",))
         if not (wordless and "site" in kinds):
             ceiling = _text_ceiling(text_hit)
             if probability(ceiling + _CEILING_SLACK + record_best, bare=bare) < floor and not (
                 hidden
-                and probability(
-                    _text_ceiling(replace(text_hit, bare=True)) + _CEILING_SLACK + quiet_best,
-                    bare=True,
-                )
+                and probability(_text_ceiling(quiet_hit) + _CEILING_SLACK + quiet_best, bare=True)
                 >= floor
             ):
                 return  # as below, known before the text's evidence is worked out
+        sites = len(only) if wordless and only is not None else self.sites(entry)
         evidence, text_reasons, c_printed = _text_evidence(
-            text_hit,
-            records=len(only) if wordless and only is not None else self.sites(entry),
-            error_class=report.error_class,
+            text_hit, records=sites, error_class=report.error_class
         )
         if inner is not None:
             text_reasons.append(
@@ -297,11 +295,7 @@ class _Collector:
             best = min(best, _GENERIC_CAP)  # no frame can lift the cap on wordless text
         quiet, quiet_logit, quiet_top = evidence, text_logit, 0.0
         if hidden:
-            quiet, _, _ = _text_evidence(
-                replace(text_hit, bare=True),
-                records=len(only) if wordless and only is not None else self.sites(entry),
-                error_class=report.error_class,
-            )
+            quiet, _, _ = _text_evidence(quiet_hit, records=sites, error_class=report.error_class)
             quiet_logit = quiet.logit()
             quiet_top = probability(quiet_logit + quiet_best, bare=True)
             if quiet.information < _MIN_BITS and lone() not in entry.record_set:

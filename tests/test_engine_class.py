@@ -1,0 +1,137 @@
+"""A frameless ``'X' object has no attribute 'y'`` on a module only an engine defines.
+
+errcat.matcher.engine_class answers it with that engine's family record (the
+curated ``*.families.jsonl``), ahead of torch's ``Module.__getattr__`` record;
+a class transformers defines too, a class both engines define in a paste that
+names neither, an unknown class, or a paste with frames, is left as before.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errcat.catalog import Catalog
+from errcat.matcher import match_error
+from errcat.matcher.engine_class import ENGINE_CLASS_CONFIDENCE, engines_of
+from errcat.matcher.module_attr import MODULE_CLASS, MODULE_CONFIDENCE
+from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+from errcat.tags import FAMILY_TAG
+
+ROOT = Path(__file__).resolve().parents[1]
+SGLANG, VLLM = "sgl-project/sglang", "vllm-project/vllm"
+
+TORCH = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record.model_copy(
+    update={
+        "id": "70c0000000000001",
+        "slug": "torch-getattr",
+        "repo": "pytorch/pytorch",
+        "file_path": "torch/nn/modules/module.py",
+        "error_class": "AttributeError",
+        "error_message": "'{type(self).__name__}' object has no attribute '{name}'",
+        "message_pattern": "'(.+?)' object has no attribute '(.+?)'",
+        "tags": ("errcat:generated", "errcat:in:__getattr__"),
+    }
+)
+
+
+@cache
+def _catalog() -> Catalog:
+    families = sorted((ROOT / "curated").glob("*.families.jsonl"))
+    return Catalog([TORCH]).merge(Catalog.from_path(*families))
+
+
+@cache
+def _table() -> dict[str, list[str]]:
+    raw = resources.files("errcat").joinpath("_engine_classes.json.gz").read_bytes()
+    engines: dict[str, list[str]] = json.loads(gzip.decompress(raw))["engines"]
+    return engines
+
+
+def _shared() -> str:
+    """A model class both engines define (and transformers does not)."""
+    both = set(_table()[SGLANG]) & set(_table()[VLLM])
+    return min(n for n in both if n.endswith("ForCausalLM"))
+
+
+def test_the_table_lists_module_classes_of_both_engines_sorted() -> None:
+    table = _table()
+    assert set(table) == {SGLANG, VLLM}
+    for names in table.values():
+        assert names == sorted(set(names)) and len(names) > 100
+        assert all(MODULE_CLASS.fullmatch(n) for n in names)
+    assert "Glm4MoeSparseMoeBlock" in table[SGLANG]
+    assert "Qwen3ForCausalLM" not in table[VLLM]  # transformers defines it too
+
+
+def test_engines_of_a_class() -> None:
+    assert engines_of("Glm4MoeSparseMoeBlock") == (SGLANG,)
+    assert engines_of(_shared()) == (SGLANG, VLLM)
+    assert engines_of("Qwen3ForCausalLM") == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Bug] AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'.",
+        "'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'",
+    ],
+)
+def test_a_class_only_sglang_defines_is_sglangs_family(text: str) -> None:
+    found = match_error(text, catalog=_catalog())
+    assert found is not None and found.record.repo == SGLANG
+    assert FAMILY_TAG in found.record.tags and found.record.error_class == "AttributeError"
+    assert found.confidence == ENGINE_CLASS_CONFIDENCE
+
+
+def test_a_class_transformers_defines_stays_torchs() -> None:
+    text = "AttributeError: 'Qwen3ForCausalLM' object has no attribute 'pooler'"
+    found = match_error(text, catalog=_catalog())
+    assert found is not None and found.record.id == TORCH.id
+    assert found.confidence == MODULE_CONFIDENCE
+
+
+def test_a_class_both_engines_define_is_the_named_engines() -> None:
+    message = f"AttributeError: '{_shared()}' object has no attribute 'zqhook'"
+    unnamed = match_error(message, catalog=_catalog())
+    assert unnamed is not None and unnamed.record.id == TORCH.id
+    for engine, repo in (("vllm", VLLM), ("sglang", SGLANG)):
+        found = match_error(f"{engine} serve failed: {message}", catalog=_catalog())
+        assert found is not None and found.record.repo == repo, engine
+
+
+def test_without_the_engines_family_torch_answers() -> None:
+    text = "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'"
+    found = match_error(text, catalog=Catalog([TORCH]))
+    assert found is not None and found.record.id == TORCH.id
+
+
+def test_a_traceback_is_left_to_its_frames() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 3, in <module>\n'
+        "    block._enable_a2a_moe\n"
+        "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'\n"
+    )
+    found = match_error(text, catalog=_catalog())
+    assert found is None or found.confidence != ENGINE_CLASS_CONFIDENCE
+
+
+@given(
+    stem=st.from_regex(r"Zq[a-z]{1,8}", fullmatch=True),
+    suffix=st.sampled_from(["ForCausalLM", "SparseMoeBlock", "DecoderLayer", "Attention"]),
+    attribute=st.from_regex(r"zq[a-z_]{0,10}", fullmatch=True),
+)
+def test_an_unlisted_module_class_is_never_an_engines(
+    stem: str, suffix: str, attribute: str
+) -> None:
+    text = f"AttributeError: '{stem}{suffix}' object has no attribute '{attribute}'"
+    found = match_error(text, catalog=_catalog())
+    assert found is not None and found.record.id == TORCH.id

@@ -56,6 +56,7 @@ from errcat.engine import lean
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
 from errcat.matcher.engine_class import engine_class_answer
+from errcat.matcher.family_named import named_family_answer
 from errcat.matcher.lead_words import lead_word_rests, shifted, shows_enough
 from errcat.matcher.module_attr import module_answer
 from errcat.matcher.phrases import phrase_answer
@@ -158,7 +159,7 @@ def _answer(
     (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
     """
     cat = collector.catalog
-    found = _unwrap(collector.answer(), cat, engine) or _named(collector, engine[0])
+    found = _unwrap(collector.answer(), cat, engine) or _named(collector, text, engine[0])
     if found is not None:
         return found
     for offset, rest in lead_word_rests(text, reports):
@@ -171,13 +172,15 @@ def _answer(
     return None
 
 
-def _named(collector: _Collector, engine: str | None) -> Match | None:
+def _named(collector: _Collector, text: str, engine: str | None) -> Match | None:
     """When nothing answers, the record a report names by its phrase (:mod:`.phrases`).
 
     Else, for a frameless ``'X' object has no attribute 'y'`` on a class named as a
     torch module is: the engine's family record when only that engine defines the
     class (:mod:`.engine_class`; ``engine``: the engine the paste leans to), else
-    torch's ``Module.__getattr__`` record (:mod:`.module_attr`).
+    torch's ``Module.__getattr__`` record (:mod:`.module_attr`). Before torch's, a
+    frameless family error whose shape only the engine the paste names prints
+    (:mod:`.family_named`).
     """
     contexts = collector.contexts
     order = _chain_order([ctx.report for ctx in contexts])
@@ -186,6 +189,7 @@ def _named(collector: _Collector, engine: str | None) -> Match | None:
     return (
         phrase_answer(ordered, cat)
         or engine_class_answer(ordered, cat, engine)
+        or named_family_answer(ordered, cat, text)
         or module_answer(ordered, cat)
     )
 

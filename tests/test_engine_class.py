@@ -1,9 +1,10 @@
 """A frameless ``'X' object has no attribute 'y'`` on a module only an engine defines.
 
 errcat.matcher.engine_class answers it with that engine's family record (the
-curated ``*.families.jsonl``), ahead of torch's ``Module.__getattr__`` record;
-a class transformers defines too, a class both engines define in a paste that
-names neither, an unknown class, or a paste with frames, is left as before.
+curated ``*.families.jsonl``), ahead of torch's ``Module.__getattr__`` record,
+when the paste names that engine too; a paste naming no engine (remote code may
+define a class of the same name), a class transformers defines too, an unknown
+class, or a paste with frames, is left as before.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from errcat.tags import FAMILY_TAG
 
 ROOT = Path(__file__).resolve().parents[1]
 SGLANG, VLLM = "sgl-project/sglang", "vllm-project/vllm"
+SGLANG_RUN = "$ python -m sglang.launch_server --model-path zai-org/GLM-4.5 --tp 8\n"
+VLLM_RUN = "$ vllm serve my/model --tensor-parallel-size 2\n"
 
 TORCH = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record.model_copy(
     update={
@@ -78,21 +81,34 @@ def test_engines_of_a_class() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    "message",
     [
-        "[Bug] AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'.",
+        "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'.",
         "'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'",
     ],
 )
-def test_a_class_only_sglang_defines_is_sglangs_family(text: str) -> None:
-    found = match_error(text, catalog=_catalog())
+def test_a_class_only_sglang_defines_in_an_sglang_paste_is_sglangs_family(message: str) -> None:
+    found = match_error(SGLANG_RUN + message, catalog=_catalog())
     assert found is not None and found.record.repo == SGLANG
     assert FAMILY_TAG in found.record.tags and found.record.error_class == "AttributeError"
     assert found.confidence == ENGINE_CLASS_CONFIDENCE
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Bug] AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'.",
+        VLLM_RUN + "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute 'x'",
+    ],
+)
+def test_without_its_engine_named_the_class_stays_torchs(text: str) -> None:
+    found = match_error(text, catalog=_catalog())
+    assert found is not None and found.record.id == TORCH.id
+    assert found.confidence == MODULE_CONFIDENCE
+
+
 def test_a_class_transformers_defines_stays_torchs() -> None:
-    text = "AttributeError: 'Qwen3ForCausalLM' object has no attribute 'pooler'"
+    text = VLLM_RUN + "AttributeError: 'Qwen3ForCausalLM' object has no attribute 'pooler'"
     found = match_error(text, catalog=_catalog())
     assert found is not None and found.record.id == TORCH.id
     assert found.confidence == MODULE_CONFIDENCE
@@ -102,13 +118,13 @@ def test_a_class_both_engines_define_is_the_named_engines() -> None:
     message = f"AttributeError: '{_shared()}' object has no attribute 'zqhook'"
     unnamed = match_error(message, catalog=_catalog())
     assert unnamed is not None and unnamed.record.id == TORCH.id
-    for engine, repo in (("vllm", VLLM), ("sglang", SGLANG)):
-        found = match_error(f"{engine} serve failed: {message}", catalog=_catalog())
-        assert found is not None and found.record.repo == repo, engine
+    for run, repo in ((VLLM_RUN, VLLM), (SGLANG_RUN, SGLANG)):
+        found = match_error(run + message, catalog=_catalog())
+        assert found is not None and found.record.repo == repo, run
 
 
 def test_without_the_engines_family_torch_answers() -> None:
-    text = "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'"
+    text = SGLANG_RUN + "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute 'x'"
     found = match_error(text, catalog=Catalog([TORCH]))
     assert found is not None and found.record.id == TORCH.id
 
@@ -132,6 +148,6 @@ def test_a_traceback_is_left_to_its_frames() -> None:
 def test_an_unlisted_module_class_is_never_an_engines(
     stem: str, suffix: str, attribute: str
 ) -> None:
-    text = f"AttributeError: '{stem}{suffix}' object has no attribute '{attribute}'"
+    text = f"{SGLANG_RUN}AttributeError: '{stem}{suffix}' object has no attribute '{attribute}'"
     found = match_error(text, catalog=_catalog())
     assert found is not None and found.record.id == TORCH.id

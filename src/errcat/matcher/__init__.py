@@ -159,7 +159,7 @@ def _answer(
     (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
     """
     cat = collector.catalog
-    found = _unwrap(collector.answer(), cat, engine) or _named(collector, text, engine[0])
+    found = _unwrap(collector.answer(), cat, engine) or _named(collector, text)
     if found is not None:
         return found
     for offset, rest in lead_word_rests(text, reports):
@@ -172,12 +172,12 @@ def _answer(
     return None
 
 
-def _named(collector: _Collector, text: str, engine: str | None) -> Match | None:
+def _named(collector: _Collector, text: str) -> Match | None:
     """When nothing answers, the record a report names by its phrase (:mod:`.phrases`).
 
     Else, for a frameless ``'X' object has no attribute 'y'`` on a class named as a
-    torch module is: the engine's family record when only that engine defines the
-    class (:mod:`.engine_class`; ``engine``: the engine the paste leans to), else
+    torch module is: the engine's family record when the paste names the engine and
+    only that engine's code defines the class (:mod:`.engine_class`), else
     torch's ``Module.__getattr__`` record (:mod:`.module_attr`). Before torch's, a
     frameless family error whose shape only the engine the paste names prints
     (:mod:`.family_named`).
@@ -188,7 +188,7 @@ def _named(collector: _Collector, text: str, engine: str | None) -> Match | None
     cat = collector.catalog
     return (
         phrase_answer(ordered, cat)
-        or engine_class_answer(ordered, cat, engine)
+        or engine_class_answer(ordered, cat, text)
         or named_family_answer(ordered, cat, text)
         or module_answer(ordered, cat)
     )

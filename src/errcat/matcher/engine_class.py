@@ -9,10 +9,15 @@ record for the shape (:mod:`errcat.matcher.family`: a model class lacking a
 feature's hook in this release) says what to change, torch's does not.
 
 The classes come from the engines' wheels (``benchmarks/engine_classes.py``
-writes ``_engine_classes.json.gz``). A class both engines define is the one the
-paste names (:func:`errcat.engine.lean`), else neither's. The answer is the
-family record of that engine whose pattern prints the message, when the catalog
-holds one; else nothing is said here and torch's record stays the answer.
+writes ``_engine_classes.json.gz``). Not being in transformers' or torch's code
+does not make a class the engine's: a model repository's remote code
+(``--trust-remote-code``) defines classes named as the engines name theirs
+(``InternVLChatModel``, ``DeepseekV2MoE``), run by transformers. So the paste must
+also name the engine on the evidence advice is picked on (:func:`errcat.engine.detect`:
+its command, module paths, log prefixes); a class both engines define is then the
+named one's. The answer is the family record of that engine whose pattern prints
+the message, when the catalog holds one; else nothing is said here and torch's
+record stays the answer.
 
 >>> engines_of("Glm4MoeSparseMoeBlock")
 ('sgl-project/sglang',)
@@ -30,6 +35,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from errcat.engine import detect
 from errcat.extract import ExceptionReport
 from errcat.matcher.context import ReportContext
 from errcat.matcher.family import family_members
@@ -42,8 +48,8 @@ if TYPE_CHECKING:
 __all__ = ["ENGINE_CLASS_CONFIDENCE", "engine_class_answer", "engines_of"]
 
 #: The confidence of such an answer: set, not fitted, a little under torch's own
-#: (:data:`~errcat.matcher.module_attr.MODULE_CONFIDENCE`): the class is surely the
-#: engine's, but which of the engine's code read the attribute no frame shows.
+#: (:data:`~errcat.matcher.module_attr.MODULE_CONFIDENCE`): the class and the paste are
+#: the engine's, but which of the engine's code read the attribute no frame shows.
 ENGINE_CLASS_CONFIDENCE = 0.75
 _RESOURCE = "_engine_classes.json.gz"
 
@@ -111,13 +117,13 @@ def _family_match(
 
 
 def engine_class_answer(
-    contexts: Sequence[ReportContext], catalog: Catalog, engine: str | None
+    contexts: Sequence[ReportContext], catalog: Catalog, text: str
 ) -> Match | None:
     """The engine's family record for the first frameless report naming a module of its own.
 
-    ``engine`` is the engine the paste names (a package name, ``sglang`` or ``vllm``),
-    if any: it decides for a class both engines define. The reports are read in
-    order, as :func:`errcat.matcher.module_attr.module_answer` reads them.
+    ``text`` is the whole paste: it must name the engine (:func:`errcat.engine.detect`).
+    The reports are read in order, as :func:`errcat.matcher.module_attr.module_answer`
+    reads them.
     """
     for ctx in contexts:
         if not _frameless_attribute(ctx.report):
@@ -125,9 +131,8 @@ def engine_class_answer(
         named = module_attribute(ctx.message)
         if named is None:
             continue
-        repos = engines_of(named.cls)
-        if len(repos) > 1:
-            repos = tuple(r for r in repos if engine is not None and r.endswith(f"/{engine}"))
+        engine = detect(text).engine
+        repos = tuple(r for r in engines_of(named.cls) if engine and r.endswith(f"/{engine}"))
         if len(repos) != 1 or _raised_by_name(catalog, ctx.message, named.attribute):
             return None
         return _family_match(catalog, repos[0], named, ctx)

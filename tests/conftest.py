@@ -111,3 +111,13 @@ def study_stack_texts() -> dict[str, str]:
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "study_stack.jsonl"
     rows = map(json.loads, path.read_text(encoding="utf-8").splitlines())
     return {str(item["id"]): str(item["text"]) for item in rows}
+
+
+def one_frame_traceback(path: str, function: str, code: str, error: str) -> str:
+    """A traceback of one frame (``path``, line 9, in ``function``, running ``code``)."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 9, in {function}\n'
+        f"    {code}\n"
+        f"{error}\n"
+    )

@@ -4,7 +4,7 @@ errcat.matcher.engine_class answers it with that engine's family record (the
 curated ``*.families.jsonl``), ahead of torch's ``Module.__getattr__`` record,
 when the paste names that engine too; a paste naming no engine (remote code may
 define a class of the same name), a class transformers defines too, an unknown
-class, or a paste with frames, is left as before.
+class, or a paste with frames (tests/test_family_named.py), is left as before.
 """
 
 from __future__ import annotations
@@ -127,17 +127,6 @@ def test_without_the_engines_family_torch_answers() -> None:
     text = SGLANG_RUN + "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute 'x'"
     found = match_error(text, catalog=Catalog([TORCH]))
     assert found is not None and found.record.id == TORCH.id
-
-
-def test_a_traceback_is_left_to_its_frames() -> None:
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/srv/app/run.py", line 3, in <module>\n'
-        "    block._enable_a2a_moe\n"
-        "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'\n"
-    )
-    found = match_error(text, catalog=_catalog())
-    assert found is None or found.confidence != ENGINE_CLASS_CONFIDENCE
 
 
 @given(

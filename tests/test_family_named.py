@@ -14,8 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import one_frame_traceback
 from errcat.catalog import Catalog
 from errcat.matcher import match_error
+from errcat.matcher.engine_class import ENGINE_CLASS_CONFIDENCE
 from errcat.matcher.family_named import NAMED_CONFIDENCE
 from errcat.tags import ENGINE_NAMED_TAG, FAMILY_TAG
 
@@ -59,15 +61,28 @@ def test_an_untagged_family_needs_its_frames_even_with_the_engine_named() -> Non
     assert found is None or FAMILY_TAG not in found.record.tags
 
 
-def test_a_traceback_elsewhere_is_left_to_its_frames() -> None:
-    paste = VLLM_RUN + (
-        "Traceback (most recent call last):\n"
-        '  File "/srv/app/convert.py", line 9, in convert\n'
-        "    tensor = state[name]\n"
-        "KeyError: 'model.layers.0.self_attn.q_proj.weight'\n"
-    )
-    found = match_error(paste, catalog=_families())
-    assert found is None or found.confidence != NAMED_CONFIDENCE
+@pytest.mark.parametrize(
+    ("run", "frame", "error", "confidence"),
+    [
+        (
+            VLLM_RUN,
+            ("/srv/app/convert.py", "convert", "tensor = state[name]"),
+            "KeyError: 'model.layers.0.self_attn.q_proj.weight'",
+            NAMED_CONFIDENCE,
+        ),
+        (  # the module-class rule (errcat.matcher.engine_class) reads frameless reports only
+            SGLANG_RUN,
+            ("/srv/app/run.py", "<module>", "block._enable_a2a_moe"),
+            "AttributeError: 'Glm4MoeSparseMoeBlock' object has no attribute '_enable_a2a_moe'",
+            ENGINE_CLASS_CONFIDENCE,
+        ),
+    ],
+)
+def test_a_traceback_is_left_to_its_frames(
+    run: str, frame: tuple[str, str, str], error: str, confidence: float
+) -> None:
+    found = match_error(run + one_frame_traceback(*frame, error), catalog=_families())
+    assert found is None or found.confidence != confidence
 
 
 @given(key=st.from_regex(r"zq[a-z_]{0,12}", fullmatch=True))

@@ -94,24 +94,21 @@ def _family_match(
                     or re.fullmatch(entry.pattern, shape) is None
                 ):
                     continue
-                report = ctx.report
-                return Match(
-                    summary=summary,
+                return Match.named(
+                    store,
+                    position,
+                    ctx.report,
                     confidence=ENGINE_CLASS_CONFIDENCE,
-                    exact=True,
-                    mode="full" if named.whole else "inner",
-                    span=(report.start, report.end),
-                    report=report,
+                    whole=named.whole,
                     reasons=(
                         f"'{named.cls}' is a module class only {repo}'s code defines "
-                        "(transformers and torch have none of that name): its missing "
-                        f"attribute '{named.attribute}' was read by that engine",
+                        "(transformers and torch have none of that name) and the paste "
+                        f"names that engine: its missing attribute '{named.attribute}' was "
+                        "read by the engine",
                         "no frame shows which of the engine's code read it: the family "
                         "record stands for all of it",
                     ),
                     captures=(named.cls, named.attribute),
-                    _store=store,
-                    _position=position,
                 )
     return None
 

@@ -85,22 +85,17 @@ def named_family_answer(
                         or not any(re.fullmatch(entry.pattern, f) for f in ctx.forms)
                     ):
                         continue
-                    report = ctx.report
-                    return Match(
-                        summary=summary,
+                    return Match.named(
+                        store,
+                        position,
+                        ctx.report,
                         confidence=NAMED_CONFIDENCE,
-                        exact=True,
-                        mode="full",
-                        span=(report.start, report.end),
-                        report=report,
+                        whole=True,
                         reasons=(
                             f"the paste names {repo.split('/')[1]} and only its code prints "
                             "this shape among what it runs",
                             "no frame shows where it was raised: the family record stands "
                             "for every such place",
                         ),
-                        captures=(),
-                        _store=store,
-                        _position=position,
                     )
     return None

@@ -590,16 +590,12 @@ class PatternIndex:
         # end (an issue title stops at the end of a sentence its template goes on
         # from), and those that start with the text's first word (the cut may have
         # removed everything else).
-        proposed = self._proposed(text)
-        pids = set(self._with_key(text, proposed))
-        pids.update(
-            pid for pid in proposed if pid not in pids and ends_inside(text, self._key(pid))
-        )
+        pids = self._cut_pids(text)
         lead = _WORD.match(text)
         if lead:
             sharing = self._first_words.get(lead.group())
-            if len(sharing) <= (WIDE_FIRST_WORD if wide else RARE_WORD):
-                pids.update(sharing)
+            if sharing and len(sharing) <= (WIDE_FIRST_WORD if wide else RARE_WORD):
+                pids = pids.union(sharing)  # a new set: the kept one stays as it is
         out = []
         for pid in pids:
             entry = self.entry(pid)
@@ -610,6 +606,31 @@ class PatternIndex:
                 out.append(entry)
         out.sort(key=_rank_key)
         return out
+
+    def _cut_pids(self, text: str) -> frozenset[int]:
+        """Proposed patterns whose longest fragment is in ``text`` or cut by its end.
+
+        The last few texts' answers are kept: a message's cut-off lookup and its wide
+        second pass (:meth:`prefix_candidates`) ask for the same text.
+        """
+        cached = self.__dict__.get("_cut_cache")
+        if cached is None:
+            cached = self._cut_cache = functools.lru_cache(maxsize=8)(self._find_cut_pids)
+        return cached(text)
+
+    def _find_cut_pids(self, text: str) -> frozenset[int]:
+        proposed = self._proposed(text)
+        pids = set(self._with_key(text, proposed))
+        key_of = self._key
+        pids.update(
+            pid
+            for pid in proposed
+            if pid not in pids
+            # a text that lacks the key's first four characters ends inside no part of it
+            and (key := key_of(pid))[:_CUT_MIN_CHARS] in text
+            and ends_inside(text, key)
+        )
+        return frozenset(pids)
 
     def near(
         self, text: str, limit: int = 5, *, within: frozenset[int] | None = None

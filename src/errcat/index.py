@@ -590,12 +590,29 @@ class PatternIndex:
         # end (an issue title stops at the end of a sentence its template goes on
         # from), and those that start with the text's first word (the cut may have
         # removed everything else).
+        lead = _WORD.match(text)
+        sharing = self._first_words.get(lead.group()) if lead else ()
+        opening = bool(sharing) and len(sharing) <= (WIDE_FIRST_WORD if wide else RARE_WORD)
+        return list(self._prefix_entries(text, opening))
+
+    def _prefix_entries(self, text: str, opening: bool) -> tuple[Entry, ...]:
+        """:meth:`prefix_candidates`, with the patterns the first word opens or without.
+
+        The last few answers are kept: the wide pass asks again for the texts the
+        first pass read, and mostly gets the same answer (the first word opens as
+        many patterns whatever the pass).
+        """
+        cached = self.__dict__.get("_prefix_cache")
+        if cached is None:
+            cached = self._prefix_cache = functools.lru_cache(maxsize=8)(self._find_prefix)
+        found: tuple[Entry, ...] = cached(text, opening)
+        return found
+
+    def _find_prefix(self, text: str, opening: bool) -> tuple[Entry, ...]:
         pids = self._cut_pids(text)
         lead = _WORD.match(text)
-        if lead:
-            sharing = self._first_words.get(lead.group())
-            if sharing and len(sharing) <= (WIDE_FIRST_WORD if wide else RARE_WORD):
-                pids = pids.union(sharing)  # a new set: the kept one stays as it is
+        if opening and lead:
+            pids = pids.union(self._first_words.get(lead.group()))  # a new set
         out = []
         for pid in pids:
             entry = self.entry(pid)
@@ -605,7 +622,7 @@ class PatternIndex:
             if first in text or (len(text) >= 12 and first.startswith(text)):
                 out.append(entry)
         out.sort(key=_rank_key)
-        return out
+        return tuple(out)
 
     def _cut_pids(self, text: str) -> frozenset[int]:
         """Proposed patterns whose longest fragment is in ``text`` or cut by its end.

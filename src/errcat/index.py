@@ -498,7 +498,7 @@ class PatternIndex:
     def _find_proposed(self, text: str) -> frozenset[int]:
         pids: set[int] = set(self.always)
         anchors = self._anchors.get
-        present = set(_WORD.findall(text))
+        present = _text_words(text)
         for word in present:
             hit = anchors(word)
             if hit:
@@ -723,10 +723,35 @@ def word_mask(found: Iterable[str]) -> int:
     return mask
 
 
+#: Each word's :func:`word_mask` bit, for the words of the texts looked up (messages share
+#: most of their words: a word is hashed once); started over past :data:`_WORD_BITS_MAX`.
+_WORD_BITS: dict[str, int] = {}
+_WORD_BITS_MAX = 1 << 16
+
+
+@functools.lru_cache(maxsize=8)
+def _text_words(text: str) -> frozenset[str]:
+    r"""The ``\w+`` runs of a text (the last few texts kept: the lookups of one message ask)."""
+    return frozenset(_WORD.findall(text))
+
+
 @functools.lru_cache(maxsize=8)
 def _text_mask(text: str) -> int:
-    r"""The :func:`word_mask` of every ``\w+`` run of a text (the last few texts kept)."""
-    return word_mask(set(_WORD.findall(text)))
+    r"""The :func:`word_mask` of every ``\w+`` run of a text (the last few texts kept).
+
+    >>> _text_mask("bad value, bad key") == word_mask(["bad", "value", "key"])
+    True
+    """
+    bits = _WORD_BITS
+    mask = 0
+    for word in _text_words(text):
+        bit = bits.get(word)
+        if bit is None:
+            if len(bits) >= _WORD_BITS_MAX:
+                bits.clear()
+            bit = bits[word] = word_mask((word,))
+        mask |= bit
+    return mask
 
 
 def _pair_words(pairs: Postings) -> tuple[frozenset[str], dict[str, frozenset[str]]]:

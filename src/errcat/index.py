@@ -598,9 +598,7 @@ class PatternIndex:
     def _prefix_entries(self, text: str, opening: bool) -> tuple[Entry, ...]:
         """:meth:`prefix_candidates`, with the patterns the first word opens or without.
 
-        The last few answers are kept: the wide pass asks again for the texts the
-        first pass read, and mostly gets the same answer (the first word opens as
-        many patterns whatever the pass).
+        The last few answers are kept: the wide pass asks again for the first pass's texts.
         """
         cached = self.__dict__.get("_prefix_cache")
         if cached is None:
@@ -625,17 +623,7 @@ class PatternIndex:
         return tuple(out)
 
     def _cut_pids(self, text: str) -> frozenset[int]:
-        """Proposed patterns whose longest fragment is in ``text`` or cut by its end.
-
-        The last few texts' answers are kept: a message's cut-off lookup and its wide
-        second pass (:meth:`prefix_candidates`) ask for the same text.
-        """
-        cached = self.__dict__.get("_cut_cache")
-        if cached is None:
-            cached = self._cut_cache = functools.lru_cache(maxsize=8)(self._find_cut_pids)
-        return cached(text)
-
-    def _find_cut_pids(self, text: str) -> frozenset[int]:
+        """Proposed patterns whose longest fragment is in ``text`` or cut by its end."""
         proposed = self._proposed(text)
         pids = set(self._with_key(text, proposed))
         key_of = self._key

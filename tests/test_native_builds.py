@@ -10,7 +10,6 @@ program's 'did not run successfully' does not.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -19,16 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import errcat
-from conftest import study_stack_texts
+from conftest import curated_over_bundled, study_stack_texts
 from errcat.catalog import Catalog
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@cache
-def _catalog() -> Catalog:
-    files = [ROOT / "curated" / f for f in ("pypa__pip.native.jsonl", "astral-sh__uv.native.jsonl")]
-    return Catalog.bundled().merge(Catalog.from_path(*files))
+#: The curated files of these records (the bundled data holds them after a rebuild).
+_FILES = ("pypa__pip.native.jsonl", "astral-sh__uv.native.jsonl")
 
 
 @pytest.mark.parametrize(
@@ -42,13 +37,19 @@ def _catalog() -> Catalog:
     ],
 )
 def test_a_study_paste_gets_the_tools_record(paste: str, tool: str) -> None:
-    match = errcat.match_error(study_stack_texts()[paste], catalog=_catalog())
+    match = errcat.match_error(
+        study_stack_texts()[paste],
+        catalog=curated_over_bundled(*_FILES),
+    )
     assert match is not None
     assert f"errcat:tool:{tool}" in match.record.tags
 
 
 def test_the_conflict_advice_names_the_versions_to_install_and_pip_check() -> None:
-    match = errcat.match_error(study_stack_texts()["vllm-ascend-8286"], catalog=_catalog())
+    match = errcat.match_error(
+        study_stack_texts()["vllm-ascend-8286"],
+        catalog=curated_over_bundled(*_FILES),
+    )
     assert match is not None
     advice = " ".join(match.record.solutions)
     assert "pip install torch==2.10.0" in advice and "pip check" in advice
@@ -56,7 +57,8 @@ def test_the_conflict_advice_names_the_versions_to_install_and_pip_check() -> No
 
 def test_another_programs_did_not_run_successfully_is_not_pips() -> None:
     match = errcat.match_error(
-        "ValueError: Exiftool copy command did not run successfully.", catalog=_catalog()
+        "ValueError: Exiftool copy command did not run successfully.",
+        catalog=curated_over_bundled(*_FILES),
     )
     assert match is None or "errcat:tool:pip" not in match.record.tags
 

@@ -9,23 +9,13 @@ CUDA error the watchdog hit (study-set dev pastes, even-numbered threads).
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 import pytest
 
 import errcat
-from conftest import study_stack_texts
-from errcat.catalog import Catalog
+from conftest import curated_over_bundled, study_stack_texts
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@cache
-def _catalog() -> Catalog:
-    return Catalog.bundled().merge(
-        Catalog.from_path(ROOT / "curated" / "pytorch__pytorch.native.jsonl")
-    )
+#: The curated file of these records (the bundled data holds them after a rebuild).
+_FILE = "pytorch__pytorch.native.jsonl"
 
 
 @pytest.mark.parametrize(
@@ -38,13 +28,16 @@ def _catalog() -> Catalog:
     ],
 )
 def test_a_watchdog_paste_is_answered_by_the_error_it_reports(paste: str, kind: str) -> None:
-    match = errcat.match_error(study_stack_texts()[paste], catalog=_catalog())
+    match = errcat.match_error(study_stack_texts()[paste], catalog=curated_over_bundled(_FILE))
     assert match is not None
     assert f"errcat:native:{kind}" in match.record.tags
 
 
 def test_the_watchdog_threads_death_is_a_wrapper_kept_beside_the_answer() -> None:
-    match = errcat.match_error(study_stack_texts()["vllm-2682"], catalog=_catalog())
+    match = errcat.match_error(
+        study_stack_texts()["vllm-2682"],
+        catalog=curated_over_bundled(_FILE),
+    )
     assert match is not None
     assert any("errcat:wrapper" in m.record.tags for m in match.related)
 
@@ -54,5 +47,5 @@ def test_the_pg_prefixed_line_alone_gets_the_timeout_record() -> None:
         "[PG ID 2 PG GUID 3 Rank 3] Exception (either an error or timeout) detected by watchdog"
         " at work: 32, last enqueued NCCL work: 32, last completed NCCL work: 31."
     )
-    match = errcat.match_error(line, catalog=_catalog())
+    match = errcat.match_error(line, catalog=curated_over_bundled(_FILE))
     assert match is not None and "errcat:native:nccl-watchdog-timeout" in match.record.tags

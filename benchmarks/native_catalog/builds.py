@@ -105,42 +105,42 @@ _SUBPROCESS_FIX = (
     " && MAX_JOBS=4 pip install -e . --no-build-isolation"
 )
 
-RECORDS = (
-    Spec(
+
+def _conflict(line: int, template: str, pattern: str) -> Spec:
+    """One of the resolver's conflict-report lines (install.py at pip 23.2.1)."""
+    return Spec(
         kind="tool-pip-conflict",
         repo="pypa/pip",
         path="src/pip/_internal/commands/install.py",
-        line=600,
+        line=line,
         sha=PIP_SHA,
         error_class="pip",
         tags=("errcat:tool:pip", "install"),
-        template="ERROR: pip's dependency resolver does not currently take into account all the"
+        template=template,
+        pattern=pattern,
+        documentation=_CONFLICT_DOC,
+        solutions=_CONFLICT_SOLUTIONS,
+        example_fix=_CONFLICT_FIX,
+        references=("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
+    )
+
+
+RECORDS = (
+    _conflict(
+        600,
+        "ERROR: pip's dependency resolver does not currently take into account all the"
         " packages that are installed. This behaviour is the source of the following"
         " dependency conflicts.",
-        pattern=r"(?:ERROR: )?pip's dependency resolver does not currently take into account"
+        r"(?:ERROR: )?pip's dependency resolver does not currently take into account"
         r" all the packages that are installed\. This behaviour is the source of the"
         r" following dependency conflicts\.",
-        documentation=_CONFLICT_DOC,
-        solutions=_CONFLICT_SOLUTIONS,
-        example_fix=_CONFLICT_FIX,
-        references=("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
     ),
-    Spec(
-        kind="tool-pip-conflict",
-        repo="pypa/pip",
-        path="src/pip/_internal/commands/install.py",
-        line=622,
-        sha=PIP_SHA,
-        error_class="pip",
-        tags=("errcat:tool:pip", "install"),
-        template="{name} {version} requires {requirement}, but you have {dep_name}"
-        " {dep_version} which is incompatible.",
-        pattern=r"(\S+) (\S+) requires (.+?), but you(?:'ll)? have (\S+) (\S+) which is"
+    _conflict(
+        622,
+        "{name} {version} requires {requirement}, but you have {dep_name} {dep_version}"
+        " which is incompatible.",
+        r"(\S+) (\S+) requires (.+?), but you(?:'ll)? have (\S+) (\S+) which is"
         r" incompatible\.",
-        documentation=_CONFLICT_DOC,
-        solutions=_CONFLICT_SOLUTIONS,
-        example_fix=_CONFLICT_FIX,
-        references=("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
     ),
     Spec(
         kind="tool-pip-build",

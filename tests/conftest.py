@@ -111,3 +111,14 @@ def study_stack_texts() -> dict[str, str]:
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "study_stack.jsonl"
     rows = map(json.loads, path.read_text(encoding="utf-8").splitlines())
     return {str(item["id"]): str(item["text"]) for item in rows}
+
+
+@cache
+def curated_over_bundled(*names: str) -> Catalog:
+    """The bundled catalog with curated files over it (``pypa__pip.native.jsonl``, ...).
+
+    For records curated since the bundled data was last built: the lead rebuilds
+    ``data/`` after merging, until then a test reads them from ``curated/``.
+    """
+    root = Path(__file__).resolve().parents[1] / "curated"
+    return Catalog.bundled().merge(Catalog.from_path(*(root / name for name in names)))

@@ -31,7 +31,19 @@ from pathlib import Path
 from typing import Any
 
 from errcat.mine.cpp import mine_cpp_git
-from native_catalog import comms, crash, cuda, http, http_hub, imports, memory, tools, wrappers
+from native_catalog import (
+    builds,
+    comms,
+    crash,
+    cuda,
+    http,
+    http_hub,
+    imports,
+    memory,
+    tools,
+    watchdog,
+    wrappers,
+)
 from native_catalog.spec import ANALYZED_AT, Spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +58,8 @@ SPECS: tuple[Spec, ...] = (
     *crash.RECORDS,
     *imports.RECORDS,
     *tools.RECORDS,
+    *builds.RECORDS,
+    *watchdog.RECORDS,
 )
 
 

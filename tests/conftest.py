@@ -113,6 +113,17 @@ def study_stack_texts() -> dict[str, str]:
     return {str(item["id"]): str(item["text"]) for item in rows}
 
 
+@cache
+def curated_over_bundled(*names: str) -> Catalog:
+    """The bundled catalog with curated files over it (``pypa__pip.native.jsonl``, ...).
+
+    For records curated since the bundled data was last built: the lead rebuilds
+    ``data/`` after merging, until then a test reads them from ``curated/``.
+    """
+    root = Path(__file__).resolve().parents[1] / "curated"
+    return Catalog.bundled().merge(Catalog.from_path(*(root / name for name in names)))
+
+
 def one_frame_traceback(path: str, function: str, code: str, error: str) -> str:
     """A traceback of one frame (``path``, line 9, in ``function``, running ``code``)."""
     return (

@@ -348,6 +348,23 @@ RECORDS = (
     ),
     _cuda(
         "cuda-other",
+        "unknown error",
+        "The CUDA runtime or driver failed without a specific code (cudaErrorUnknown). In a"
+        " serving process it usually means the GPU fell off the bus or hit a hardware fault"
+        " (an Xid in the kernel log), the driver and the CUDA of torch disagree (a container"
+        " on an older host driver), or a kernel crashed and left the context unusable; the"
+        " NCCL watchdog thread often reports it first in multi-GPU runs.",
+        (
+            "Check the host: dmesg | grep -i xid (Xid 79 'fallen off the bus', 48 double-bit"
+            " ECC), nvidia-smi; reset the GPU (nvidia-smi -r) or reboot the node",
+            "Check that the driver supports the CUDA of torch (nvidia-smi shows the driver's"
+            " CUDA version; python -c 'import torch; print(torch.version.cuda)')",
+            _DEBUG,
+        ),
+        "dmesg | grep -i xid\nnvidia-smi\nCUDA_LAUNCH_BLOCKING=1 vllm serve M --enforce-eager",
+    ),
+    _cuda(
+        "cuda-other",
         "no CUDA-capable device is detected",
         "No GPU is visible to the process: CUDA_VISIBLE_DEVICES is empty or wrong, the"
         " container was started without GPUs, or the driver is not loaded.",

@@ -76,6 +76,19 @@ def _access_lines(status: StatusAdvice) -> tuple[str, ...]:
 #: key middleware; sglang's admin check): the engines' error objects ({'object': 'error',
 #: 'message': ...}) are left to the records of their messages.
 _BARE_BODIES = {401: ("{'error': 'Unauthorized'}",), 403: ("{'error': 'Forbidden'}",)}
+#: ... except the engines' error object whose message is empty: the server's exception had
+#: no text (a bare assert, ``raise ValueError()``), so the body names only the status's type
+#: and the cause is in the server's log (vLLM's ErrorResponse; qwen3-vl#238, study set).
+_EMPTY_ENGINE_BODIES = {
+    code: (
+        f"{{'object': 'error', 'message': '', 'type': '{kind}', 'param': None, 'code': {code}}}",
+    )
+    for code, kind in (
+        (400, "BadRequestError"),
+        (404, "NotFoundError"),
+        (500, "InternalServerError"),
+    )
+}
 
 
 def _openai_bodies(status: StatusAdvice) -> tuple[str, ...]:
@@ -91,6 +104,7 @@ def _openai_bodies(status: StatusAdvice) -> tuple[str, ...]:
     bodies = (
         *(f"{{'detail': '{phrase}'}}" for phrase in reason_phrases(status)),
         *_BARE_BODIES.get(status.code, ()),
+        *_EMPTY_ENGINE_BODIES.get(status.code, ()),
     )
     return tuple(
         f"Error code: {status.code} - " + b.replace("{", "{{").replace("}", "}}") for b in bodies

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from native_catalog.spec import Spec
 
-__all__ = ["RECORDS"]
+__all__ = ["PIP_BUILD_SOLUTIONS", "RECORDS"]
 
 #: Where each message is printed, at the revisions the file index holds. gcc prints the
 #: missing header's name and strerror (open_file_failed); ld's "cannot find %s" gets
@@ -46,7 +46,7 @@ _PIP_STOPS = (
      "<InstallWheelBuildError: failed-wheel-build-for-install>", None),
 )  # fmt: skip
 
-_PIP_BUILD_SOLUTIONS = (
+PIP_BUILD_SOLUTIONS = (
     "Install a prebuilt wheel instead: pin a version that has one for your Python,"
     " torch and CUDA (the package's release page lists them), or use the engine's"
     " docker image",
@@ -222,7 +222,7 @@ RECORDS = (
         " says why. For the engines' CUDA packages (flash-attn, vllm, sgl-kernel, deep_gemm)"
         " a source build needs the CUDA toolkit matching the installed torch, a supported"
         " compiler, much memory and time; it is rarely what the user wanted.",
-        solutions=_PIP_BUILD_SOLUTIONS,
+        solutions=PIP_BUILD_SOLUTIONS,
         example_fix=_PIP_BUILD_FIX,
         references=_PIP_BUILD_REFERENCES,
     ),
@@ -238,7 +238,7 @@ RECORDS = (
             template=template,
             pattern=pattern,
             documentation=_PIP_STOP_DOC,
-            solutions=_PIP_BUILD_SOLUTIONS,
+            solutions=PIP_BUILD_SOLUTIONS,
             example_fix=_PIP_BUILD_FIX,
             references=_PIP_BUILD_REFERENCES,
         )

@@ -10,7 +10,10 @@ validation error types, read from a pydantic-core git mirror at the commit
 ``ray-errors`` (ray's dead-actor and dead-worker exceptions, whose text the
 exception class writes), ``ports`` (a port another process holds: pyzmq's, asyncio's
 and the socket's ``Address already in use``), ``safetensors`` (a weight shard that is
-not, or not all, a safetensors file).
+not, or not all, a safetensors file), ``ray-core`` (the texts Ray's C++ core writes: the memory
+monitor's kill, ``ray.get`` timing out), ``chat-templates`` (the models' own chat-template
+refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
+driver errors).
 """
 
 from __future__ import annotations
@@ -22,13 +25,16 @@ from typing import Any
 from errcat.models import RecordEnvelope
 from stack_curated import (
     argparse_errors,
+    chat_templates,
     kernels,
     ports,
     pydantic_errors,
+    ray_core,
     ray_errors,
     safetensors_errors,
     symbols,
     torch_native,
+    triton_driver,
     trl_server,
 )
 from stack_curated.spec import CURATED_TAG, Curated
@@ -62,6 +68,12 @@ def curated(
             out += ports.RECORDS
         elif group == "safetensors":
             out += safetensors_errors.RECORDS
+        elif group == "ray-core":
+            out += ray_core.RECORDS
+        elif group == "chat-templates":
+            out += chat_templates.RECORDS
+        elif group == "triton-driver":
+            out += triton_driver.RECORDS
         elif group == "pydantic-core":
             source = spec["pydanticCore"]
             mirror = mirrors / source["repo"].replace("/", "+") / "repo"

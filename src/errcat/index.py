@@ -498,7 +498,7 @@ class PatternIndex:
     def _find_proposed(self, text: str) -> frozenset[int]:
         pids: set[int] = set(self.always)
         anchors = self._anchors.get
-        present = set(_WORD.findall(text))
+        present = _text_words(text)
         for word in present:
             hit = anchors(word)
             if hit:
@@ -590,16 +590,27 @@ class PatternIndex:
         # end (an issue title stops at the end of a sentence its template goes on
         # from), and those that start with the text's first word (the cut may have
         # removed everything else).
-        proposed = self._proposed(text)
-        pids = set(self._with_key(text, proposed))
-        pids.update(
-            pid for pid in proposed if pid not in pids and ends_inside(text, self._key(pid))
-        )
         lead = _WORD.match(text)
-        if lead:
-            sharing = self._first_words.get(lead.group())
-            if len(sharing) <= (WIDE_FIRST_WORD if wide else RARE_WORD):
-                pids.update(sharing)
+        sharing = self._first_words.get(lead.group()) if lead else ()
+        opening = bool(sharing) and len(sharing) <= (WIDE_FIRST_WORD if wide else RARE_WORD)
+        return list(self._prefix_entries(text, opening))
+
+    def _prefix_entries(self, text: str, opening: bool) -> tuple[Entry, ...]:
+        """:meth:`prefix_candidates`, with the patterns the first word opens or without.
+
+        The last few answers are kept: the wide pass asks again for the first pass's texts.
+        """
+        cached = self.__dict__.get("_prefix_cache")
+        if cached is None:
+            cached = self._prefix_cache = functools.lru_cache(maxsize=8)(self._find_prefix)
+        found: tuple[Entry, ...] = cached(text, opening)
+        return found
+
+    def _find_prefix(self, text: str, opening: bool) -> tuple[Entry, ...]:
+        pids = self._cut_pids(text)
+        lead = _WORD.match(text)
+        if opening and lead:
+            pids = pids.union(self._first_words.get(lead.group()))  # a new set
         out = []
         for pid in pids:
             entry = self.entry(pid)
@@ -609,7 +620,22 @@ class PatternIndex:
             if first in text or (len(text) >= 12 and first.startswith(text)):
                 out.append(entry)
         out.sort(key=_rank_key)
-        return out
+        return tuple(out)
+
+    def _cut_pids(self, text: str) -> frozenset[int]:
+        """Proposed patterns whose longest fragment is in ``text`` or cut by its end."""
+        proposed = self._proposed(text)
+        pids = set(self._with_key(text, proposed))
+        key_of = self._key
+        pids.update(
+            pid
+            for pid in proposed
+            if pid not in pids
+            # a text that lacks the key's first four characters ends inside no part of it
+            and (key := key_of(pid))[:_CUT_MIN_CHARS] in text
+            and ends_inside(text, key)
+        )
+        return frozenset(pids)
 
     def near(
         self, text: str, limit: int = 5, *, within: frozenset[int] | None = None
@@ -685,10 +711,35 @@ def word_mask(found: Iterable[str]) -> int:
     return mask
 
 
+#: Each word's :func:`word_mask` bit, for the words of the texts looked up (messages share
+#: most of their words: a word is hashed once); started over past :data:`_WORD_BITS_MAX`.
+_WORD_BITS: dict[str, int] = {}
+_WORD_BITS_MAX = 1 << 16
+
+
+@functools.lru_cache(maxsize=8)
+def _text_words(text: str) -> frozenset[str]:
+    r"""The ``\w+`` runs of a text (the last few texts kept: the lookups of one message ask)."""
+    return frozenset(_WORD.findall(text))
+
+
 @functools.lru_cache(maxsize=8)
 def _text_mask(text: str) -> int:
-    r"""The :func:`word_mask` of every ``\w+`` run of a text (the last few texts kept)."""
-    return word_mask(set(_WORD.findall(text)))
+    r"""The :func:`word_mask` of every ``\w+`` run of a text (the last few texts kept).
+
+    >>> _text_mask("bad value, bad key") == word_mask(["bad", "value", "key"])
+    True
+    """
+    bits = _WORD_BITS
+    mask = 0
+    for word in _text_words(text):
+        bit = bits.get(word)
+        if bit is None:
+            if len(bits) >= _WORD_BITS_MAX:
+                bits.clear()
+            bit = bits[word] = word_mask((word,))
+        mask |= bit
+    return mask
 
 
 def _pair_words(pairs: Postings) -> tuple[frozenset[str], dict[str, frozenset[str]]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from errcat.extract.cjk import cjk_tail
 from errcat.extract.literals import literal_eval
 from errcat.extract.reports import ExceptionReport
 from errcat.text import fold_whitespace, short_class
@@ -188,6 +189,11 @@ def message_forms(report: ExceptionReport) -> list[str]:
             for dash in _TITLE_DASH.finditer(form):
                 if len(form) - dash.end() >= _PROSE_LEAD_REST:
                     out.append(form[dash.end() :])
+            # The writer's words in Chinese (or Japanese, Korean) before the message:
+            # "...报错<full-width colon><message>" (errcat.extract.cjk).
+            tail = cjk_tail(form)
+            if tail is not None:
+                out.append(tail)
     if report.kind in ("line", "text") and not report.frames:
         named = _NAME_THEN_WORDS.match(untagged or stripped)
         if named:

@@ -49,12 +49,14 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from errcat.engine import lean
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
+from errcat.matcher.context import Lean
 from errcat.matcher.engine_class import engine_class_answer
 from errcat.matcher.family_named import named_family_answer
 from errcat.matcher.lead_words import lead_word_rests, shifted, shows_enough
@@ -108,8 +110,8 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
         raise ValueError(f"limit must be at least 1, got {limit!r}")
     cat = _resolve(catalog)
     reports = _reports(text)
-    engine, mentions = lean(text), _mentions(text)
-    collector = _collect(reports, cat, limit, mentions=mentions, engine=engine)
+    engine, mentions = functools.partial(lean, text), _mentions(text)
+    collector = _collect(reports, cat, limit, mentions=mentions, lean=engine)
     answer = _answer(collector, text, reports, mentions, engine)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
@@ -141,8 +143,8 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     """
     cat = _resolve(catalog)
     reports = _reports(text)
-    engine, mentions = lean(text), _mentions(text)
-    collector = _collect(reports, cat, 1, confident_only=True, mentions=mentions, engine=engine)
+    engine, mentions = functools.partial(lean, text), _mentions(text)
+    collector = _collect(reports, cat, 1, confident_only=True, mentions=mentions, lean=engine)
     return _answer(collector, text, reports, mentions, engine)
 
 
@@ -151,7 +153,7 @@ def _answer(
     text: str,
     reports: list[ExceptionReport],
     mentions: Mapping[str, int],
-    engine: tuple[str | None, tuple[str, ...]],
+    engine: Lean,
 ) -> Match | None:
     """The text's answer: the collected one, else a phrase's, else past a title's lead words.
 
@@ -164,7 +166,7 @@ def _answer(
         return found
     for offset, rest in lead_word_rests(text, reports):
         inner = _collect(
-            _reports(rest), cat, 1, confident_only=True, mentions=mentions, engine=engine
+            _reports(rest), cat, 1, confident_only=True, mentions=mentions, lean=engine
         )
         answer = _unwrap(inner.answer(), cat, engine)
         if answer is not None and shows_enough(answer):
@@ -202,6 +204,11 @@ def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
     """
     reports = _reports(text)
     collector = _collect(
-        reports, catalog, limit, keep_features=True, mentions=_mentions(text), engine=lean(text)
+        reports,
+        catalog,
+        limit,
+        keep_features=True,
+        mentions=_mentions(text),
+        lean=functools.partial(lean, text),
     )
     return [m for order in _chain_order(reports) for m in collector.ranked_matches(order)]

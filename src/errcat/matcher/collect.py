@@ -22,7 +22,7 @@ from errcat.errors import CatalogSourceError
 from errcat.evidence import FAR, path_parts, same_file_depth
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.index import Entry
-from errcat.matcher.context import ReportContext, contexts_of
+from errcat.matcher.context import Lean, ReportContext, contexts_of, no_lean
 from errcat.matcher.drift import _drift_candidates, _near_candidates
 from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
@@ -623,14 +623,14 @@ def _collect(
     confident_only: bool = False,
     keep_features: bool = False,
     mentions: Mapping[str, int] = MappingProxyType({}),
-    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
+    lean: Lean = no_lean,
 ) -> _Collector:
     """Every report's matches in every part of the catalog, best per record (:class:`_Collector`).
 
     Exact hits first, part by part; then, for a report without a confident
     match, the records at its frames that its drifted message is near.
     """
-    contexts = contexts_of(reports, mentions, engine)
+    contexts = contexts_of(reports, mentions, lean)
     collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
     indexes = [store.index for store in catalog.parts]
     found = [_find_hits(indexes, ctx, collector.exact) for ctx in contexts]
@@ -685,14 +685,14 @@ def _beside_a_cut_traceback(match: Match) -> bool:
 def _unwrap(
     answer: Match | None,
     catalog: Catalog,
-    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
+    lean: Lean = no_lean,
 ) -> Match | None:
     """A wrapper's answer replaced by the record of the error its own message holds, if any.
 
     ``Capture cuda graph failed: CUDA out of memory. ...`` is answered by the out
     of memory record (the wrapper is kept in :attr:`Match.related`): the text its
     placeholders captured, else the message after its opening literal, is matched
-    on its own, from the engine the whole paste leans to (``engine``).
+    on its own, from the engine the whole paste leans to (``lean``).
     """
     if answer is None or not _is_wrapper(answer):
         return answer
@@ -702,9 +702,7 @@ def _unwrap(
     if not texts and lead and message.startswith(lead) and len(message) > len(lead):
         texts = [message[len(lead) :]]
     for text in texts:
-        found = _collect(
-            extract_reports(text), catalog, 1, confident_only=True, engine=engine
-        ).answer()
+        found = _collect(extract_reports(text), catalog, 1, confident_only=True, lean=lean).answer()
         if found is not None and not _is_wrapper(found):
             return replace(found, related=(answer, *answer.related))
     return answer

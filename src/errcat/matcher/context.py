@@ -15,7 +15,7 @@ records raised at the raise frame) is kept per store, the first time asked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -28,7 +28,20 @@ from errcat.matcher.summaries import summary as _summary
 from errcat.store import Store, file_tail
 from errcat.text import fold_whitespace, words
 
-__all__ = ["ReportContext", "contexts_of"]
+__all__ = ["Lean", "ReportContext", "contexts_of", "no_lean"]
+
+#: The serving engine a whole text leans to (:func:`errcat.engine.lean`), if any, and the
+#: signals that say so, strongest first: asked for only when a record is an engine's.
+Lean = Callable[[], tuple[str | None, tuple[str, ...]]]
+
+
+def no_lean() -> tuple[str | None, tuple[str, ...]]:
+    """The :data:`Lean` of a text that leans to no engine.
+
+    >>> no_lean()
+    (None, ())
+    """
+    return None, ()
 
 
 @dataclass(eq=False)
@@ -47,10 +60,8 @@ class ReportContext:
     frames: FrameView
     #: The raise frame's line of code, whitespace folded ("" without one).
     raise_code: str
-    #: The serving engine the whole text leans to (:func:`errcat.engine.lean`), if any,
-    #: and the signals that say so, strongest first.
-    engine: str | None = None
-    engine_signals: tuple[str, ...] = ()
+    #: The whole text's :data:`Lean`, worked out when a record of an engine asks.
+    lean: Lean = no_lean
     _in_files: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
     _in_raise_file: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
     _at_frame: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
@@ -61,9 +72,9 @@ class ReportContext:
         report: ExceptionReport,
         order: int,
         mentions: Mapping[str, int],
-        engine: tuple[str | None, tuple[str, ...]] = (None, ()),
+        lean: Lean = no_lean,
     ) -> ReportContext:
-        """The context of ``report``, the ``order``-th of its text (``engine``: its lean)."""
+        """The context of ``report``, the ``order``-th of its text (``lean``: its :data:`Lean`)."""
         return cls(
             report=report,
             order=order,
@@ -72,9 +83,18 @@ class ReportContext:
             forms=message_forms(report),
             frames=FrameView(report.frames),
             raise_code=fold_whitespace(report.frames[-1].source) if report.frames else "",
-            engine=engine[0],
-            engine_signals=engine[1],
+            lean=lean,
         )
+
+    @property
+    def engine(self) -> str | None:
+        """The serving engine the whole text leans to, if any (:func:`errcat.engine.lean`)."""
+        return self.lean()[0]
+
+    @property
+    def engine_signals(self) -> tuple[str, ...]:
+        """The signals that the text leans to :attr:`engine`, strongest first."""
+        return self.lean()[1]
 
     @property
     def prose(self) -> bool:
@@ -153,9 +173,7 @@ class ReportContext:
 def contexts_of(
     reports: Sequence[ExceptionReport],
     mentions: Mapping[str, int],
-    engine: tuple[str | None, tuple[str, ...]] = (None, ()),
+    lean: Lean = no_lean,
 ) -> list[ReportContext]:
-    """The context of each report, in order (``engine``: the text's lean, as for :meth:`of`)."""
-    return [
-        ReportContext.of(report, order, mentions, engine) for order, report in enumerate(reports)
-    ]
+    """The context of each report, in order (``lean``: the text's, as for :meth:`of`)."""
+    return [ReportContext.of(report, order, mentions, lean) for order, report in enumerate(reports)]

@@ -112,15 +112,27 @@ def _unpunctuated_hits(index: PatternIndex, text: str) -> Iterator[_Found]:
 
 
 def _truncated_hits(
-    index: PatternIndex | UntickedIndex, variants: Sequence[str], *, wide: bool = False
+    index: PatternIndex | UntickedIndex,
+    variants: Sequence[str],
+    *,
+    wide: bool = False,
+    tried: dict[str, set[str]] | None = None,
 ) -> Iterator[_Found]:
     """The patterns each variant is a cut-off rendering of (mode ``truncated``).
 
     ``index`` may be an index's unticked patterns (:func:`unticked_index`): a cut-off
-    paste of a template whose backticks it lost.
+    paste of a template whose backticks it lost. ``tried`` holds, per variant, the
+    patterns already read against it (each read is added): whether a variant is a
+    cut-off rendering of a pattern depends on those two alone, so the wide pass
+    reads only the patterns the first pass did not.
     """
     for text in variants:
+        seen = None if tried is None else tried.setdefault(text, set())
         for entry in index.prefix_candidates(text, wide=wide):
+            if seen is not None:
+                if entry.pattern in seen:
+                    continue
+                seen.add(entry.pattern)
             if _is_wordless(entry):
                 continue  # nothing of it to see cut off
             present = _literal_prefix(entry, text)
@@ -266,6 +278,8 @@ def _find_hits(
     here (a traceback's frames propose such patterns too).
     """
     found = [_exact_hits(index, ctx, exact) for index in indexes]
+    # Per index, the patterns each form was read against as a cut-off rendering.
+    tried: list[dict[str, set[str]]] = [{} for _ in indexes]
     forms = ctx.forms
     if not forms:
         return found
@@ -281,11 +295,11 @@ def _find_hits(
         # longer pattern cut off (``Worker failed with error 'x`` is not the
         # record ``Worker failed`` plus extra text, nor ``TP {n}`` with a long
         # value, when ``Worker failed with error '{e}', ...`` exists).
-        for hits, index in zip(found, indexes, strict=True):
+        for hits, index, read in zip(found, indexes, tried, strict=True):
             matched = {f.entry.pattern for f in hits}
             hits.extend(
                 f
-                for f in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS])
+                for f in _truncated_hits(index, forms[:_TRUNCATED_VARIANTS], tried=read)
                 if f.entry.pattern not in matched  # it matched as it is
             )
     if not any(_explains_most(f) for hits in found for f in hits):
@@ -305,6 +319,8 @@ def _find_hits(
         # and its first word opens many templates (``CUDA out of memory. ... is free.``).
         # The message as printed, and the form its decoration hid first (``"..."``
         # quoted by its writer, HTML entities).
-        for hits, index in zip(found, indexes, strict=True):
-            hits.extend(_truncated_hits(index, forms[:_WIDE_VARIANTS], wide=True))
+        # (Only the patterns the first cut-off pass did not read: it found no worded
+        # hit, and reading a pattern again against the same text finds the same.)
+        for hits, index, read in zip(found, indexes, tried, strict=True):
+            hits.extend(_truncated_hits(index, forms[:_WIDE_VARIANTS], wide=True, tried=read))
     return found

@@ -197,12 +197,15 @@ def _engine_agreement(ctx: ReportContext, package: str) -> tuple[int, str | None
     the paste leans to neither, or the record is neither engine's (a project that
     copied one of them is told apart by its own frames and name, not by these signals).
     """
-    if ctx.engine is None or package not in ENGINES:
+    if package not in ENGINES:
+        return 0, None  # the text's lean is not worked out: it says nothing here
+    engine, signals = ctx.lean()
+    if engine is None:
         return 0, None
-    shown = ", ".join(ctx.engine_signals[:2])
-    if package == ctx.engine:
+    shown = ", ".join(signals[:2])
+    if package == engine:
         return 1, f"the paste comes from {package} ({shown})"
-    return -1, f"the paste comes from {ctx.engine} ({shown}), not {package}"
+    return -1, f"the paste comes from {engine} ({shown}), not {package}"
 
 
 def _prints_for_c(record: RecordSummary) -> bool:

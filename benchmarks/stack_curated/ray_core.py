@@ -1,0 +1,122 @@
+"""Ray errors whose text Ray's C++ core writes: the memory monitor's kill and ``ray.get`` timing out.
+
+``ray.exceptions.OutOfMemoryError`` and ``GetTimeoutError`` are plain carriers in
+``python/ray/exceptions.py`` (the first stores the message it is given, the second
+has no body): the raylet's memory monitor writes "Task was killed due to the node
+running low on memory." with the node's usage, and the core worker writes "Get
+timed out: some object(s) not ready." when ``ray.get(..., timeout=...)`` expires.
+The miner reads ``raise`` statements, so neither text reached the distributed
+package. RL frameworks on Ray (verl, OpenRLHF, SimpleVLA-RL) and Ray Data's actor
+pools running vLLM print them, often after their own words, or only the class in an
+issue title.
+
+Read in the ray 2.58.0 wheel (the newest ray the distributed package mines); the
+links point at the classes. Threads learned from (even-numbered, in
+benchmarks/data/study_stack.jsonl): PRIME-RL/SimpleVLA-RL#30, OpenRLHF/OpenRLHF#936,
+vllm-project/vllm#9694.
+
+>>> import regex
+>>> oom = "Task was killed due to the node running low on memory."
+>>> bool(regex.fullmatch(NODE_LOW_ON_MEMORY.envelope().record.message_pattern, oom))
+True
+>>> detail = oom + "\\nMemory on the node (IP: 10.0.0.1, ID: ab) where the task was running"
+>>> bool(regex.fullmatch(NODE_LOW_ON_MEMORY.envelope().record.message_pattern, detail))
+True
+>>> bool(regex.fullmatch(GET_TIMED_OUT.envelope().record.message_pattern, "Get timed out"))
+False
+>>> len(RECORDS)
+2
+"""
+
+from __future__ import annotations
+
+from stack_curated.spec import Curated
+
+__all__ = ["GET_TIMED_OUT", "NODE_LOW_ON_MEMORY", "RECORDS"]
+
+RAY = "ray-project/ray"
+TAG = "ray-2.58.0"
+PATH = "python/ray/exceptions.py"
+
+NODE_LOW_ON_MEMORY = Curated(
+    repo=RAY,
+    path=PATH,
+    line=655,
+    revision=TAG,
+    error_class="ray.exceptions.OutOfMemoryError",
+    template="Task was killed due to the node running low on memory.",
+    pattern=r"Task was killed due to the node running low on memory\.?(?s:\s.*)?",
+    error_type="runtime",
+    documentation="Ray's memory monitor (in the raylet) killed a task or actor because the"
+    " node's host memory passed RAY_memory_usage_threshold (default 0.95 of RAM); ray.get"
+    " raises this in its caller. The lines after it name the node's usage and the biggest"
+    " memory users. This is host RAM, not GPU memory: in RL frameworks the usual users are"
+    " the colocated trainer workers (model and optimizer state offloaded to CPU, data"
+    " loaders), the rollout engine's CPU swap space and pinned buffers, and reward or"
+    " scoring tasks run in parallel.",
+    solutions=(
+        "Lower what the node keeps in RAM: fewer parallel tasks (give each task more CPUs,"
+        " e.g. @ray.remote(num_cpus=4), or fewer rollout/reward workers), no CPU offload of"
+        " parameters or optimizer when GPU memory allows (verl:"
+        " actor_rollout_ref.actor.fsdp_config.param_offload=False), smaller batches",
+        "Give the rollout engine no CPU swap it does not need: vLLM --swap-space 0 (or"
+        " swap_space=0 in the framework's rollout config)",
+        "If the node has headroom the monitor does not see (page cache), raise the kill"
+        " threshold when starting Ray: RAY_memory_usage_threshold=0.98 ray start --head ..."
+        " (RAY_memory_monitor_refresh_ms=0 turns the killer off, and the OS OOM killer"
+        " decides instead)",
+        "Find the memory users: ray logs raylet.out -ip <node ip> lists the top processes",
+    ),
+    example_fix="# before\nray start --head\n# after: more headroom, less parallel work per"
+    " node\nRAY_memory_usage_threshold=0.98 ray start --head\n# and in verl, e.g.\n"
+    "actor_rollout_ref.actor.fsdp_config.param_offload=False data.train_batch_size=64",
+    trigger="Host memory passes the monitor's threshold while tasks or actors run on the node.",
+    prevention=(
+        "Size host RAM for every colocated process (trainer shards, offloaded optimizer"
+        " state, the rollout engine's swap space, data loaders) and keep 10% free",
+    ),
+    tags=("ray", "memory"),
+    references=(
+        "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html",
+        "https://github.com/PRIME-RL/SimpleVLA-RL/issues/30",
+        "https://github.com/OpenRLHF/OpenRLHF/issues/936",
+    ),
+)
+
+GET_TIMED_OUT = Curated(
+    repo=RAY,
+    path=PATH,
+    line=933,
+    revision=TAG,
+    error_class="ray.exceptions.GetTimeoutError",
+    template="Get timed out: some object(s) not ready.",
+    pattern=r"Get timed out: some object\(s\) not ready\.?",
+    error_type="runtime",
+    documentation="ray.get was called with a timeout and the results were not ready when"
+    " it expired. Under Ray Data (map_batches with an actor class running vLLM) the actor"
+    " pool waits this way for its actors to start: the usual cause is that the actors"
+    " cannot be placed (each asks for more GPUs than a node has free, or a tensor-parallel"
+    " placement group cannot be packed), or that starting the engine (downloading and"
+    " loading the model, compiling) takes longer than the wait.",
+    solutions=(
+        "Check that the cluster can place every actor: ray status shows free GPUs per node;"
+        " with tensor_parallel_size=N each actor needs N GPUs on one node (num_gpus=N, or"
+        " num_gpus=0 with a placement group of N GPU bundles), and concurrency x N must fit",
+        "Give actors time to start: raise the timeout the caller passes to ray.get, or in"
+        " Ray Data raise DataContext.get_current().wait_for_min_actors_s (e.g. 1800)",
+        "Start the engine faster: download the model first (huggingface-cli download M) and"
+        " point the actors at the local path",
+    ),
+    example_fix="# before\nds.map_batches(LLMPredictor, concurrency=8, num_gpus=1)  # with"
+    " tensor_parallel_size=2\n# after\nctx = ray.data.DataContext.get_current()\n"
+    "ctx.wait_for_min_actors_s = 1800\nds.map_batches(LLMPredictor, concurrency=4,"
+    " num_gpus=2)",
+    trigger="ray.get(refs, timeout=...) expires before the objects exist.",
+    tags=("ray", "timeout", "errcat:base:TimeoutError"),
+    references=(
+        "https://docs.ray.io/en/latest/ray-core/api/doc/ray.get.html",
+        "https://github.com/vllm-project/vllm/issues/9694",
+    ),
+)
+
+RECORDS = (NODE_LOW_ON_MEMORY, GET_TIMED_OUT)

@@ -122,3 +122,13 @@ def curated_over_bundled(*names: str) -> Catalog:
     """
     root = Path(__file__).resolve().parents[1] / "curated"
     return Catalog.bundled().merge(Catalog.from_path(*(root / name for name in names)))
+
+
+def one_frame_traceback(path: str, function: str, code: str, error: str) -> str:
+    """A traceback of one frame (``path``, line 9, in ``function``, running ``code``)."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 9, in {function}\n'
+        f"    {code}\n"
+        f"{error}\n"
+    )

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 __all__ = [
     "BASE_TAG_PREFIX",
     "CALLER_CLASS_TAG",
+    "ENGINE_NAMED_TAG",
     "FAMILY_TAG",
     "FUNCTION_TAG_PREFIX",
     "GENERATED_TAG",
@@ -80,6 +81,11 @@ LOGGED_TAG = "errcat:logged"
 #: in its scope (:data:`SCOPE_TAG_PREFIX`), in a function its ``errcat:in:`` tags name,
 #: is its raise site (see :mod:`errcat.matcher.family`).
 FAMILY_TAG = "errcat:family"
+#: The tag of a family record whose message shape only its engine's code prints among
+#: what a serving stack runs (a ``KeyError`` on a checkpoint tensor name: only a model's
+#: weight loader looks those up): a paste without frames that names the engine
+#: (:func:`errcat.engine.detect`) is answered by it (see :mod:`errcat.matcher.family_named`).
+ENGINE_NAMED_TAG = "errcat:answer:engine-named"
 #: The tag prefix naming a directory of the repository a family record's errors are
 #: raised in (``errcat:scope:python/sglang/srt/models``, subdirectories included; one
 #: tag per directory). Without one, the directory of the record's file.

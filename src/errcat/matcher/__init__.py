@@ -57,6 +57,8 @@ from errcat.engine import lean
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
 from errcat.matcher.context import Lean
+from errcat.matcher.engine_class import engine_class_answer
+from errcat.matcher.family_named import named_family_answer
 from errcat.matcher.lead_words import lead_word_rests, shifted, shows_enough
 from errcat.matcher.module_attr import module_answer
 from errcat.matcher.phrases import phrase_answer
@@ -159,7 +161,7 @@ def _answer(
     (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
     """
     cat = collector.catalog
-    found = _unwrap(collector.answer(), cat, engine) or _named(collector)
+    found = _unwrap(collector.answer(), cat, engine) or _named(collector, text)
     if found is not None:
         return found
     for offset, rest in lead_word_rests(text, reports):
@@ -172,16 +174,26 @@ def _answer(
     return None
 
 
-def _named(collector: _Collector) -> Match | None:
+def _named(collector: _Collector, text: str) -> Match | None:
     """When nothing answers, the record a report names by its phrase (:mod:`.phrases`).
 
     Else, for a frameless ``'X' object has no attribute 'y'`` on a class named as a
-    torch module is, torch's ``Module.__getattr__`` record (:mod:`.module_attr`).
+    torch module is: the engine's family record when the paste names the engine and
+    only that engine's code defines the class (:mod:`.engine_class`), else
+    torch's ``Module.__getattr__`` record (:mod:`.module_attr`). Before torch's, a
+    frameless family error whose shape only the engine the paste names prints
+    (:mod:`.family_named`).
     """
     contexts = collector.contexts
     order = _chain_order([ctx.report for ctx in contexts])
     ordered = [contexts[n] for n in order]
-    return phrase_answer(ordered, collector.catalog) or module_answer(ordered, collector.catalog)
+    cat = collector.catalog
+    return (
+        phrase_answer(ordered, cat)
+        or engine_class_answer(ordered, cat, text)
+        or named_family_answer(ordered, cat, text)
+        or module_answer(ordered, cat)
+    )
 
 
 def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:

@@ -193,13 +193,12 @@ def module_answer(contexts: Sequence[ReportContext], catalog: Catalog) -> Match 
             summary = store.summary(position)
             if catalog.hidden(part, summary.id):
                 continue
-            return Match(
-                summary=summary,
+            return Match.named(
+                store,
+                position,
+                report,
                 confidence=MODULE_CONFIDENCE,
-                exact=True,
-                mode="full" if named.whole else "inner",
-                span=(report.start, report.end),
-                report=report,
+                whole=named.whole,
                 reasons=(
                     f"'{named.cls}' is named as a torch module is: a module's missing "
                     f"attribute '{named.attribute}' falls through to torch's "
@@ -207,8 +206,6 @@ def module_answer(contexts: Sequence[ReportContext], catalog: Catalog) -> Match 
                     "no record of the catalog raises this attribute's message itself",
                 ),
                 captures=(named.cls, named.attribute),
-                _store=store,
-                _position=position,
             )
         return None
     return None

@@ -88,6 +88,36 @@ class Match:
     _rank: tuple[float, ...] = field(default=(), repr=False, compare=False)
     _coverage: _Coverage | None = field(default=None, repr=False, compare=False)
 
+    @classmethod
+    def named(
+        cls,
+        store: Store,
+        position: int,
+        report: ExceptionReport,
+        *,
+        confidence: float,
+        whole: bool,
+        reasons: tuple[str, ...],
+        captures: tuple[str | None, ...] = (),
+    ) -> Match:
+        """An answer a rule names without scoring it (a frameless report's class or shape).
+
+        Exact, over the report's span; ``whole``: the message is the shape alone
+        (mode ``full``), else inside other text (``inner``).
+        """
+        return cls(
+            summary=store.summary(position),
+            confidence=confidence,
+            exact=True,
+            mode="full" if whole else "inner",
+            span=(report.start, report.end),
+            report=report,
+            reasons=reasons,
+            captures=captures,
+            _store=store,
+            _position=position,
+        )
+
     @cached_property
     def params(self) -> Mapping[str, str]:
         """The captured values keyed by the placeholder expressions of ``errorMessage``."""

@@ -19,7 +19,18 @@ one project too. The model keeps:
   and three of its messages as printed.
 
 ``--keep-tables`` keeps the words and shapes of the current model and rebuilds
-only the builtin wordings, without mining.
+only the builtin wordings, without mining; without ``--builtin`` it keeps the
+current builtin wordings too.
+
+``--c-source DIR`` adds every wording CPython's C sources raise (an unpacked
+CPython tree: ``cpython_c_messages.py`` reads its ``PyErr_SetString`` and
+``PyErr_Format`` calls) as ``c_source`` (class keys; :func:`errcat.background.load`
+joins them to ``builtin`` and ``builtin_classes``), with C's printed form of a
+wording no harvested message showed, where the format quotes its values
+(``c_source_examples``). The learned table holds only what the
+fit half of a test-suite harvest raised, which left out ``division by zero`` and
+``tuple index out of range``. The model names the tree it read (``cSource``);
+``--keep-tables`` without ``--c-source`` keeps both.
 
 The output is written with sorted keys and a fixed gzip mtime, so the same
 sources give the same bytes. It prints a summary table.
@@ -38,7 +49,9 @@ import zipfile
 import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
+from cpython_c_messages import c_messages, example_of, wording_of
 from errcat.background import builtin_wording, class_key, shape_key, shape_words
 from errcat.mine import mine_paths
 from errcat.patterns import literal_fragments
@@ -84,6 +97,11 @@ def main() -> int:
         help="keep the words and shapes of the current model (no mining); rebuild only the "
         "builtin wordings from --builtin",
     )
+    parser.add_argument(
+        "--c-source",
+        type=Path,
+        help="an unpacked CPython source tree whose C files' messages are C's wordings too",
+    )
     parser.add_argument("-o", "--output", type=Path, default=OUT)
     args = parser.parse_args()
     sites = args.site or [Path(sysconfig.get_paths()["purelib"])]
@@ -124,6 +142,9 @@ def main() -> int:
         rows.append((project, len(rows_mined), time.perf_counter() - began))
         print(f"  {project:<32} {len(rows_mined):>7} records", file=sys.stderr)
 
+    if args.c_source is not None and not (args.c_source / "Objects").is_dir():
+        parser.error(f"--c-source {args.c_source}: not a CPython source tree (no Objects/ folder)")
+    kept: dict[str, Any] = {}
     if args.keep_tables:
         kept = json.loads(gzip.decompress(args.output.read_bytes()))
         words, shapes = dict(kept["words"]), dict(kept["shapes"])
@@ -155,6 +176,11 @@ def main() -> int:
     builtin: set[str] = set()
     classes: set[str] = set()
     examples: dict[str, set[str]] = defaultdict(set)
+    if kept and not args.builtin:
+        builtin.update(kept.get("builtin", []))
+        classes.update(kept.get("builtin_classes", []))
+        for wording, found in kept.get("builtin_examples", {}).items():
+            examples[wording].update(found)
     for path in args.builtin:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
@@ -165,9 +191,37 @@ def main() -> int:
                     builtin.add(wording)
                     classes.add(class_key(str(row["error_class"]), wording))
                     examples[wording].add(message)
+    c_source, source_classes = "", set()
+    source_examples: dict[str, set[str]] = defaultdict(set)
+    if args.c_source is not None:
+        for cls, fmt in c_messages(args.c_source):
+            wording = wording_of(fmt)
+            if len(wording.split()) < 2:
+                continue
+            source_classes.add(class_key(cls, wording))
+            example = example_of(fmt)
+            if (
+                example is not None
+                and wording not in examples
+                and builtin_wording(example) == wording
+            ):
+                source_examples[wording].add(example)
+        c_source = f"{args.c_source.resolve().name}: {len(source_classes)} (class, wording) pairs"
+    elif kept:
+        c_source, source_classes = str(kept.get("cSource", "")), set(kept.get("c_source", []))
+        for wording, found in kept.get("c_source_examples", {}).items():
+            source_examples[wording].update(found)
     model = {
         "builtin": sorted(builtin),
         "builtin_classes": sorted(classes),
+        # What the C source raises, apart from what a harvest saw raised (load() joins them).
+        "c_source": sorted(source_classes),
+        # C's own form of a source wording no harvested message showed (the three shortest).
+        "c_source_examples": {
+            w: sorted(found, key=lambda m: (len(m), m))[:3]
+            for w, found in sorted(source_examples.items())
+        },
+        "cSource": c_source,
         # The three shortest of each wording (then by text): enough to tell its form.
         "builtin_examples": {
             w: sorted(found, key=lambda m: (len(m), m))[:3] for w, found in sorted(examples.items())
@@ -186,6 +240,7 @@ def main() -> int:
     print(f"words kept (>= {MIN_WORD_TEMPLATES} templates) {len(words):>8}")
     print(f"shapes kept (>= {MIN_SHAPE_FILES} files)    {len(shapes):>8}")
     print(f"builtin wordings          {len(builtin):>8}   with their class {len(classes):>6}")
+    print(f"C source wordings         {len(source_classes):>8}   {c_source or '(none)'}")
     print(f"mining time               {sum(r[2] for r in rows):>8.1f} s")
     print(f"model file                {args.output.stat().st_size / 1024:>8.0f} KiB  {args.output}")
     return 0

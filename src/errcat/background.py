@@ -15,7 +15,11 @@ the model keeps two tables, compressed in ``_background.json.gz``:
   pure-Python record whose wording is one of these (``_pyio``, ``_pydecimal``
   and many packages copy C messages) cannot be told from the far more common
   C error by its text alone;
-* **builtin_classes**: the same wordings with the class C raised each with.
+* **builtin_classes**: the same wordings with the class C raised each with;
+  both also hold what CPython's C sources raise (``c_source``: each
+  ``PyErr_SetString`` and ``PyErr_Format`` of a built-in class with a literal
+  message, its conversions left out), since a harvest's sample missed some of
+  the commonest (``division by zero``, ``tuple index out of range``).
   A message raised as a class C never raised it with (``tarfile.ReadError:
   unexpected end of data``, ``AssertionError: 'name' must be a string``) was
   re-raised by Python code, whatever its words;
@@ -69,6 +73,8 @@ __all__ = [
 ]
 
 _RESOURCE = "_background.json.gz"
+#: What parts a :func:`class_key`: the class name, then the wording.
+_CLASS_SEP = "\x1f"
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|<[^>]*>")
 _WORD = re.compile(r"[^\W\d_][^\W_]*")
 #: Bits one word can carry at most (a word no template of the background holds).
@@ -100,7 +106,7 @@ def class_key(error_class: str, wording: str) -> str:
     >>> class_key("zlib.error", "error while decompressing data")
     'error\x1ferror while decompressing data'
     """
-    return f"{error_class.rsplit('.', 1)[-1]}\x1f{wording}"
+    return f"{error_class.rsplit('.', 1)[-1]}{_CLASS_SEP}{wording}"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -145,15 +151,19 @@ def load() -> Background:
             if _LOADED is None:
                 raw = resources.files("errcat").joinpath(_RESOURCE).read_bytes()
                 data = json.loads(gzip.decompress(raw))
+                source = frozenset(data.get("c_source", ()))
                 _LOADED = Background(
                     version=str(data["version"]),
                     templates=int(data["templates"]),
                     words=dict(data["words"]),
                     shapes=dict(data["shapes"]),
-                    builtin=frozenset(data.get("builtin", ())),
-                    builtin_classes=frozenset(data.get("builtin_classes", ())),
+                    builtin=frozenset(data.get("builtin", ()))
+                    | {key.split(_CLASS_SEP, 1)[1] for key in source},
+                    builtin_classes=frozenset(data.get("builtin_classes", ())) | source,
                     builtin_examples={
-                        k: tuple(v) for k, v in data.get("builtin_examples", {}).items()
+                        k: tuple(v)
+                        for table in ("c_source_examples", "builtin_examples")
+                        for k, v in data.get(table, {}).items()
                     },
                 )
     return _LOADED

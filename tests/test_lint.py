@@ -274,3 +274,24 @@ def test_a_class_placeholder_is_rendered_as_a_class_and_its_record_finds_itself(
     record = _record(errorMessage=template, messagePattern=template_to_pattern(template))
     findings = lint_records([LintItem(record, "x.jsonl", 1)])
     assert not [f for f in findings if f.level == "error"], findings
+
+
+def test_a_wordless_rival_of_another_class_shadows_nothing() -> None:
+    """A KeyError family's quoted-key pattern finds the quoted value of any message.
+
+    In the bundled catalog it tied at the floor with sglang's logged ``Unknown
+    output type: {type(recv_obj)}`` (rendered ``<class 'value_0'>``), and the build
+    refused the release; the matcher answers such a rival only for its own class.
+    """
+    from errcat.lint.findings import LintItem
+    from errcat.lint.shadowing import _wordless_other_class
+
+    logged = _record(errorClass="WARNING", messagePattern="Unknown output type: (.+?)")
+    family = _record(errorClass="KeyError", messagePattern=r"'(\w+)'")
+    assert _wordless_other_class(LintItem(family), logged)
+    # Of the record's own class, or with words of its own, a rival still counts.
+    assert not _wordless_other_class(
+        LintItem(family.model_copy(update={"error_class": "WARNING"})), logged
+    )
+    worded = family.model_copy(update={"message_pattern": r"missing key '(\w+)'"})
+    assert not _wordless_other_class(LintItem(worded), logged)

@@ -180,9 +180,17 @@ def test_class_disagreement_lowers_confidence() -> None:
 
 
 def test_short_exact_messages_with_the_right_class_are_answered() -> None:
-    catalog = catalog_of("division by zero", cls="ZeroDivisionError")
-    m = match_error("ZeroDivisionError: division by zero", catalog=catalog)
+    catalog = catalog_of("empty shard list", cls="ZeroDivisionError")
+    m = match_error("ZeroDivisionError: empty shard list", catalog=catalog)
     assert m is not None and m.mode == "full"
+
+
+def test_a_project_s_copy_of_c_s_message_is_not_the_answer_to_a_bare_line() -> None:
+    # CPython's C code raises it for every `1 / 0`: the text cannot tell the copy.
+    catalog = catalog_of("division by zero", cls="ZeroDivisionError")
+    assert match_error("ZeroDivisionError: division by zero", catalog=catalog) is None
+    found = match_all("ZeroDivisionError: division by zero", catalog=catalog)
+    assert found and found[0].mode == "full" and found[0].confidence < 0.5
 
 
 # -- ranking ----------------------------------------------------------------------------

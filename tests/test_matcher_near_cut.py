@@ -13,16 +13,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import templates_catalog
 from errcat.catalog import Catalog
 from errcat.index import WIDE_FIRST_WORD
 from errcat.matcher import match_error
-from errcat.patterns import template_to_pattern
 
 # Words no template of the tests holds by chance ("zq" + letters).
 WORD = st.text("abcdefgh", min_size=3, max_size=6).map(lambda w: "zq" + w)
 LETTERS = "abcdefghijklmnop"
-TARGET_ID = "ffffffffffffffff"
 
 
 def _filler(n: int) -> str:
@@ -31,33 +29,22 @@ def _filler(n: int) -> str:
     return f"The {a}{b}{c}word {c}{a}{b}thing failed at step {{x}}"
 
 
+CROWD = [_filler(n) for n in range(WIDE_FIRST_WORD + 20)]
+#: The target's id: ``templates_catalog`` numbers its records from 1, the target last.
+TARGET_ID = f"{len(CROWD) + 1:016x}"
+
+
 def _catalog(target: str) -> Catalog:
     """``target`` among more templates that open with its first word than any search reads."""
-    crowd = [_filler(n) for n in range(WIDE_FIRST_WORD + 20)]
-    items = [
-        make_envelope(
-            id=f"{n:016x}",
-            slug=f"crowd-{n}",
-            errorMessage=message,
-            messagePattern=template_to_pattern(message),
-            errorClass="RuntimeError",
-        )
-        for n, message in enumerate(crowd)
-    ]
-    items.append(
-        make_envelope(
-            id=TARGET_ID,
-            slug="the-target",
-            errorMessage=target,
-            messagePattern=template_to_pattern(target),
-            errorClass="ValueError",
-        )
-    )
-    return Catalog(items)
+    return templates_catalog(*CROWD, target)
 
 
 def _target(words: list[str]) -> str:
-    """A template like vllm's KV cache one: two values, then a long advice sentence."""
+    """A template like vllm's KV cache one: two values, then a long advice sentence.
+
+    Without backticks: a template with them is also read unticked, from an index of
+    its own, which proposes it by its first fragment.
+    """
     a, b, c, d, e, f = words
     return (
         f"The {a} {b} len ({{n}}) is larger than the {c} number of {d} stored in {e} "

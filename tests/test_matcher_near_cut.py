@@ -97,3 +97,15 @@ def test_a_value_followed_by_the_writers_words_is_not_read_as_cut_off(
     text = f"[Bug]: The {a} {b} len ({n}) {' '.join(others)}"
     found = match_error(text, catalog=_catalog(_target(words)))
     assert found is None or found.summary.id != TARGET_ID
+
+
+@settings(max_examples=15, deadline=None)
+@given(words=SIX, n=st.integers(1, 99999))
+def test_a_short_head_is_not_read_as_cut_off_from_the_nearest_patterns(
+    words: list[str], n: int
+) -> None:
+    # Fewer than 30 of the template's characters: a head that several templates may
+    # open, of which the few nearest patterns read may miss the one it was cut from.
+    a, b, *_ = words
+    found = match_error(f"[Bug]: The {a} {b} len ({n}", catalog=_catalog(_target(words)))
+    assert found is None or found.summary.id != TARGET_ID

@@ -35,6 +35,9 @@ _TRUNCATED_MIN_LEAD = 20
 #: How many patterns sharing the most words with a message are read as cut off when
 #: nothing fits at all (:func:`_near_cut_hits`).
 _NEAR_CUT_LIMIT = 5
+#: ... and how many of its literal characters such a text must hold: a short head
+#: (``x.readme must be``) opens several templates, of which those few may miss the one.
+_NEAR_CUT_MIN_CHARS = 30
 
 #: Where a message quoted without its final period goes on as a sentence: a space, then
 #: a lower-case word.
@@ -160,7 +163,11 @@ def _near_cut_hits(
                 continue
             seen.add(entry.pattern)
             found = _cut_off(entry, text)
-            if found is not None and _ends_in_literal(entry, text[found.hit.start : found.hit.end]):
+            if (
+                found is not None
+                and found.literal >= _NEAR_CUT_MIN_CHARS
+                and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
+            ):
                 yield found
 
 

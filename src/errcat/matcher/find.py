@@ -32,6 +32,12 @@ _TRUNCATED_VARIANTS = 4
 _WIDE_VARIANTS = 2
 #: Or this many, when the paste holds the pattern's whole first fragment.
 _TRUNCATED_MIN_LEAD = 20
+#: How many patterns sharing the most words with a message are read as cut off when
+#: nothing fits at all (:func:`_near_cut_hits`).
+_NEAR_CUT_LIMIT = 5
+#: ... and how many of its literal characters such a text must hold: a short head
+#: (``x.readme must be``) opens several templates, of which those few may miss the one.
+_NEAR_CUT_MIN_CHARS = 30
 
 #: Where a message quoted without its final period goes on as a sentence: a space, then
 #: a lower-case word.
@@ -133,39 +139,89 @@ def _truncated_hits(
                 if entry.pattern in seen:
                     continue
                 seen.add(entry.pattern)
-            if _is_wordless(entry):
-                continue  # nothing of it to see cut off
-            present = _literal_prefix(entry, text)
-            if present < min(
-                _TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length
-            ) and not (
-                # a long capture (another error's text) took the room of the rest, or the
-                # cut fell inside a long first fragment
-                present >= _TRUNCATED_MIN_LEAD
-                and (present >= len(entry.fragments[0]) or entry.fragments[0].startswith(text))
-            ):
-                continue  # too little of the pattern is there to call it a cut-off paste
-            partial = _verify_truncated(entry, text)
-            if partial is None:
-                partial = _verify_quoted_truncated(entry, text)
-            if partial is None:
+            found = _cut_off(entry, text)
+            if found is not None:
+                yield found
+
+
+def _near_cut_hits(
+    index: PatternIndex, variants: Sequence[str], tried: dict[str, set[str]]
+) -> Iterator[_Found]:
+    """Cut-off renderings of the patterns sharing the most words with each variant.
+
+    An issue title stops where its writer stopped copying, often just before the
+    template's longest fragment (``... stored in KV cache (3664)`` of ``... KV cache
+    ({n}). Try increasing ...``), after a first word that opens more templates than
+    the prefix searches read (``The``): the index proposes no pattern, but the words
+    the title kept reach the template. Read only when nothing else fits; the same
+    bounds as any cut-off paste hold (:func:`_cut_off`).
+    """
+    for text in variants:
+        seen = tried.setdefault(text, set())
+        for _, _, entry in index.near(text, limit=_NEAR_CUT_LIMIT):
+            if entry.pattern in seen:
                 continue
-            _, before, last = _cut_at(entry, text[partial.start : partial.end])
+            seen.add(entry.pattern)
+            found = _cut_off(entry, text)
             if (
-                present < _TRUNCATED_MIN_CHARS
-                and _PROSE.search(last)
-                and not before.rstrip().endswith(":")
-                and last.lstrip()[:1] not in ("'", '"')
-                and not _error_like(last)
+                found is not None
+                and found.literal >= _NEAR_CUT_MIN_CHARS
+                and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
             ):
-                # A short head, then a capture holding prose: a value never does, unless
-                # quoted (a string: "when parsing 'This date has too many ..."), only
-                # another error's text ("Capture cuda graph failed: <error>"); "Tensor
-                # parallel size (16) cannot be larger than the number of GPUs" is not
-                # "Tensor parallel size {n} > num_experts ..." cut off. (A long head is
-                # the message whatever the rest: a paste re-wrapped, a bracket lost.)
-                continue
-            yield _Found(entry, partial, text, present)
+                yield found
+
+
+def _ends_in_literal(entry: Entry, text: str) -> bool:
+    """Whether a cut-off text ends in the template's own words: its last value is one word.
+
+    A pattern the index did not propose is a cut-off rendering only where the cut
+    falls in (or right after) its literal text; a capture holding several words at
+    the end is the writer's text taking the place of the rest (``Expected there to
+    be 3 prompt updates corresponding`` is not ``Expected there to be {n} prompt
+    placeholders corresponding ...`` cut off).
+
+    >>> entry = Entry.build("The (.+?) len is larger than (.+?) so try it", (0,))
+    >>> _ends_in_literal(entry, "The zq len is larger than 12 so tr")
+    True
+    >>> _ends_in_literal(entry, "The zq len is larger than the zqa zqb")
+    False
+    """
+    return len(_cut_at(entry, text)[2].split()) <= 1
+
+
+def _cut_off(entry: Entry, text: str) -> _Found | None:
+    """``entry``'s hit on ``text`` read as a cut-off rendering of it, if it is one."""
+    if _is_wordless(entry):
+        return None  # nothing of it to see cut off
+    present = _literal_prefix(entry, text)
+    if present < min(_TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length) and not (
+        # a long capture (another error's text) took the room of the rest, or the
+        # cut fell inside a long first fragment
+        present >= _TRUNCATED_MIN_LEAD
+        and (present >= len(entry.fragments[0]) or entry.fragments[0].startswith(text))
+    ):
+        return None  # too little of the pattern is there to call it a cut-off paste
+    partial = _verify_truncated(entry, text)
+    if partial is None:
+        partial = _verify_quoted_truncated(entry, text)
+    if partial is None:
+        return None
+    _, before, last = _cut_at(entry, text[partial.start : partial.end])
+    if (
+        present < _TRUNCATED_MIN_CHARS
+        and _PROSE.search(last)
+        and not before.rstrip().endswith(":")
+        and last.lstrip()[:1] not in ("'", '"')
+        and not _error_like(last)
+    ):
+        # A short head, then a capture holding prose: a value never does, unless
+        # quoted (a string: "when parsing 'This date has too many ..."), only
+        # another error's text ("Capture cuda graph failed: <error>"); "Tensor
+        # parallel size (16) cannot be larger than the number of GPUs" is not
+        # "Tensor parallel size {n} > num_experts ..." cut off. (A long head is
+        # the message whatever the rest: a paste re-wrapped, a bracket lost.)
+        return None
+    return _Found(entry, partial, text, present)
 
 
 #: Five lowercase words in a row: prose, not a value.
@@ -273,7 +329,8 @@ def _find_hits(
     explain the message (a catalog in several parts answers as the same records
     in one part would): its period lost where a sentence goes on, when nothing
     matched as it is; cut off, when no pattern's literal text explains most of
-    it; cut off before the longest fragment, when nothing fits at all. A pattern
+    it; cut off before the longest fragment, when nothing fits at all (by the
+    first word, then by the words the message shares with a pattern). A pattern
     without words of its own (``{msg}``), which fits any message, is not a fit
     here (a traceback's frames propose such patterns too).
     """
@@ -323,4 +380,10 @@ def _find_hits(
         # hit, and reading a pattern again against the same text finds the same.)
         for hits, index, read in zip(found, indexes, tried, strict=True):
             hits.extend(_truncated_hits(index, forms[:_WIDE_VARIANTS], wide=True, tried=read))
+    if not _worded(found):
+        # Still nothing: cut where the index proposes nothing (before the longest
+        # fragment, after a first word that opens too many templates): the patterns
+        # sharing the most words with the message, read as cut off.
+        for hits, index, read in zip(found, indexes, tried, strict=True):
+            hits.extend(_near_cut_hits(index, forms[:_WIDE_VARIANTS], read))
     return found

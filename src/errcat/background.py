@@ -337,6 +337,8 @@ def _call_table() -> _CallWordings:
     examples: dict[str, list[str]] = {}
     for wording, printed in model.builtin_examples.items():
         for example in printed:
+            if "() " not in example:
+                continue  # no call error (most of C's messages): no regex run
             rest = call_free(example)
             if rest == example:
                 continue  # not a call error: its wording is not needed

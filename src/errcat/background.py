@@ -50,6 +50,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import NamedTuple
 
 __all__ = [
     "Background",
@@ -206,14 +207,15 @@ def fingerprint() -> str:
     return f"{len(raw)}:{zlib.crc32(raw):08x}"
 
 
-@dataclass(frozen=True, slots=True)
-class WordEvidence:
+class WordEvidence(NamedTuple):
     """What the model says of a pattern's literal words, worked out once per pattern.
 
     ``information`` and ``projects`` are :func:`information` and :func:`projects`
     of its fragments; ``has_words``, whether they hold a word as the model counts
     words; ``c_wording``, whether CPython's C code raises its wording as some class
-    (when false, :func:`raised_by_builtins` is false whatever the class).
+    (when false, :func:`raised_by_builtins` is false whatever the class). A named
+    tuple: a stored index builds one for each pattern a first answer touches, and
+    a frozen dataclass's ``__init__`` costs three times as much.
     """
 
     information: float
@@ -335,6 +337,8 @@ def _call_table() -> _CallWordings:
     examples: dict[str, list[str]] = {}
     for wording, printed in model.builtin_examples.items():
         for example in printed:
+            if "() " not in example:
+                continue  # no call error (most of C's messages): no regex run
             rest = call_free(example)
             if rest == example:
                 continue  # not a call error: its wording is not needed

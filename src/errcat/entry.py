@@ -83,7 +83,7 @@ class Entry:
         if pieces is None:
             fragments = literal_fragments(pattern)
         else:  # the same fragments, without tokenizing the regex again
-            fragments = tuple(p for p in pieces if p.strip())
+            fragments = tuple(filter(str.strip, pieces))
         return cls(pattern, records, fragments, sum(map(len, fragments)), pieces, rarity, prior)
 
     @property

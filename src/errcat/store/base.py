@@ -11,8 +11,7 @@ matching, lookup and filtering read without the whole record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from errcat.errors import InvalidRecordError
 from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX, WAS_TAG_PREFIX
@@ -41,9 +40,14 @@ __all__ = [
 SEP = "\x1f"
 
 
-@dataclass(frozen=True, slots=True)
-class RecordSummary:
-    """The fields of a record that matching, lookup and filtering need."""
+class RecordSummary(NamedTuple):
+    """The fields of a record that matching, lookup and filtering need.
+
+    A named tuple, not a frozen dataclass: a stored index decodes one for every
+    record a match first touches, and a frozen dataclass's ``__init__`` sets
+    each field through ``object.__setattr__`` (about four times the cost of
+    the row's split).
+    """
 
     id: str
     slug: str
@@ -73,8 +77,17 @@ class RecordSummary:
     def decode(cls, row: str) -> RecordSummary:
         """Read a row written by :meth:`encode`."""
         rid, slug, cls_, path, line, repo, message, tags = row.split(SEP)
-        return cls(
-            rid, slug, cls_, path, int(line), repo, message, tuple(filter(None, tags.split("\x1e")))
+        return cls._make(
+            (
+                rid,
+                slug,
+                cls_,
+                path,
+                int(line),
+                repo,
+                message,
+                tuple(filter(None, tags.split("\x1e"))),
+            )
         )
 
     @classmethod

@@ -45,10 +45,9 @@ def native_file(tail: str) -> bool:
 def site_hidden(record: RecordSummary) -> bool:
     """Whether no traceback frame shows the record's raise site (see :func:`hidden_positions`).
 
-    >>> import dataclasses
     >>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
     >>> plain = RecordSummary.of(RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record)
-    >>> site_hidden(plain), site_hidden(dataclasses.replace(plain, file_path="csrc/ops.cu"))
+    >>> site_hidden(plain), site_hidden(plain._replace(file_path="csrc/ops.cu"))
     (False, True)
     """
     return hides_frames(record.tags) or native_file(file_tail(record.file_path))

@@ -10,7 +10,7 @@ from errcat.background import WordEvidence
 from errcat.store import RecordSummary
 
 # Field text without the row's separators ("zq"-prefixed: no common word drawn).
-_TEXT = st.text(st.characters(blacklist_characters="\x1e\x1f", blacklist_categories=("Cs",)))
+_TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x1e\x1f"))
 _WORD = st.from_regex(r"zq[a-z:]{0,8}", fullmatch=True)
 
 

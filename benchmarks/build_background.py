@@ -79,6 +79,13 @@ def projects_in(site: Path) -> list[tuple[str, Path]]:
     return out
 
 
+def _shortest(examples: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Each wording's three shortest messages (then by text), wordings in order."""
+    return {
+        w: sorted(found, key=lambda m: (len(m), m))[:3] for w, found in sorted(examples.items())
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", action="append", type=Path, default=[])
@@ -217,15 +224,10 @@ def main() -> int:
         # What the C source raises, apart from what a harvest saw raised (load() joins them).
         "c_source": sorted(source_classes),
         # C's own form of a source wording no harvested message showed (the three shortest).
-        "c_source_examples": {
-            w: sorted(found, key=lambda m: (len(m), m))[:3]
-            for w, found in sorted(source_examples.items())
-        },
+        "c_source_examples": _shortest(source_examples),
         "cSource": c_source,
         # The three shortest of each wording (then by text): enough to tell its form.
-        "builtin_examples": {
-            w: sorted(found, key=lambda m: (len(m), m))[:3] for w, found in sorted(examples.items())
-        },
+        "builtin_examples": _shortest(examples),
         "version": time.strftime("%Y-%m-%d"),
         "templates": templates,
         "projects": projects,

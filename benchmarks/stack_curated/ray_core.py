@@ -30,13 +30,11 @@ False
 
 from __future__ import annotations
 
+from stack_curated.ray_errors import PATH, RAY, TAG
 from stack_curated.spec import Curated
 
 __all__ = ["GET_TIMED_OUT", "NODE_LOW_ON_MEMORY", "RECORDS"]
 
-RAY = "ray-project/ray"
-TAG = "ray-2.58.0"
-PATH = "python/ray/exceptions.py"
 
 NODE_LOW_ON_MEMORY = Curated(
     repo=RAY,

@@ -218,7 +218,7 @@ __all__ = [
 CORPUS_VERSION = 2
 
 #: Bumped when query sets change but catalogs do not: part of the query cache's key.
-QUERY_VERSION = 4
+QUERY_VERSION = 5
 
 #: The catalog sizes the benchmarks use.
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
@@ -1383,6 +1383,9 @@ _EXCEPTION_VALUE = re.compile(
 )
 #: One element of a sequence (``filters[-1]``, ``args[0]``), not a slice of it.
 _ELEMENT = re.compile(r".*\[[^\]:]*\]")
+#: A placeholder that prints a class (``{type(x)}``, ``{type(x)!r}``): Python prints
+#: ``<class 'int'>`` or ``<class 'pkg.mod.Name'>`` there, never a bare word.
+_TYPE_OF = re.compile(r"type\([^()]*\)")
 
 
 class _Renderer:
@@ -1428,6 +1431,12 @@ class _Renderer:
             or _NUMERIC_SPEC.match(spec or "-")
         ):
             return self.formatted(self.number(), spec)
+        if _TYPE_OF.fullmatch(ph.expr.strip()):
+            if rng.random() < 0.5:
+                name = rng.choice(_TYPE_NAMES)
+            else:
+                name = f"{v.words.pick(rng)}.{v.ident(rng)}.{v.camel.pick(rng)}"
+            return f"<class '{name}'>"
         if _EXCEPTION_VALUE.fullmatch(ph.expr.strip()):
             cls, message, _ = _builtin_error(rng, self)
             out = f"{cls}({message!r})" if ph.conversion in {"r", "a"} else message

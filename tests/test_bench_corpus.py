@@ -214,3 +214,9 @@ def test_a_caught_exception_renders_as_an_error_message_and_an_element_as_one_va
         assert not value.startswith("[") and "," not in value, (template, value)
     assert one("{filters[1:]}").startswith("[")  # a slice is still a list
     assert not one("{effect}").count(" ")  # a name that merely starts with "e"
+    # A class placeholder prints as Python prints a class, never as a bare word
+    # ("got {type(x)}" rendered "got number", which no real program prints).
+    for template in ("{type(x)}", "{type(self.value)!r}"):
+        value = one(template)
+        assert value.startswith("<class '") and value.endswith("'>"), (template, value)
+    assert not one("{type(x).__name__}").startswith("<")  # the name alone stays a name

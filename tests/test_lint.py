@@ -8,6 +8,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from conftest import make_envelope
 from errcat.errors import InvalidRecordError
 from errcat.lint import (
     Finding,
@@ -209,7 +210,6 @@ def test_shadowing_asks_for_few_matches_but_sees_every_rival(
     shapes: list[list[str]], pick: int
 ) -> None:
     """``_at_least_own`` gives the record and everything at or above it, as asking for all."""
-    from conftest import make_envelope
     from errcat.catalog import Catalog
     from errcat.lint.shadowing import _at_least_own, _flat
     from errcat.matcher import match_all

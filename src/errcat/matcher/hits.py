@@ -362,9 +362,11 @@ def _candidates(
     :func:`_compositions`) explains the literal text of both, for its records of
     the inner record's project and file, nearest to it (see :func:`_nearest`);
     the inner pattern is then one it explains better. Not when one pattern
-    explains as much literal text as the two together. Wrappers come first,
-    then the hits no other explains better, then the dominated ones (whose cap
-    is read from what the others made).
+    explains as much literal text as the two together. A pattern that is all
+    placeholder stays below every other pattern that hit the report
+    (:func:`worded_over_whole`). Wrappers come first, then the hits no other
+    explains better, then the dominated ones (whose cap is read from what the
+    others made).
     """
     dominated = _dominated(hits)
     for i, betters in worded_over_whole(hits).items():

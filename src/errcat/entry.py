@@ -17,6 +17,7 @@ from errcat.patterns import (
     pattern_pieces,
     pieces_wordless,
 )
+from errcat.whole_message import whole_message_only
 
 __all__ = ["Entry", "read_pieces", "stored_pieces"]
 
@@ -63,6 +64,7 @@ class Entry:
     _compiled: CompiledPattern | None = field(default=None, repr=False)
     _record_set: frozenset[int] | None = field(default=None, repr=False)
     _wordless: bool | None = field(default=None, repr=False)
+    _whole: bool | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -105,6 +107,24 @@ class Entry:
         if self._wordless is None:
             self._wordless = self.pieces is not None and pieces_wordless(self.pieces)
         return self._wordless
+
+    @property
+    def whole(self) -> bool:
+        r"""Whether the pattern matches only a whole message (:mod:`errcat.whole_message`).
+
+        No word of its own outside its captures (``'(\w+)'``); every pattern
+        without words (:attr:`wordless`) is one. Worked out on first use and kept.
+
+        >>> Entry.build(r"'(\w+)'", (0,)).whole, Entry.build(r"name '(\w+)' is bad", (0,)).whole
+        (True, False)
+        """
+        if self._whole is None:
+            self._whole = (
+                pieces_wordless(self.pieces)
+                if self.pieces is not None
+                else whole_message_only(self.pattern)
+            )
+        return self._whole
 
     @property
     def compiled(self) -> CompiledPattern:

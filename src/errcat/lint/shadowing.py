@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from errcat.background import shape_words
 from errcat.lint.findings import Finding, Level, LintItem, declare
 from errcat.lint.records import curation_level
 from errcat.lint.regex_risks import quoted
 from errcat.models import ErrorRecord
-from errcat.patterns import is_wordless, literal_fragments
+from errcat.patterns import is_wordless
 from errcat.tags import FUNCTION_TAG_PREFIX, tag_values
+from errcat.whole_message import whole_message_only
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
@@ -122,17 +122,18 @@ _LEVEL_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
 
 
 def _wordless_other_class(rival: LintItem, record: ErrorRecord) -> bool:
-    r"""Whether a rival's literal text holds no word and its class is not the record's.
+    r"""Whether a rival is all placeholder and its class is not the record's.
 
-    Such a rival (a family record's ``'(\w+)'``: a ``KeyError``'s quoted key) finds
-    a quoted value inside any message, and ties with it at the floor; the matcher
+    Such a rival (a family record's ``'(\w+)'``: a ``KeyError``'s quoted key,
+    :func:`errcat.whole_message.whole_message_only`) matches only a message that is
+    all its shape (a quoted word), and ties with it at the floor; the matcher
     answers it only with a frame in its scope and its own class (a report of
     another class stays under the threshold), so it shadows no record of another class.
     """
     other = rival.record
     if other.error_class == record.error_class:
         return False
-    return not any(shape_words(f) for f in literal_fragments(other.message_pattern))
+    return whole_message_only(other.message_pattern)
 
 
 def _at_least_own(

@@ -99,8 +99,8 @@ def _unpunctuated_hits(index: PatternIndex, text: str) -> Iterator[_Found]:
     that), so the pattern without it matches the start (mode ``prefix``).
     """
     for entry in index.unpunctuated_candidates(text):
-        if _is_wordless(entry):
-            continue  # it matches any text whole; only a frame tells (see _Collector.add)
+        if entry.whole:
+            continue  # all placeholder: the whole message or nothing (see _verify)
         hit = None
         if index.uses_pieces and entry.pieces is not None:
             prefix = pieces_prefix((*entry.pieces[:-1], entry.pieces[-1][:-1]), text)
@@ -191,8 +191,8 @@ def _ends_in_literal(entry: Entry, text: str) -> bool:
 
 def _cut_off(entry: Entry, text: str) -> _Found | None:
     """``entry``'s hit on ``text`` read as a cut-off rendering of it, if it is one."""
-    if _is_wordless(entry):
-        return None  # nothing of it to see cut off
+    if entry.whole:
+        return None  # nothing of its own to see cut off (all placeholder: see _verify)
     present = _literal_prefix(entry, text)
     if present < min(_TRUNCATED_MIN_CHARS, _TRUNCATED_MIN_SHARE * entry.literal_length) and not (
         # a long capture (another error's text) took the room of the rest, or the
@@ -244,8 +244,12 @@ def _error_like(value: str) -> bool:
 
 
 def _explains_most(found: _Found) -> bool:
-    """Whether a pattern matches the whole message with literal text for half of it or more."""
-    return found.hit.mode == "full" and 2 * found.literal >= len(found.text)
+    """Whether a pattern matches the whole message with literal text for half of it or more.
+
+    Not one that is all placeholder (``'x'`` is half quotes): its literal text is no words.
+    """
+    full = found.hit.mode == "full"
+    return full and 2 * found.literal >= len(found.text) and not found.entry.whole
 
 
 #: Each index's patterns proposed for every text that have no word of their own.
@@ -306,7 +310,7 @@ def _unticked_hits(
             continue
         lookup = _lookup_text(text) if prose else text
         for entry in unticked_index(index).candidates(lookup):
-            if _is_wordless(entry):
+            if entry.whole:
                 continue
             hit = _verify(entry, text, use_pieces=True, prose=prose)
             if hit is None:
@@ -316,8 +320,12 @@ def _unticked_hits(
 
 
 def _worded(found: Sequence[Sequence[_Found]]) -> bool:
-    """Whether a pattern with words of its own matched: one without (``{msg}``) fits any text."""
-    return any(not _is_wordless(f.entry) for hits in found for f in hits)
+    r"""Whether a pattern with words of its own matched: one without (``{msg}``) fits any text.
+
+    So does one whose words are all captured (``'(\w+)'``, :attr:`~errcat.index.Entry.whole`):
+    its hit leaves the looser searches to run, and takes no other record's place.
+    """
+    return any(not f.entry.whole for hits in found for f in hits)
 
 
 def _find_hits(

@@ -49,6 +49,28 @@ def _dominated(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
     return out
 
 
+def worded_over_whole(hits: Sequence[_Found]) -> dict[int, list[Entry]]:
+    r"""The hits of patterns that are all placeholder, with the other patterns that hit the report.
+
+    A pattern without a word of its own outside its captures (``'(\w+)'``:
+    :attr:`~errcat.index.Entry.whole`) fits any quoted word; where another
+    pattern fits the report's message too, that one says more of it, so the
+    all-placeholder hit ranks below it (see :func:`_candidates`; a frame at its
+    raise site still outweighs the wording).
+
+    >>> from errcat.matcher.verify import _Hit
+    >>> def found(pattern: str) -> _Found:
+    ...     return _Found(Entry.build(pattern, (0,)), _Hit("full", (), 0, 5), "'zq'", 2)
+    >>> hits = [found(r"'(\w+)'"), found(r"'(\w+)' zqa"), found("(.+?)")]
+    >>> {i: [e.pattern for e in betters] for i, betters in worded_over_whole(hits).items()}
+    {0: ["'(\\w+)' zqa"], 2: ["'(\\w+)' zqa"]}
+    """
+    worded = [found.entry for found in hits if not found.entry.whole]
+    if not worded:
+        return {}
+    return {i: worded for i, found in enumerate(hits) if found.entry.whole}
+
+
 @dataclass(frozen=True, slots=True)
 class _Inner:
     """Another pattern's whole message, held by capture ``group`` of a wrapper's hit."""
@@ -340,11 +362,15 @@ def _candidates(
     :func:`_compositions`) explains the literal text of both, for its records of
     the inner record's project and file, nearest to it (see :func:`_nearest`);
     the inner pattern is then one it explains better. Not when one pattern
-    explains as much literal text as the two together. Wrappers come first,
-    then the hits no other explains better, then the dominated ones (whose cap
-    is read from what the others made).
+    explains as much literal text as the two together. A pattern that is all
+    placeholder stays below every other pattern that hit the report
+    (:func:`worded_over_whole`). Wrappers come first, then the hits no other
+    explains better, then the dominated ones (whose cap is read from what the
+    others made).
     """
     dominated = _dominated(hits)
+    for i, betters in worded_over_whole(hits).items():
+        dominated.setdefault(i, []).extend(betters)
     cut_groups = _cut_groups(hits)
     wrapped: dict[int, tuple[_Inner, list[int]]] = {}
     composed = _compositions(hits, store, store.index.uses_pieces)

@@ -47,24 +47,28 @@ def _regex_hit(mode: str, m: regex.Match[str]) -> _Hit:
 
 
 def _verify(entry: Entry, text: str, *, use_pieces: bool, prose: bool = False) -> _Hit | None:
-    """Match one candidate against a folded message: full, then prefix, then inner.
+    r"""Match one candidate against a folded message: full, then prefix, then inner.
 
     A regex that runs past :data:`REGEX_TIMEOUT` counts as no match. That limit
     is wall-clock time, which a busy machine can stretch for a sound pattern:
     one that times out is tried once more with ten times the limit, so an
     answer does not depend on the load (a pattern that backtracks without end
     still gives up). The empty pattern (a raise without a message) matches the
-    empty message only: it is the start of every text, and explains none.
+    empty message only: it is the start of every text, and explains none. A
+    pattern that is all placeholder (:attr:`~errcat.index.Entry.whole`:
+    ``'(\w+)'``) matches the whole message or nothing: the start or end of a
+    longer one is a quoted value of another message, not its error.
     """
     if not entry.pattern:
         return _Hit("full", (), 0, 0) if not text else None
     try:
-        return _verify_once(entry, text, use_pieces, prose, REGEX_TIMEOUT)
+        hit = _verify_once(entry, text, use_pieces, prose, REGEX_TIMEOUT)
     except TimeoutError:
         try:
-            return _verify_once(entry, text, use_pieces, prose, REGEX_TIMEOUT * 10)
+            hit = _verify_once(entry, text, use_pieces, prose, REGEX_TIMEOUT * 10)
         except TimeoutError:
             return None
+    return None if hit is not None and hit.mode != "full" and entry.whole else hit
 
 
 def _verify_once(
@@ -93,6 +97,8 @@ def _verify_once(
             m = compiled.full.fullmatch(text + ".", timeout=timeout)
             if m is not None:
                 full = _Hit("full", m.groups(), 0, len(text), restored=True)
+    if full is None and entry.whole:
+        return None  # no prefix or inner match to look for (see _verify)
     if full is not None:
         lead = full.groups[0] if entry.pattern.startswith(GROUP) else None
         if lead and _WRAPPER_LEAD.match(lead):

@@ -18,8 +18,8 @@ from errcat.extract.cut_bodies import cut_body
 from errcat.extract.objects import keyword_objects
 from errcat.matcher import match_all, match_error
 from errcat.matcher.statement import STATEMENT_CONFIDENCE, quoted_statements
-from errcat.mine.records import slugify
 from errcat.models import EXAMPLE_ENVELOPE_JSON, ErrorRecord, RecordEnvelope
+from errcat.slugs import slugify
 
 #: Words no catalog or grammar knows: hypothesis draws names from them.
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8).map(

@@ -5,7 +5,7 @@ has no traceback to paste quotes the statement instead, in a title (``How to sol
 assert output == other_output``) or after the class (``AssertionError: assert x is
 not None``, pytest's rewrite). No pattern can match that text: the record of a bare
 assert has no message. Its slug, though, is the statement's own (the miner names a
-bare raise after its source line, :func:`errcat.mine.records.slugify`), so a report
+bare raise after its source line, :func:`errcat.slugs.slugify`), so a report
 whose text ends with ``assert <condition>`` is read as that statement, and the records
 with its slug and no message are the answer. The condition must name something of its
 own (``assert x`` alone is too common to tell), and when several files hold the very
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from errcat.engine import detect
 from errcat.matcher.context import ReportContext
 from errcat.matcher.result import Match
-from errcat.mine.records import slugify
+from errcat.slugs import slugify
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog

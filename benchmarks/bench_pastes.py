@@ -38,8 +38,8 @@ from typing import Any
 import errcat
 from errcat import Catalog, Match
 from errcat.matcher.family import family_covers, is_family
-from errcat.mine.records import slugify
 from errcat.models import ErrorRecord
+from errcat.slugs import slugify
 from errcat.store import RecordSummary
 
 HERE = Path(__file__).resolve().parent

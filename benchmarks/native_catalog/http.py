@@ -32,8 +32,8 @@ the engine's server, per engine.
 
 from __future__ import annotations
 
-from errcat.mine.records import slugify
 from errcat.patterns import GROUP, template_to_pattern
+from errcat.slugs import slugify
 from errcat.tags import WRAPPER_TAG
 from native_catalog import http_more
 from native_catalog.http_advice import STATUSES, StatusAdvice

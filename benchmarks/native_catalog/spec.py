@@ -28,8 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from errcat.mine.records import github_url, record_id, slugify
+from errcat.mine.records import github_url, record_id
 from errcat.patterns import template_to_pattern
+from errcat.slugs import slugify
 from errcat.tags import PHRASE_TAG_PREFIX
 
 __all__ = ["ANALYZED_AT", "KINDS", "Spec", "Variant"]

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from errcat.mine.records import github_url, record_id, slugify
+from errcat.mine.records import github_url, record_id
 from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
+from errcat.slugs import slugify
 
 __all__ = ["ANALYZED_AT", "CURATED_TAG", "Curated"]
 

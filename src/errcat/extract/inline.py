@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from errcat.extract.cut_bodies import cut_body
 from errcat.extract.grammar import (
     _CLASS_MSG_RE,
     _CODE_BEFORE_RE,
@@ -28,6 +29,7 @@ from errcat.extract.grammar import (
 )
 from errcat.extract.lines import _Line
 from errcat.extract.literals import _DQ_RE, _FAIL, _QUOTE_PAIRS, _SQ_RE, _parse_literal
+from errcat.extract.objects import keyword_objects
 from errcat.extract.reports import ExceptionReport, ReportKind, _Found
 
 # --------------------------------------------------------------------------
@@ -69,6 +71,10 @@ def _line_hits(text: str) -> list[_Hit]:
         (("message" in text or "msg" in text) and "type" in text) or "detail" in text
     ):
         hits.extend(_json_hits(text))
+    elif "{" in text and "message" in text:
+        hits.extend(_cut_body_hits(text))  # a body wrapped or cut before its "type"
+    if "message=" in text and "(" in text:
+        hits.extend(_object_hits(text))
     if _HINT_RE.search(text) is not None:
         spans = [(hit.start, hit.end) for hit in hits]
         if "(" in text:
@@ -293,7 +299,25 @@ def _json_hits(text: str) -> list[_Hit]:
                 for error_class, message in _error_bodies(value, 0)
             ]
         start = text.find("{", start + 1)
-    return []
+    return _cut_body_hits(text)
+
+
+def _cut_body_hits(text: str) -> list[_Hit]:
+    """A body's message up to where the line has it (:mod:`errcat.extract.cut_bodies`)."""
+    cut = cut_body(text)
+    if cut is None:
+        return []
+    start, message, closer, error_class = cut
+    return [_Hit(start, len(text), error_class, message, "line", True, closer is not None, closer)]
+
+
+def _object_hits(text: str) -> list[_Hit]:
+    """Error bodies a client printed as a model's repr (:mod:`errcat.extract.objects`)."""
+    return [
+        _Hit(start, end, error_class, message, "line", True, False)
+        for start, end, fields in keyword_objects(text)
+        for error_class, message in _error_bodies(fields, 0)
+    ]
 
 
 def _parse_object(source: str) -> object:

@@ -171,6 +171,7 @@ def _may_hold_report(text: str) -> bool:
         or _TB_HEADER in text
         or "Value error, " in text
         or "Assertion failed, " in text
+        or "message=" in text  # a model's repr of an error body (errcat.extract.objects)
     )
 
 

@@ -57,6 +57,7 @@ from errcat.engine import lean
 from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
 from errcat.matcher.context import Lean
+from errcat.matcher.cut_wrapper import cut_wrapper_answer
 from errcat.matcher.engine_class import engine_class_answer
 from errcat.matcher.family_named import named_family_answer
 from errcat.matcher.lead_words import lead_word_rests, shifted, shows_enough
@@ -64,6 +65,7 @@ from errcat.matcher.module_attr import module_answer
 from errcat.matcher.phrases import phrase_answer
 from errcat.matcher.rank import _chain_order
 from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
+from errcat.matcher.statement import statement_answer
 from errcat.matcher.text_evidence import _mentions
 from errcat.tags import WRAPPER_TAG
 
@@ -157,11 +159,18 @@ def _answer(
 ) -> Match | None:
     """The text's answer: the collected one, else a phrase's, else past a title's lead words.
 
+    A wrapper beside a traceback its paste cut answers with what it captured
+    (:mod:`.cut_wrapper`) before any rule that names a record without a pattern.
+
     A title that holds a message after words of the writer's own, with no mark between
     (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
     """
     cat = collector.catalog
-    found = _unwrap(collector.answer(), cat, engine) or _named(collector, text)
+    found = (
+        _unwrap(collector.answer(), cat, engine)
+        or cut_wrapper_answer(collector, engine)
+        or _named(collector, text)
+    )
     if found is not None:
         return found
     for offset, rest in lead_word_rests(text, reports):
@@ -182,7 +191,8 @@ def _named(collector: _Collector, text: str) -> Match | None:
     only that engine's code defines the class (:mod:`.engine_class`), else
     torch's ``Module.__getattr__`` record (:mod:`.module_attr`). Before torch's, a
     frameless family error whose shape only the engine the paste names prints
-    (:mod:`.family_named`).
+    (:mod:`.family_named`). Last, a quoted ``assert`` statement: the bare assert's
+    record (:mod:`.statement`).
     """
     contexts = collector.contexts
     order = _chain_order([ctx.report for ctx in contexts])
@@ -193,6 +203,7 @@ def _named(collector: _Collector, text: str) -> Match | None:
         or engine_class_answer(ordered, cat, text)
         or named_family_answer(ordered, cat, text)
         or module_answer(ordered, cat)
+        or statement_answer(ordered, cat, text)
     )
 
 

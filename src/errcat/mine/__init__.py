@@ -166,7 +166,8 @@ from errcat.mine.facts import (
     TOO_MANY,
 )
 from errcat.mine.reanchor import CHANGE_THRESHOLD, ReanchorResult, reanchor
-from errcat.mine.records import SNIPPET_RADIUS, github_url, guess_error_type, record_id, slugify
+from errcat.mine.records import SNIPPET_RADIUS, github_url, guess_error_type, record_id
+from errcat.slugs import slugify
 
 __all__ = [
     "CHANGE_THRESHOLD",

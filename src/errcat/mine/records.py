@@ -18,6 +18,7 @@ from errcat.mine.advice import _Advice
 from errcat.mine.logged import reports_an_error
 from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
+from errcat.slugs import slugify
 from errcat.store import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX
 from errcat.tags import LOGGED_TAG, WRAPPER_TAG
 from errcat.view import source_line
@@ -26,8 +27,6 @@ from errcat.view import source_line
 SNIPPET_RADIUS = 18
 
 
-_SLUG_LENGTH = 50
-_SLUG_SEP = re.compile(r"[^a-z0-9]+")
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
@@ -58,16 +57,6 @@ def guess_error_type(builtin_base: str | None) -> str:
             if issubclass(cls, base):
                 return name
     return "runtime"
-
-
-def slugify(template: str) -> str:
-    """The record slug of a message template: lowercase words joined by ``-``, at most 50 chars.
-
-    >>> slugify("DeepEP v2 MoE is not validated for {architecture!r}; supported")
-    'deepep-v2-moe-is-not-validated-for-architecture-r'
-    """
-    slug = _SLUG_SEP.sub("-", template.lower()).strip("-")
-    return slug[:_SLUG_LENGTH].rstrip("-") or "error"
 
 
 def record_id(repo: str, file_path: str, template: str, *disambiguators: str) -> str:

@@ -140,6 +140,9 @@ class Store(Protocol):
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""
 
+    def with_slug(self, slug: str) -> Sequence[int]:
+        """Positions of every record with this slug (records of one statement in several files)."""
+
     def tagged(self, prefix: str) -> Sequence[int]:
         """Positions of the records with a tag that starts with ``prefix``."""
 

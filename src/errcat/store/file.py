@@ -211,6 +211,19 @@ class FileStore:
                 return int(order[at])
         return None
 
+    def with_slug(self, slug: str) -> Sequence[int]:
+        """Positions of every record with this slug: a run of the slug order, found by bisection."""
+
+        def spelled(n: int) -> str:
+            return self._field(n, 1)
+
+        at = bisect.bisect_left(self._by_slug, slug, key=spelled)
+        found: list[int] = []
+        while at < len(self._by_slug) and spelled(self._by_slug[at]) == slug:
+            found.append(int(self._by_slug[at]))
+            at += 1
+        return found
+
     def tagged(self, prefix: str) -> Sequence[int]:
         """Positions of the records with a tag starting with ``prefix`` (one scan of the rows).
 

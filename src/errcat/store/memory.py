@@ -89,6 +89,10 @@ class MemoryStore:
         """Position of the record with this id, else of the first with this slug."""
         return self._positions.get(key)
 
+    def with_slug(self, slug: str) -> Sequence[int]:
+        """Positions of every record with this slug, in store order."""
+        return [n for n, r in enumerate(self._records) if r.slug == slug]
+
     def tagged(self, prefix: str) -> Sequence[int]:
         """Positions of the records with a tag that starts with ``prefix``."""
         return [n for n, r in enumerate(self._records) if tag_values(r.tags, prefix)]

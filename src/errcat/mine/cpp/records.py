@@ -27,8 +27,9 @@ import re
 from typing import Any
 
 from errcat.mine.cpp.checks import CheckSite
-from errcat.mine.records import SNIPPET_RADIUS, github_url, record_id, slugify
+from errcat.mine.records import SNIPPET_RADIUS, github_url, record_id
 from errcat.patterns import template_to_pattern
+from errcat.slugs import slugify
 
 __all__ = ["PROJECT_ADVICE", "site_envelope", "site_message", "site_pattern"]
 

@@ -564,8 +564,16 @@ class PatternIndex:
         period included, is not in the text.
         """
         found = []
+        read, masks = self._keys_read, self.key_masks
+        lacking = ~_text_mask(text)
         for pid in self._proposed(text):
-            key = self._key(pid)
+            key = read.get(pid)
+            if key is None:
+                # The text holds the key but its period, then a space (both no word's
+                # characters): every whole word inside the key, so its mask's bits.
+                if masks[pid] & lacking:
+                    continue
+                key = read[pid] = self.keys[pid]
             if len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
                 continue
             entry = self.entry(pid)
@@ -655,7 +663,7 @@ class PatternIndex:
             if within is not None and within.isdisjoint(self.records_of(pid)):
                 continue
             entry = self.entry(pid)
-            entry_words = set(words(" ".join(entry.fragments)))
+            entry_words = entry.words
             if not entry_words:
                 continue
             shared = len(entry_words & message_words)

@@ -73,9 +73,13 @@ def _cut_at(entry: Entry, text: str) -> tuple[int, str, str]:
             before = fragment
             continue
         tail = text[position:]
-        for size in range(min(len(fragment), len(tail)), 0, -1):
-            if tail.endswith(fragment[:size]):
-                return total + size, before, tail[: len(tail) - size]
+        # The longest start of the fragment the tail ends with: tried only where the
+        # fragment's first character is, leftmost (longest) first.
+        at = tail.find(fragment[0], max(0, len(tail) - len(fragment))) if fragment else -1
+        while at >= 0:
+            if fragment.startswith(tail[at:]):
+                return total + len(tail) - at, before, tail[:at]
+            at = tail.find(fragment[0], at + 1)
         return total, before, tail
     return total, before, text[position:]
 

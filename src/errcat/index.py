@@ -564,17 +564,12 @@ class PatternIndex:
         period included, is not in the text.
         """
         found = []
-        read, masks = self._keys_read, self.key_masks
-        lacking = ~_text_mask(text)
+        read, masks, lacking = self._keys_read, self.key_masks, ~_text_mask(text)
         for pid in self._proposed(text):
-            key = read.get(pid)
-            if key is None:
-                # The text holds the key but its period, then a space (both no word's
-                # characters): every whole word inside the key, so its mask's bits.
-                if masks[pid] & lacking:
-                    continue
-                key = read[pid] = self.keys[pid]
-            if len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
+            # A key not read yet is read only when the text holds every word inside it (its
+            # mask): holding the key but its period, then a space, it holds all of them.
+            key = read.get(pid) or (None if masks[pid] & lacking else self._key(pid))
+            if key is None or len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
                 continue
             entry = self.entry(pid)
             if (

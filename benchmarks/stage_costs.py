@@ -9,8 +9,10 @@ times it; with ``--warm``, after a pass that fills the caches a long-running
 process holds). First the median and mean CPU time per query without timers
 (thread CPU time: another process on the machine does not count), then, in a
 fresh process, a pass with a timer around each stage of the matcher
-(:data:`STAGES`): each stage's mean microseconds per query and share of that
-pass; an indented stage is part of the stage above it. The timers cost time of
+(:data:`STAGES`): each stage's mean microseconds per query, share of that
+pass and calls per query (``verify``: regex verifications, ``score (add)``:
+patterns scored, ``weigh``: records scored); an indented stage is part of the
+stage above it. The timers cost time of
 their own: the shares say where the time goes, the untimed median what a
 query costs.
 """
@@ -47,7 +49,10 @@ STAGES: tuple[tuple[str, str, str, int, bool], ...] = (
     ("errcat.index", "PatternIndex._proposed", "patterns under the words", 2, False),
     ("errcat.index", "PatternIndex.entry", "pattern entries", 2, False),
     ("errcat.matcher.find", "_verify", "verify", 1, False),
+    ("errcat.matcher.find", "_unpunctuated_hits", "period lost", 1, True),
+    ("errcat.matcher.find", "_unticked_hits", "backticks lost", 1, True),
     ("errcat.matcher.find", "_truncated_hits", "cut-off search", 1, True),
+    ("errcat.matcher.find", "_near_cut_hits", "cut-off, by shared words", 1, True),
     ("errcat.matcher.collect", "_candidates", "relate hits", 0, True),
     ("errcat.matcher.collect", "_Collector.add", "score (add)", 0, False),
     ("errcat.matcher.collect", "_text_evidence", "text evidence", 1, False),
@@ -56,12 +61,17 @@ STAGES: tuple[tuple[str, str, str, int, bool], ...] = (
     ("errcat.matcher.collect", "Match", "build Match", 1, False),
     ("errcat.matcher.collect", "_drift_candidates", "drift", 0, True),
     ("errcat.matcher.collect", "_Collector.answer", "rank and answer", 0, False),
+    ("errcat.matcher", "_named", "named (phrases, families)", 0, False),
+    ("errcat.matcher", "lead_word_rests", "title lead words", 0, True),
 )
 
 
 @contextmanager
-def timed(spent: dict[str, int]) -> Iterator[None]:
-    """Every stage of :data:`STAGES` adds its CPU nanoseconds to ``spent`` (restored after)."""
+def timed(spent: dict[str, int], calls: dict[str, int]) -> Iterator[None]:
+    """Every stage of :data:`STAGES` adds its CPU nanoseconds to ``spent``, a call to ``calls``.
+
+    (Restored after.)
+    """
     undo: list[tuple[Any, str, Any]] = []
     for module_name, attribute, label, _, yields in STAGES:
         owner: Any = importlib.import_module(module_name)
@@ -70,7 +80,7 @@ def timed(spent: dict[str, int]) -> Iterator[None]:
             owner = getattr(owner, part)
         original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
         undo.append((owner, name, original))
-        setattr(owner, name, _timer(original, label, spent, yields=yields))
+        setattr(owner, name, _timer(original, label, spent, calls, yields=yields))
     try:
         yield
     finally:
@@ -79,12 +89,18 @@ def timed(spent: dict[str, int]) -> Iterator[None]:
 
 
 def _timer(
-    function: Callable[..., Any], label: str, spent: dict[str, int], *, yields: bool
+    function: Callable[..., Any],
+    label: str,
+    spent: dict[str, int],
+    calls: dict[str, int],
+    *,
+    yields: bool,
 ) -> Callable[..., Any]:
     clock = time.thread_time_ns
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
+        calls[label] += 1
         start = clock()
         try:
             result = function(*args, **kwargs)
@@ -143,17 +159,21 @@ def main() -> None:
         subprocess.run([sys.executable, __file__, *sys.argv[1:], "--timed"], check=True)
         return
     spent: dict[str, int] = defaultdict(int)
+    calls: dict[str, int] = defaultdict(int)
     total = 0
-    with timed(spent):
+    with timed(spent, calls):
         for text in texts:
             start = clock()
             match_error(text, catalog=catalog)
             total += clock() - start
     print(f"  timed pass: mean {total / len(texts) / 1e3:.1f} us CPU")
-    print(f"  {'stage':<34} {'us/query':>9} {'share':>6}")
+    print(f"  {'stage':<34} {'us/query':>9} {'share':>6} {'calls/query':>12}")
     for _, _, label, depth, _ in STAGES:
         line = "  " * depth + label
-        print(f"  {line:<34} {spent[label] / len(texts) / 1e3:9.1f} {spent[label] / total:6.1%}")
+        print(
+            f"  {line:<34} {spent[label] / len(texts) / 1e3:9.1f} {spent[label] / total:6.1%}"
+            f" {calls[label] / len(texts):12.2f}"
+        )
 
 
 if __name__ == "__main__":

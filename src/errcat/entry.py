@@ -17,6 +17,7 @@ from errcat.patterns import (
     pattern_pieces,
     pieces_wordless,
 )
+from errcat.text import words as text_words
 from errcat.whole_message import whole_message_only
 
 __all__ = ["Entry", "read_pieces", "stored_pieces"]
@@ -65,6 +66,7 @@ class Entry:
     _record_set: frozenset[int] | None = field(default=None, repr=False)
     _wordless: bool | None = field(default=None, repr=False)
     _whole: bool | None = field(default=None, repr=False)
+    _words: frozenset[str] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -125,6 +127,21 @@ class Entry:
                 else whole_message_only(self.pattern)
             )
         return self._whole
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The lowercase words of its literal text (:func:`errcat.text.words`), found once.
+
+        Every message that shares a word with the pattern asks (:meth:`PatternIndex.near
+        <errcat.index.PatternIndex.near>`): a pattern's words are split out once, not
+        once per message.
+
+        >>> sorted(Entry.build("Bad value (.+?) for Shard count", (0,)).words)
+        ['bad', 'count', 'for', 'shard', 'value']
+        """
+        if self._words is None:
+            self._words = frozenset(text_words(" ".join(self.fragments)))
+        return self._words
 
     @property
     def compiled(self) -> CompiledPattern:

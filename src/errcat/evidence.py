@@ -26,6 +26,7 @@ module path, so a copy of a file under another subpackage is another file:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,8 +55,13 @@ def package_of(repo: str) -> str:
     return repo.rsplit("/", 1)[-1].replace("-", "_").lower()
 
 
+@functools.lru_cache(maxsize=4096)
 def path_parts(path: str) -> tuple[str, ...]:
     r"""The components of a path, with either separator.
+
+    Kept for the last few thousand paths: every record a traceback's text proposes
+    asks for its own file's and the frames' (a traceback asks about two dozen times),
+    and the same files come back query after query.
 
     >>> path_parts("C:\\Python311\\Lib\\json\\decoder.py")
     ('C:', 'Python311', 'Lib', 'json', 'decoder.py')

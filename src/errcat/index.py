@@ -564,9 +564,12 @@ class PatternIndex:
         period included, is not in the text.
         """
         found = []
+        read, masks, lacking = self._keys_read, self.key_masks, ~_text_mask(text)
         for pid in self._proposed(text):
-            key = self._key(pid)
-            if len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
+            # A key not read yet is read only when the text holds every word inside it (its
+            # mask): holding the key but its period, then a space, it holds all of them.
+            key = read.get(pid) or (None if masks[pid] & lacking else self._key(pid))
+            if key is None or len(key) < 2 or not key.endswith(".") or key[:-1] + " " not in text:
                 continue
             entry = self.entry(pid)
             if (
@@ -655,7 +658,7 @@ class PatternIndex:
             if within is not None and within.isdisjoint(self.records_of(pid)):
                 continue
             entry = self.entry(pid)
-            entry_words = set(words(" ".join(entry.fragments)))
+            entry_words = entry.words
             if not entry_words:
                 continue
             shared = len(entry_words & message_words)

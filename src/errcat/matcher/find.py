@@ -73,11 +73,28 @@ def _cut_at(entry: Entry, text: str) -> tuple[int, str, str]:
             before = fragment
             continue
         tail = text[position:]
-        for size in range(min(len(fragment), len(tail)), 0, -1):
-            if tail.endswith(fragment[:size]):
-                return total + size, before, tail[: len(tail) - size]
-        return total, before, tail
+        size = _cut_inside(fragment, tail)
+        return total + size, before, tail[: len(tail) - size]
     return total, before, text[position:]
+
+
+def _cut_inside(fragment: str, tail: str) -> int:
+    """How long the longest start of ``fragment`` that ``tail`` ends with is (0: none).
+
+    Tried only where the fragment's first character is in the tail, leftmost
+    (longest) first, not at every length.
+
+    >>> _cut_inside(" cannot be larger", "size 16 cann"), _cut_inside(" now", "16 > x")
+    (5, 0)
+    """
+    if not fragment:
+        return 0
+    at = tail.find(fragment[0], max(0, len(tail) - len(fragment)))
+    while at >= 0:
+        if fragment.startswith(tail[at:]):
+            return len(tail) - at
+        at = tail.find(fragment[0], at + 1)
+    return 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,6 +152,35 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
             "vllm-project/vllm-omni",
             "vllm_omni/entrypoints/omni_base.py",
         ),
+        (
+            "models",
+            "NotImplementedError: No operator found for `memory_efficient_attention_forward`"
+            " with inputs:\n     query       : shape=(1, 1024, 8, 128) (torch.float32)",
+            "facebookresearch/xformers",
+            "xformers/ops/fmha/dispatch.py",
+        ),
+        (
+            "models",
+            "mistral_common.exceptions.InvalidMessageStructureException:"
+            " Unexpected role 'system' after role 'tool'",
+            "mistralai/mistral-common",
+            "src/mistral_common/protocol/instruct/validator.py",
+        ),
+        (
+            "serving",
+            "urllib3.exceptions.MaxRetryError: HTTPConnectionPool(host='localhost', port=30000):"
+            " Max retries exceeded with url: /generate (Caused by NewConnectionError("
+            "'<urllib3.connection.HTTPConnection object at 0x7f3a>: Failed to establish a new"
+            " connection: [Errno 111] Connection refused'))",
+            "urllib3/urllib3",
+            "src/urllib3/util/retry.py",
+        ),
+        (
+            "serving",
+            "httpx.RemoteProtocolError: Server disconnected without sending a response.",
+            "encode/httpcore",
+            "httpcore/_async/http11.py",
+        ),
     ],
 )
 def test_a_new_package_answers_its_own_message_through_the_entry_point(

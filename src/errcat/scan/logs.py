@@ -126,8 +126,11 @@ def iter_log_bytes(raw: IO[bytes], path: str) -> Iterator[str]:
     (``\r\n`` stays, a lone ``\r`` is not a line end). Compressed data is
     decompressed a MiB at most at a time. Damage (a truncated or corrupt
     stream, trailing bytes that are not more of it) raises
-    :class:`LogSourceError` naming ``path``, after every byte decoded before
-    it was given: nothing readable is lost.
+    :class:`LogSourceError` naming ``path``, after every whole line decoded
+    before it was given: nothing readable is lost. The unfinished line the
+    damage cut is not given (its length is in the error): the start of a
+    record cut short (``[2026-01-02 03:04``) would be read as more of the
+    message before it.
 
     >>> import gzip, io
     >>> list(iter_log_bytes(io.BytesIO(gzip.compress(b"a\nb\xff\n")), "x.gz"))
@@ -144,6 +147,7 @@ def iter_log_bytes(raw: IO[bytes], path: str) -> Iterator[str]:
     buffered: Any = raw if hasattr(raw, "peek") else io.BufferedReader(raw)
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     done = 0
+    tail = ""  # text after the last line end given: held until its line ends
     try:
         head = buffered.peek(4)[:4]
         if head.startswith(_GZIP_MAGIC):
@@ -154,24 +158,41 @@ def iter_log_bytes(raw: IO[bytes], path: str) -> Iterator[str]:
             blocks = iter(lambda: buffered.read(_READ), b"")
         for data in blocks:
             done += len(data)
-            text = decoder.decode(data)
+            text, tail = _whole_lines(tail + decoder.decode(data))
             if text:
                 yield text
     except _DamageError as exc:
-        text = decoder.decode(b"", final=True)
+        text, tail = _whole_lines(tail + decoder.decode(b"", final=True))
         if text:
             yield text
-        raise LogSourceError(path, f"damaged after {done} bytes of text: {exc}") from None
+        cut = f"; its unfinished last line ({len(tail)} characters) is not read" if tail else ""
+        raise LogSourceError(path, f"damaged after {done} bytes of text: {exc}{cut}") from None
     except LogSourceError:
         raise
     except (OSError, EOFError, ValueError) as exc:
-        text = decoder.decode(b"", final=True)
+        text = tail + decoder.decode(b"", final=True)
         if text:
             yield text
         raise LogSourceError(path, f"cannot read: {exc}") from None
-    text = decoder.decode(b"", final=True)
+    text = tail + decoder.decode(b"", final=True)
     if text:
         yield text
+
+
+#: A line longer than this is given without waiting for its end.
+_LONGEST_HELD = 1 << 20
+
+
+def _whole_lines(text: str) -> tuple[str, str]:
+    r"""``text`` split after its last line end: the whole lines, and the rest.
+
+    >>> _whole_lines("a\nb\nc"), _whole_lines("a\n"), _whole_lines("abc")
+    (('a\nb\n', 'c'), ('a\n', ''), ('', 'abc'))
+    """
+    end = text.rfind("\n") + 1
+    if end == 0 and len(text) > _LONGEST_HELD:
+        return text, ""
+    return text[:end], text[end:]
 
 
 def read_log(path: str | os.PathLike[str], *, stdin: IO[bytes] | None = None) -> Iterator[str]:

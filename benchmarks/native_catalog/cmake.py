@@ -34,6 +34,8 @@ False
 
 from __future__ import annotations
 
+from typing import Any
+
 from native_catalog.spec import Spec
 
 __all__ = ["RECORDS"]
@@ -61,15 +63,17 @@ _CUDA_FIX = (
     "nvcc --version  # release 12.8\nrm -rf build && pip install -e . --no-build-isolation"
 )
 
+
+def _cmake(**fields: Any) -> Spec:
+    """A CMake record: the repository, revision, class and tags every one shares."""
+    return Spec(repo=REPO, sha=SHA, error_class="cmake", tags=_TAGS, **fields)
+
+
 RECORDS = (
-    Spec(
+    _cmake(
         kind="tool-cmake-cuda",
-        repo=REPO,
         path="Source/cmGlobalGenerator.cxx",
         line=980,
-        sha=SHA,
-        error_class="cmake",
-        tags=_TAGS,
         template="No CMAKE_CUDA_COMPILER could be found.",
         pattern=_AT + r"No CMAKE_CUDA_COMPILER could be found\.(?s:\s.*)?",
         documentation="CMake was asked to build CUDA code (a project or enable_language with"
@@ -85,14 +89,10 @@ RECORDS = (
         ),
         references=("https://cmake.org/cmake/help/latest/envvar/CUDACXX.html",),
     ),
-    Spec(
+    _cmake(
         kind="tool-cmake-cuda",
-        repo=REPO,
         path="Modules/CMakeDetermineCompilerId.cmake",
         line=963,
-        sha=SHA,
-        error_class="cmake",
-        tags=_TAGS,
         template='Compiling the CUDA compiler identification source file "{source}" failed.',
         pattern=_AT + r'Compiling the CUDA compiler identification source file "([^"]+)"'
         r" failed\.(?s:\s.*)?",
@@ -118,14 +118,10 @@ RECORDS = (
         "rm -rf build && pip install -e . --no-build-isolation",
         references=("https://cmake.org/cmake/help/latest/envvar/CUDAHOSTCXX.html",),
     ),
-    Spec(
+    _cmake(
         kind="tool-cmake-cuda",
-        repo=REPO,
         path="Modules/CMakeDetermineCUDACompiler.cmake",
         line=321,
-        sha=SHA,
-        error_class="cmake",
-        tags=_TAGS,
         template="Failed to detect a default CUDA architecture.",
         pattern=_AT + r"Failed to detect a default CUDA architecture\.(?s:\s.*)?",
         documentation="No CUDA architectures were set (CMAKE_CUDA_ARCHITECTURES, or the"
@@ -152,14 +148,10 @@ RECORDS = (
             "https://github.com/instructlab/instructlab/issues/3144",
         ),
     ),
-    Spec(
+    _cmake(
         kind="tool-cmake-compiler",
-        repo=REPO,
         path="Source/cmGlobalGenerator.cxx",
         line=980,
-        sha=SHA,
-        error_class="cmake",
-        tags=_TAGS,
         template="No CMAKE_CXX_COMPILER could be found.",
         pattern=_AT + r"No CMAKE_(?:C|CXX)_COMPILER could be found\.(?s:\s.*)?",
         documentation="CMake found no C or C++ compiler for the build: the machine has no"

@@ -48,29 +48,3 @@ def test_any_detail_after_the_kill_still_fits(detail: str) -> None:
     text = f"{ray_core.NODE_LOW_ON_MEMORY.template}\nMemory on the node {detail}"
     pattern = ray_core.NODE_LOW_ON_MEMORY.envelope().record.message_pattern
     assert regex.fullmatch(pattern, text) is not None
-
-
-def test_a_dead_workers_cause_after_hydras_line_gets_rays_record_not_a_generic_one() -> None:
-    """verl's paste: the raylet's line, Hydra's 'Error executing job with overrides', then the
-    cause the GCS wrote (no exception class line): Ray's record, not a look-alike template."""
-    match = errcat.match_error(
-        study_stack_texts()["verl-472"], catalog=stack_package_catalog("distributed")
-    )
-    assert match is not None
-    assert match.record.repo == "ray-project/ray"
-    assert match.record.error_message == ray_core.WORKER_DIED.template
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    st.sampled_from(["SYSTEM_ERROR", "INTENDED_USER_EXIT", "USER_ERROR"]),
-    st.from_regex(r"zq[a-z]{1,10}( zq[a-z]{1,10}){0,5}\\.?", fullmatch=True),
-)
-def test_any_exit_type_and_detail_fit_the_dead_worker_pattern(exit_type: str, detail: str) -> None:
-    text = (
-        "The actor is dead because its worker process has died. Worker exit type:"
-        f" {exit_type} Worker exit detail: {detail}"
-    )
-    pattern = ray_core.WORKER_DIED.envelope().record.message_pattern
-    assert regex.fullmatch(pattern, text) is not None
-    assert regex.fullmatch(pattern, text.replace("worker process", "driver process")) is None

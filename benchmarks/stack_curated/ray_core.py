@@ -1,4 +1,4 @@
-"""Ray errors whose text Ray's C++ core writes: a memory-monitor kill, a ``ray.get`` timeout, a dead worker.
+"""Ray errors whose text Ray's C++ core writes: the memory monitor's kill and ``ray.get`` timing out.
 
 ``ray.exceptions.OutOfMemoryError`` and ``GetTimeoutError`` are plain carriers in
 ``python/ray/exceptions.py`` (the first stores the message it is given, the second
@@ -8,17 +8,12 @@ timed out: some object(s) not ready." when ``ray.get(..., timeout=...)`` expires
 The miner reads ``raise`` statements, so neither text reached the distributed
 package. RL frameworks on Ray (verl, OpenRLHF, SimpleVLA-RL) and Ray Data's actor
 pools running vLLM print them, often after their own words, or only the class in an
-issue title. The GCS writes the cause an ``ActorDiedError`` carries when the actor's
-worker process died ("The actor is dead because its worker process has died. Worker
-exit type: ... Worker exit detail: ..."); a paste often shows that line without the
-exception's own first line, after Hydra's "Error executing job with overrides" line.
+issue title.
 
 Read in the ray 2.58.0 wheel (the newest ray the distributed package mines); the
 links point at the classes. Threads learned from (even-numbered, in
 benchmarks/data/study_stack.jsonl): PRIME-RL/SimpleVLA-RL#30, OpenRLHF/OpenRLHF#936,
-vllm-project/vllm#9694, verl-project/verl#472. The dead-worker text was read in the GCS's
-``src/ray/gcs/gcs_actor_manager.cc`` (``GenWorkerDiedCause``) at the commit the link names;
-its line was not counted, so the link points at the file.
+vllm-project/vllm#9694.
 
 >>> import regex
 >>> oom = "Task was killed due to the node running low on memory."
@@ -29,22 +24,16 @@ True
 True
 >>> bool(regex.fullmatch(GET_TIMED_OUT.envelope().record.message_pattern, "Get timed out"))
 False
->>> dead = (
-...     "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR"
-...     " Worker exit detail: Worker unexpectedly exits with a connection error code 2."
-... )
->>> bool(regex.fullmatch(WORKER_DIED.envelope().record.message_pattern, dead))
-True
 >>> len(RECORDS)
-3
+2
 """
 
 from __future__ import annotations
 
-from stack_curated.ray_errors import ACTOR_DIED, PATH, RAY, TAG
+from stack_curated.ray_errors import PATH, RAY, TAG
 from stack_curated.spec import Curated
 
-__all__ = ["GET_TIMED_OUT", "NODE_LOW_ON_MEMORY", "RECORDS", "WORKER_DIED"]
+__all__ = ["GET_TIMED_OUT", "NODE_LOW_ON_MEMORY", "RECORDS"]
 
 
 NODE_LOW_ON_MEMORY = Curated(
@@ -128,37 +117,4 @@ GET_TIMED_OUT = Curated(
     ),
 )
 
-#: The GCS's text for an actor whose worker process died, at the commit it was read.
-GCS_SHA = "e58c6c304ca23b7874875b833e3efb65824d4d86"
-
-WORKER_DIED = Curated(
-    repo=RAY,
-    path="src/ray/gcs/gcs_actor_manager.cc",
-    line=1,
-    revision=GCS_SHA,
-    error_class="ray.exceptions.ActorDiedError",
-    template="The actor is dead because its worker process has died. Worker exit type:"
-    " {exit_type} Worker exit detail: {detail}",
-    pattern=r"The actor is dead because its worker process has died\. Worker exit type:"
-    r" (\w+);? Worker exit detail: (?s:(.+))",
-    error_type="runtime",
-    documentation="The cause Ray's GCS records when an actor's worker process exits, and"
-    " that ActorDiedError carries under its first line: the exit type (SYSTEM_ERROR: the"
-    " process was killed or crashed; INTENDED_USER_EXIT: it was stopped on purpose) and"
-    " the detail the raylet saw ('connection error code 2. End of file' means the process"
-    " vanished without a Python error: the OOM killer, a segfault in native code, ray stop"
-    " --force). The Python code that called the actor did nothing wrong; the worker's own"
-    " death is in its log. In RL frameworks on Ray (verl, OpenRLHF) the worker is"
-    " usually the colocated one that holds the trainer and the vLLM or sglang rollout.",
-    solutions=ACTOR_DIED.solutions,
-    example_fix=ACTOR_DIED.example_fix,
-    trigger=ACTOR_DIED.trigger,
-    prevention=ACTOR_DIED.prevention,
-    tags=("ray", "errcat:base:RayActorError"),
-    references=(
-        "ray src/ray/gcs/gcs_actor_manager.cc GenWorkerDiedCause",
-        "https://github.com/verl-project/verl/issues/472",
-    ),
-)
-
-RECORDS = (NODE_LOW_ON_MEMORY, GET_TIMED_OUT, WORKER_DIED)
+RECORDS = (NODE_LOW_ON_MEMORY, GET_TIMED_OUT)

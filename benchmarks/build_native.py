@@ -33,6 +33,7 @@ from typing import Any
 from errcat.mine.cpp import mine_cpp_git
 from native_catalog import (
     builds,
+    cmake,
     comms,
     crash,
     cuda,
@@ -59,6 +60,7 @@ SPECS: tuple[Spec, ...] = (
     *imports.RECORDS,
     *tools.RECORDS,
     *builds.RECORDS,
+    *cmake.RECORDS,
     *watchdog.RECORDS,
 )
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import regex
 
 from conftest import make_envelope
 from errcat.catalog import Catalog
@@ -20,6 +21,7 @@ if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
 import build_native  # noqa: E402
+from native_catalog import cmake  # noqa: E402
 from native_catalog.spec import KINDS  # noqa: E402
 
 FILES = sorted((ROOT / "curated").glob("*.native.jsonl"))
@@ -210,6 +212,38 @@ def native() -> Catalog:
             {"requirement": "vllm==0.33.0"},
         ),
         ("ERROR: Failed building wheel for flash-attn", "tool-pip-build", {"name": "flash-attn"}),
+        (
+            "ERROR: No matching distribution found for torch==2.3.1",
+            "tool-pip-no-version",
+            {"requirement": "torch==2.3.1"},
+        ),
+        (
+            "CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CUDA_COMPILER could be"
+            " found.\n\n  Tell CMake where to find the compiler by setting either the"
+            ' environment\n  variable "CUDACXX" or the CMake cache entry CMAKE_CUDA_COMPILER',
+            "tool-cmake-cuda",
+            {},
+        ),
+        (
+            "CMake Error at /usr/share/cmake-3.28/Modules/CMakeDetermineCUDACompiler.cmake:270"
+            " (message):\n  Failed to detect a default CUDA architecture.\n\n  Compiler"
+            " output:\n\nCall Stack (most recent call first):\n  CMakeLists.txt:27"
+            " (enable_language)",
+            "tool-cmake-cuda",
+            {},
+        ),
+        (
+            "CMake Error at /usr/share/cmake-3.22/Modules/CMakeDetermineCompilerId.cmake:726"
+            " (message):\n  Compiling the CUDA compiler identification source file\n"
+            '  "CMakeCUDACompilerId.cu" failed.\n\n  Compiler: CMAKE_CUDA_COMPILER-NOTFOUND',
+            "tool-cmake-cuda",
+            {"source": "CMakeCUDACompilerId.cu"},
+        ),
+        (
+            "CMake Error at CMakeLists.txt:25 (project):\n  No CMAKE_CXX_COMPILER could be found.",
+            "tool-cmake-compiler",
+            {},
+        ),
     ],
 )
 def test_real_shapes_answer_with_their_kind(
@@ -295,3 +329,13 @@ def test_a_project_s_own_raise_of_the_import_wording_wins_at_its_raise_frame() -
     assert bare is not None and bare.summary.repo == "python/cpython"
     items = [LintItem(e.record, "test", n) for n, e in enumerate([*envelopes, own], 1)]
     assert not [str(f) for f in lint_records(items) if f.level == "error"]
+
+
+def test_a_cmake_record_for_cuda_does_not_answer_a_c_compiler_it_lacks() -> None:
+    """The CUDA compiler record and the C/C++ one split on the language CMake names."""
+    cuda = cmake.RECORDS[0].envelope()["record"]["messagePattern"]
+    other = cmake.RECORDS[3].envelope()["record"]["messagePattern"]
+    assert regex.fullmatch(cuda, "No CMAKE_CUDA_COMPILER could be found.")
+    assert not regex.fullmatch(cuda, "No CMAKE_C_COMPILER could be found.")
+    assert not regex.fullmatch(other, "No CMAKE_CUDA_COMPILER could be found.")
+    assert not regex.fullmatch(other, "No CMAKE_Java_COMPILER could be found.")

@@ -67,6 +67,8 @@ KINDS = frozenset(
         "tool-pip-build",
         "tool-pip-conflict",
         "tool-uv-build",
+        "tool-cmake-cuda",
+        "tool-cmake-compiler",
         # HTTP statuses of the engines' OpenAI-compatible servers (native_catalog.http).
         *(f"http-{code}" for code in (400, 401, 403, 404, 413, 422, 429, 500, 502, 503, 504)),
         # ... and the Hugging Face Hub's refusals while a model downloads (native_catalog.http_hub)

@@ -26,6 +26,7 @@ MOBY_SHA = "dedf5747cca3b8cc64ee15ee8799c7c429751f01"
 MOBY_LINE = 48
 PIP_NO_VERSION_SHA = "895eb8c617e0a3e4f8ec0b4ce9245a1073e7f016"
 PIP_NO_VERSION_LINE = 387
+PIP_NO_DISTRIBUTION_LINE = 391
 PIP_BUILD_SHA = "09103e83e35dc6ba95639710148c100498010dfe"
 PIP_BUILD_LINE = 33
 #: After a failed build, pip's install command stops on the whole set (install.py):
@@ -74,6 +75,37 @@ _PIP_STOP_DOC = (
     " deep_gemm) a source build needs the CUDA toolkit matching the installed torch, a"
     " supported compiler and much memory; on Windows, vllm publishes no wheels at all."
 )
+
+_NO_VERSION_DOC = (
+    "pip found no release of the package with a wheel for this Python and"
+    " platform, or no release with that version. The engines publish Linux wheels for a"
+    " range of Python versions only; macOS and Windows get no CUDA wheels, and a version"
+    " pinned too new or too old for the Python in use is not offered. '(from versions:"
+    " none)' means no release fits this Python or platform at all. A package's own pins"
+    " count too: an sdist whose build needs torch==2.3.1 fails so on a platform that torch"
+    " release has no wheel for."
+)
+_NO_VERSION_SOLUTIONS = (
+    "Check the Python version against the engine's supported range (python --version;"
+    " the engine's installation page) and use a venv with a supported one",
+    "Check the platform: the engines' CUDA wheels are for Linux (x86_64, aarch64); on"
+    " Windows use WSL2, on macOS the CPU or Metal builds their docs describe",
+    "Pick a version pip lists after 'from versions:', or the engine's docker image",
+)
+_NO_VERSION_FIX = (
+    "# before\npython3.8 -m pip install vllm==0.33.0  # Could not find a"
+    " version that satisfies the requirement\n# after\nuv venv --python 3.12 && source"
+    " .venv/bin/activate\nuv pip install vllm==0.33.0"
+)
+#: pip logs the first line and raises DistributionNotFound with the second (factory.py).
+_NO_VERSION = (
+    (PIP_NO_VERSION_LINE, "Could not find a version that satisfies the requirement {requirement}",
+     r"(?:ERROR: )?Could not find a version that satisfies the requirement (\S+)"
+     r"(?: \(from versions: [^)]*\))?", ("https://pip.pypa.io/en/stable/topics/dependency-resolution/",)),
+    (PIP_NO_DISTRIBUTION_LINE, "No matching distribution found for {requirement}",
+     r"(?:ERROR: )?No matching distribution found for (\S+)",
+     ("https://github.com/vllm-project/vllm/issues/6622",)),
+)  # fmt: skip
 
 _JIT = (
     "Triton compiles a small C launcher the first time a kernel runs (torch.compile, the"
@@ -179,33 +211,23 @@ RECORDS = (
             "install-guide.html",
         ),
     ),
-    Spec(
-        kind="tool-pip-no-version",
-        repo="pypa/pip",
-        path="src/pip/_internal/resolution/resolvelib/factory.py",
-        line=PIP_NO_VERSION_LINE,
-        sha=PIP_NO_VERSION_SHA,
-        error_class="pip",
-        tags=("errcat:tool:pip", "install"),
-        template="Could not find a version that satisfies the requirement {requirement}",
-        pattern=r"(?:ERROR: )?Could not find a version that satisfies the requirement (\S+)"
-        r"(?: \(from versions: [^)]*\))?",
-        documentation="pip found no release of the package with a wheel for this Python and"
-        " platform, or no release with that version. The engines publish Linux wheels for a"
-        " range of Python versions only; macOS and Windows get no CUDA wheels, and a version"
-        " pinned too new or too old for the Python in use is not offered. '(from versions:"
-        " none)' means no release fits this Python or platform at all.",
-        solutions=(
-            "Check the Python version against the engine's supported range (python --version;"
-            " the engine's installation page) and use a venv with a supported one",
-            "Check the platform: the engines' CUDA wheels are for Linux (x86_64, aarch64); on"
-            " Windows use WSL2, on macOS the CPU or Metal builds their docs describe",
-            "Pick a version pip lists after 'from versions:', or the engine's docker image",
-        ),
-        example_fix="# before\npython3.8 -m pip install vllm==0.33.0  # Could not find a"
-        " version that satisfies the requirement\n# after\nuv venv --python 3.12 && source"
-        " .venv/bin/activate\nuv pip install vllm==0.33.0",
-        references=("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
+    *(
+        Spec(
+            kind="tool-pip-no-version",
+            repo="pypa/pip",
+            path="src/pip/_internal/resolution/resolvelib/factory.py",
+            line=line,
+            sha=PIP_NO_VERSION_SHA,
+            error_class="pip",
+            tags=("errcat:tool:pip", "install"),
+            template=template,
+            pattern=pattern,
+            documentation=_NO_VERSION_DOC,
+            solutions=_NO_VERSION_SOLUTIONS,
+            example_fix=_NO_VERSION_FIX,
+            references=references,
+        )
+        for line, template, pattern, references in _NO_VERSION
     ),
     Spec(
         kind="tool-pip-build",

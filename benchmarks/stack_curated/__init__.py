@@ -3,14 +3,16 @@
 ``SOURCES.json`` names a package's groups under ``curated``; :func:`curated`
 returns their envelopes. Groups: ``argparse`` (command-line errors),
 ``symbols`` (``undefined symbol`` by whose symbol), ``kernels`` (flashinfer's and DeepEP's most pasted C++
-errors), ``torch-native`` (torch's most pasted ATen, c10 and autograd C++ errors), ``trl-server`` (trl's
+errors), ``torch-native`` (torch's most pasted ATen, c10 and autograd C++ errors), ``torch-runtime``
+(torch's C++ errors before a model runs: no NVIDIA driver, a TCPStore that cannot be reached), ``trl-server`` (trl's
 vLLM client answered 404 by a server without its routes), ``pydantic-core`` (the
 validation error types, read from a pydantic-core git mirror at the commit
 ``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``),
 ``ray-errors`` (ray's dead-actor and dead-worker exceptions, whose text the
 exception class writes), ``ports`` (a port another process holds: pyzmq's, asyncio's
 and the socket's ``Address already in use``), ``safetensors`` (a weight shard that is
-not, or not all, a safetensors file), ``ray-core`` (the texts Ray's C++ core writes: the memory
+not, or not all, a safetensors file), ``tokenizers`` (a ``tokenizer.json`` the installed
+tokenizers cannot read), ``ray-core`` (the texts Ray's C++ core writes: the memory
 monitor's kill, ``ray.get`` timing out), ``chat-templates`` (the models' own chat-template
 refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
 driver errors).
@@ -33,7 +35,9 @@ from stack_curated import (
     ray_errors,
     safetensors_errors,
     symbols,
+    tokenizers_errors,
     torch_native,
+    torch_runtime,
     triton_driver,
     trl_server,
 )
@@ -60,6 +64,8 @@ def curated(
             out += kernels.RECORDS
         elif group == "torch-native":
             out += torch_native.RECORDS
+        elif group == "torch-runtime":
+            out += torch_runtime.RECORDS
         elif group == "trl-server":
             out += trl_server.RECORDS
         elif group == "ray-errors":
@@ -68,6 +74,8 @@ def curated(
             out += ports.RECORDS
         elif group == "safetensors":
             out += safetensors_errors.RECORDS
+        elif group == "tokenizers":
+            out += tokenizers_errors.RECORDS
         elif group == "ray-core":
             out += ray_core.RECORDS
         elif group == "chat-templates":

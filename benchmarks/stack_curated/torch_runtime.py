@@ -1,0 +1,136 @@
+r"""torch's C++ errors before a model runs: no driver for CUDA, a process group that cannot rendezvous.
+
+Both are thrown in C++ and reach Python with no frame of their own: c10's device
+count check (``c10/cuda/CUDAFunctions.cpp``) when the CUDA runtime reports no
+driver at all, and c10d's socket connect (``torch/csrc/distributed/c10d/socket.cpp``)
+when a ``TCPStore`` client never reaches the store's host and port before its
+timeout; the second reaches Python as ``torch.distributed.DistNetworkError``. The
+engines hit the first when a container is started without the GPUs (or a driver)
+and the second when a multi-node or RL setup points its ranks at an address or
+port they cannot reach: a weight-sync group between a trainer and a vLLM server,
+vllm's ``StatelessProcessGroup``, torchrun's rendezvous, sglang's
+``--dist-init-addr``.
+
+Sources were read in pytorch/pytorch at v2.14.1 (the release the engines pin); their
+lines were not counted at the tag, so the links point at the files (line 1), and the
+functions are named in the records' sources. Threads learned from (even-numbered, in
+benchmarks/data/study_stack.jsonl): vllm-project/vllm#19670, huggingface/trl#4538,
+bentoml/OpenLLM#746.
+
+>>> import regex
+>>> line = "The client socket has timed out after 600000ms while trying to connect to (172.17.0.9, 46229)."
+>>> bool(regex.fullmatch(STORE_CONNECT_TIMEOUT.envelope().record.message_pattern, line))
+True
+>>> old = (
+...     "The client socket has timed out after 1800s while trying to connect to (127.0.0.1, 29500)."
+... )
+>>> bool(regex.fullmatch(STORE_CONNECT_TIMEOUT.envelope().record.message_pattern, old))
+True
+>>> short = "Found no NVIDIA driver on your system."
+>>> bool(regex.fullmatch(NO_DRIVER.envelope().record.message_pattern, short))
+True
+>>> len(RECORDS)
+2
+"""
+
+from __future__ import annotations
+
+from errcat.imports.site import HIDDEN_SITE_TAG
+from stack_curated.spec import Curated
+
+__all__ = ["NO_DRIVER", "RECORDS", "STORE_CONNECT_TIMEOUT"]
+
+TORCH = "pytorch/pytorch"
+TAG = "v2.14.1"
+
+STORE_CONNECT_TIMEOUT = Curated(
+    repo=TORCH,
+    path="torch/csrc/distributed/c10d/socket.cpp",
+    line=1,
+    revision=TAG,
+    error_class="torch.distributed.DistNetworkError",
+    template="The client socket has timed out after {timeout} while trying to connect to"
+    " ({host}, {port}).",
+    pattern=r"The client socket has timed out after (\S+) while trying to connect to"
+    r" \((.+?), (\d+)\)\.?",
+    error_type="network",
+    documentation="A torch.distributed TCPStore client (the rendezvous every process group"
+    " starts with) tried for the whole timeout to reach the store at the host and port it"
+    " names, and nothing answered. The store is served by rank 0 (or by the process that"
+    " created the group): that process is not running yet or has died, the host is the"
+    " wrong one (a container's own address, 127.0.0.1 on another node, a hostname that"
+    " resolves elsewhere), the port is closed by a firewall or not published from a"
+    " container, or two jobs use the same port. In RL setups the trainer and the vLLM"
+    " server must name the same host and port for their weight-sync group, and the"
+    " server must be up before the trainer connects.",
+    solutions=(
+        "Check the address from the failing node: nc -zv <host> <port> (or python -c"
+        " 'import socket; socket.create_connection((\"<host>\", <port>), 5)'); use the node's"
+        " reachable IP, not 127.0.0.1 or a container-internal address",
+        "Make the store's host and port reachable: open the port in the firewall, run"
+        " containers with --network host (or publish the port), and set MASTER_ADDR and"
+        " MASTER_PORT to the rank-0 node's IP and a free port (sglang: --dist-init-addr"
+        " <ip>:<port> on every node; vllm multi-node: VLLM_HOST_IP=<this node's ip>)",
+        "Pin the network interface when a node has several: export"
+        " GLOO_SOCKET_IFNAME=eth0 and NCCL_SOCKET_IFNAME=eth0 (the interface that carries"
+        " the node's IP)",
+        "Start the side that serves the store first (rank 0; in TRL the vLLM server with"
+        " trl vllm-serve) and make sure it did not exit with its own error",
+    ),
+    example_fix="# before: node 2 points at an address it cannot reach\n"
+    "python -m sglang.launch_server --model-path M --tp 16 --nnodes 2 --node-rank 1"
+    " --dist-init-addr 127.0.0.1:5000\n"
+    "# after: the rank-0 node's reachable IP on both nodes\n"
+    "python -m sglang.launch_server --model-path M --tp 16 --nnodes 2 --node-rank 1"
+    " --dist-init-addr 10.0.0.1:5000",
+    trigger="Creating a process group or TCPStore whose host and port the process cannot"
+    " reach before the connect timeout.",
+    prevention=(
+        "Check every node can reach rank 0's IP and port before a multi-node launch (nc -zv"
+        " <ip> <port>)",
+    ),
+    tags=("distributed", "c10d", HIDDEN_SITE_TAG),
+    references=(
+        "torch/csrc/distributed/c10d/socket.cpp SocketConnectOp::throwTimeoutError",
+        "https://github.com/vllm-project/vllm/issues/19670",
+        "https://github.com/huggingface/trl/issues/4538",
+    ),
+)
+
+NO_DRIVER = Curated(
+    repo=TORCH,
+    path="c10/cuda/CUDAFunctions.cpp",
+    line=1,
+    revision=TAG,
+    error_class="RuntimeError",
+    template="Found no NVIDIA driver on your system. Please check that you have an NVIDIA"
+    " GPU and installed a driver from http://www.nvidia.com/Download/index.aspx",
+    pattern=r"Found no NVIDIA driver on your system\.(?: Please check that you have an NVIDIA"
+    r" GPU and installed a driver from \S+)?",
+    error_type="environment",
+    documentation="torch asked the CUDA runtime how many GPUs there are and was told there is"
+    " no driver at all: the process sees no NVIDIA kernel driver. On a bare machine the"
+    " driver is not installed or not loaded (nvidia-smi fails too); in a container the GPUs"
+    " were not passed in (docker run without --gpus, a Kubernetes pod without the NVIDIA"
+    " runtime class), so the driver's libraries are not mounted. A CPU-only machine with a"
+    " CUDA build of torch gives the same message when code asks for cuda.",
+    solutions=(
+        "Check the driver where the engine runs: nvidia-smi must list the GPUs (on the host,"
+        " and inside the container)",
+        "Start containers with the GPUs: docker run --gpus all ... (and install the NVIDIA"
+        " Container Toolkit on the host if docker refuses --gpus); in Kubernetes request"
+        " nvidia.com/gpu and set runtimeClassName: nvidia",
+        "On a bare machine install and load the driver (sudo ubuntu-drivers install, then"
+        " reboot), or run on a machine that has an NVIDIA GPU",
+    ),
+    example_fix="# before\ndocker run vllm/vllm-openai --model M  # Found no NVIDIA driver on"
+    " your system\n# after\ndocker run --gpus all vllm/vllm-openai --model M",
+    trigger="A CUDA call in a process that sees no NVIDIA driver.",
+    tags=("cuda", "driver", HIDDEN_SITE_TAG),
+    references=(
+        "c10/cuda/CUDAFunctions.cpp device_count_impl (the driver_version check)",
+        "https://github.com/bentoml/OpenLLM/issues/746",
+    ),
+)
+
+RECORDS: tuple[Curated, ...] = (STORE_CONNECT_TIMEOUT, NO_DRIVER)

@@ -16,7 +16,10 @@ one project too. The model keeps:
 * ``builtin``, ``builtin_classes`` and ``builtin_examples``: the wording of
   each message in the fit half of ``--builtin`` (exceptions raised outside
   Python code), alone, with its class (:func:`errcat.background.class_key`),
-  and three of its messages as printed.
+  and three of its messages as printed;
+* ``call_wordings``: C's call errors whatever callable they name
+  (:func:`errcat.background.call_wordings`), worked out from those examples
+  here, so that no process that matches a message works them out.
 
 ``--keep-tables`` keeps the words and shapes of the current model and rebuilds
 only the builtin wordings, without mining; without ``--builtin`` it keeps the
@@ -52,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from cpython_c_messages import c_messages, example_of, wording_of
+from errcat import background
 from errcat.background import builtin_wording, class_key, shape_key, shape_words
 from errcat.mine import mine_paths
 from errcat.patterns import literal_fragments
@@ -218,21 +222,25 @@ def main() -> int:
         c_source, source_classes = str(kept.get("cSource", "")), set(kept.get("c_source", []))
         for wording, found in kept.get("c_source_examples", {}).items():
             source_examples[wording].update(found)
+    source_shortest, shortest = _shortest(source_examples), _shortest(examples)
     model = {
         "builtin": sorted(builtin),
         "builtin_classes": sorted(classes),
         # What the C source raises, apart from what a harvest saw raised (load() joins them).
         "c_source": sorted(source_classes),
         # C's own form of a source wording no harvested message showed (the three shortest).
-        "c_source_examples": _shortest(source_examples),
+        "c_source_examples": source_shortest,
         "cSource": c_source,
         # The three shortest of each wording (then by text): enough to tell its form.
-        "builtin_examples": _shortest(examples),
+        "builtin_examples": shortest,
         "version": time.strftime("%Y-%m-%d"),
         "templates": templates,
         "projects": projects,
         "words": words,
         "shapes": shapes,
+        # C's call errors whatever callable they name, worked out here, not in each
+        # process that matches a message (from the examples as load() joins them).
+        "call_wordings": background.call_wordings({**source_shortest, **shortest}),
     }
     raw = json.dumps(model, sort_keys=True, separators=(",", ":")).encode()
     args.output.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))

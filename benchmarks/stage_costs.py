@@ -56,6 +56,7 @@ STAGES: tuple[tuple[str, str, str, int, bool], ...] = (
     ("errcat.matcher.collect", "_candidates", "relate hits", 0, True),
     ("errcat.matcher.collect", "_Collector.add", "score (add)", 0, False),
     ("errcat.matcher.collect", "_text_evidence", "text evidence", 1, False),
+    ("errcat.background", "c_origin", "did C print it", 2, False),
     ("errcat.matcher.collect", "record_evidence", "record evidence", 1, False),
     ("errcat.matcher.collect", "_score", "weigh", 1, False),
     ("errcat.matcher.collect", "Match", "build Match", 1, False),

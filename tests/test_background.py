@@ -98,3 +98,22 @@ def test_a_project_s_own_words_after_a_call_are_not_c_s() -> None:
     message = "Config.__init__() needs a tokenizer when the model has none"
     assert not background.message_raised_by_builtins(message, "TypeError")
     assert background.call_free(message) == "needs a tokenizer when the model has none"
+
+
+def test_the_shipped_call_error_table_is_the_one_its_examples_give() -> None:
+    # Stored when the model is built (no process works it out), it must be what
+    # call_wordings gives for the examples as load() joins them: a model rebuilt
+    # without it would otherwise answer call errors otherwise.
+    model = background.load()
+    worked_out = background.call_wordings(model.builtin_examples)
+    assert {k: tuple(v) for k, v in worked_out.items()} == model.call_wordings
+    assert len(model.call_wordings) > 20
+
+
+def test_the_call_error_table_keys_the_words_after_the_callable() -> None:
+    free = "zqa zqb zqc zqd"
+    examples = {"zqf zqa zqb zqc zqd": ("zqf() zqa zqb zqc zqd",), "zqa": ("zqa",)}
+    table = background.call_wordings(examples)
+    assert table == {free: ["zqf zqa zqb zqc zqd"]}
+    # Fewer than three words after the callable say nothing of C.
+    assert background.call_wordings({"zqf zqa": ("zqf() zqa",)}) == {}

@@ -47,7 +47,7 @@ import math
 import re
 import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import NamedTuple
@@ -59,6 +59,7 @@ __all__ = [
     "builtin_wording",
     "c_examples",
     "c_origin",
+    "call_wordings",
     "class_key",
     "fingerprint",
     "information",
@@ -133,6 +134,9 @@ class Background:
     builtin_classes: frozenset[str] = frozenset()
     #: A few of C's messages of each wording, as printed.
     builtin_examples: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: C's call errors: each wording after the callable, the wordings above it is
+    #: the call error of (:func:`call_wordings`).
+    call_wordings: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def word_bits(self, word: str) -> float:
         """Bits of evidence in one word: ``log2(templates / (1 + templates holding it))``."""
@@ -153,6 +157,14 @@ def load() -> Background:
                 raw = resources.files("errcat").joinpath(_RESOURCE).read_bytes()
                 data = json.loads(gzip.decompress(raw))
                 source = frozenset(data.get("c_source", ()))
+                examples = {
+                    k: tuple(v)
+                    for table in ("c_source_examples", "builtin_examples")
+                    for k, v in data.get(table, {}).items()
+                }
+                calls = data.get("call_wordings")
+                if calls is None:  # a model built before it was stored
+                    calls = call_wordings(examples)
                 _LOADED = Background(
                     version=str(data["version"]),
                     templates=int(data["templates"]),
@@ -161,11 +173,8 @@ def load() -> Background:
                     builtin=frozenset(data.get("builtin", ()))
                     | {key.split(_CLASS_SEP, 1)[1] for key in source},
                     builtin_classes=frozenset(data.get("builtin_classes", ())) | source,
-                    builtin_examples={
-                        k: tuple(v)
-                        for table in ("c_source_examples", "builtin_examples")
-                        for k, v in data.get(table, {}).items()
-                    },
+                    builtin_examples=examples,
+                    call_wordings={k: tuple(v) for k, v in calls.items()},
                 )
     return _LOADED
 
@@ -306,36 +315,29 @@ def call_free(message: str) -> str:
     return message[found.end() :] if found else message
 
 
-@dataclass(frozen=True, slots=True)
-class _CallWordings:
-    """C's call errors with the callable left out: wordings, class keys, examples by wording."""
-
-    wordings: frozenset[str]
-    classes: frozenset[str]
-    examples: dict[str, tuple[str, ...]]
-
-
 #: A call error's words after the callable, at least (fewer say nothing of C).
 _CALL_WORDS = 3
 
 
-@functools.lru_cache(maxsize=1)
-def _call_table() -> _CallWordings:
-    """C's call errors whatever callable they name, from the model's examples.
+def call_wordings(examples: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """C's call errors whatever callable they name: each wording without it, and whose it is.
 
-    The model keeps each C message's wording with the callable's name in it
-    (``storeaction init got an unexpected keyword argument``): the same error of
-    any other callable (a project's ``Config``) would not be C's by that key.
+    ``examples`` is :attr:`Background.builtin_examples`. The model keeps each C
+    message's wording with the callable's name in it (``storeaction init got an
+    unexpected keyword argument``): the same error of any other callable (a
+    project's ``Config``) would not be C's by that key. Maps each wording after
+    the callable (:func:`call_free`) to the model's wordings whose examples
+    print it, in the order of ``examples``. Worked out once, when the model is
+    built (``call_wordings`` in its file; :func:`load` works it out for a model
+    without), not while a message is matched.
+
+    >>> call_wordings({"f takes no keyword arguments": ["f() takes no keyword arguments"]})
+    {'takes no keyword arguments': ['f takes no keyword arguments']}
+    >>> call_wordings({"list index out of range": ["list index out of range"]})
+    {}
     """
-    model = load()
-    classes: dict[str, set[str]] = {}
-    for key in model.builtin_classes:
-        name, _, wording = key.partition("\x1f")
-        classes.setdefault(wording, set()).add(name)
-    wordings: set[str] = set()
-    keys: set[str] = set()
-    examples: dict[str, list[str]] = {}
-    for wording, printed in model.builtin_examples.items():
+    found: dict[str, list[str]] = {}
+    for wording, printed in examples.items():
         for example in printed:
             if "() " not in example:
                 continue  # no call error (most of C's messages): no regex run
@@ -345,16 +347,17 @@ def _call_table() -> _CallWordings:
             free = builtin_wording(rest)
             if len(free.split()) < _CALL_WORDS:
                 continue
-            wordings.add(free)
-            keys.update(class_key(name, free) for name in classes.get(wording, ()))
-            examples.setdefault(free, []).append(example)
-    return _CallWordings(
-        frozenset(wordings), frozenset(keys), {k: tuple(v) for k, v in examples.items()}
-    )
+            owners = found.setdefault(free, [])
+            if wording not in owners:
+                owners.append(wording)
+    return found
 
 
 def _call_raises(message: str, error_class: str | None) -> bool:
     """Whether the message is one of C's call errors, whatever callable it names.
+
+    With ``error_class``, only when C raised one of the wordings it is the call
+    error of as that class.
 
     >>> _call_raises("Config.__init__() got an unexpected keyword argument 'z'", "TypeError")
     True
@@ -364,13 +367,13 @@ def _call_raises(message: str, error_class: str | None) -> bool:
     rest = call_free(message)
     if rest == message:
         return False
-    wording = builtin_wording(rest)
-    table = _call_table()
-    if wording not in table.wordings:
+    model = load()
+    owners = model.call_wordings.get(builtin_wording(rest))
+    if not owners:
         return False
-    if error_class is None or not table.classes:
+    if error_class is None or not model.builtin_classes:
         return True
-    return class_key(error_class, wording) in table.classes
+    return any(class_key(error_class, wording) in model.builtin_classes for wording in owners)
 
 
 def raised_by_builtins(fragments: Sequence[str], error_class: str | None = None) -> bool:
@@ -472,7 +475,26 @@ def c_origin(
 def _call_examples(message: str) -> tuple[str, ...]:
     """C's call errors of the message's words, whatever callable each names."""
     rest = call_free(message)
-    return () if rest == message else _call_table().examples.get(builtin_wording(rest), ())
+    return () if rest == message else _call_examples_of(builtin_wording(rest))
+
+
+@functools.lru_cache(maxsize=1024)
+def _call_examples_of(free: str) -> tuple[str, ...]:
+    """C's call errors whose words after the callable are ``free``, as C printed them.
+
+    >>> examples = _call_examples_of("got an unexpected keyword argument")
+    >>> all("() got an unexpected keyword argument" in m for m in examples), len(examples) > 1
+    (True, True)
+    """
+    model = load()
+    return tuple(
+        example
+        for wording in model.call_wordings.get(free, ())
+        for example in model.builtin_examples.get(wording, ())
+        if "() " in example
+        and (rest := call_free(example)) != example
+        and builtin_wording(rest) == free
+    )
 
 
 @functools.lru_cache(maxsize=4096)

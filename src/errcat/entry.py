@@ -121,10 +121,9 @@ class Entry:
         (True, False)
         """
         if self._whole is None:
+            # A template's pattern: its pieces already say (:attr:`wordless`).
             self._whole = (
-                pieces_wordless(self.pieces)
-                if self.pieces is not None
-                else whole_message_only(self.pattern)
+                self.wordless if self.pieces is not None else whole_message_only(self.pattern)
             )
         return self._whole
 

@@ -202,25 +202,30 @@ class FileStore:
     def position_of(self, key: str) -> int | None:
         """Position of the record with this id, else of the first with this slug."""
         for order, field in ((self._by_id, 0), (self._by_slug, 1)):
-
-            def spelled(n: int, f: int = field) -> str:
-                return self._field(n, f)
-
-            at = bisect.bisect_left(order, key, key=spelled)
-            if at < len(order) and spelled(order[at]) == key:
-                return int(order[at])
+            run = self._run(order, field, key)
+            if run:
+                return run[0]
         return None
 
     def with_slug(self, slug: str) -> Sequence[int]:
         """Positions of every record with this slug: a run of the slug order, found by bisection."""
+        return self._run(self._by_slug, 1, slug, every=True)
+
+    def _run(self, order: Sequence[int], field: int, key: str, *, every: bool = False) -> list[int]:
+        """Positions in ``order`` (sorted by row field ``field``) spelled ``key``.
+
+        The first only, or ``every`` one: the run of them, found by bisection.
+        """
 
         def spelled(n: int) -> str:
-            return self._field(n, 1)
+            return self._field(n, field)
 
-        at = bisect.bisect_left(self._by_slug, slug, key=spelled)
+        at = bisect.bisect_left(order, key, key=spelled)
         found: list[int] = []
-        while at < len(self._by_slug) and spelled(self._by_slug[at]) == slug:
-            found.append(int(self._by_slug[at]))
+        while at < len(order) and spelled(order[at]) == key:
+            found.append(int(order[at]))
+            if not every:
+                break
             at += 1
         return found
 

@@ -35,9 +35,10 @@ class ExceptionReport:
     """One exception found in raw text.
 
     ``error_class`` is the qualified name exactly as printed (``None`` for kind
-    ``"text"``); ``message`` is the message without prefixes, gutters or ANSI
-    codes, keeping its line breaks; ``frames`` are the traceback's frames,
-    outermost first; ``start``/``end`` are offsets in the original text.
+    ``"text"`` and for an HTTP error body that names no class); ``message`` is
+    the message without prefixes, gutters or ANSI codes, keeping its line
+    breaks; ``frames`` are the traceback's frames, outermost first;
+    ``start``/``end`` are offsets in the original text.
 
     ``tail`` holds the paragraphs after the blank line that ended the message,
     up to whatever surely ends it (a new log record, traceback, frame,

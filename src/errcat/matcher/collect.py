@@ -21,6 +21,7 @@ from errcat.confidence import THRESHOLD, best_logit, fuzzy_probability, probabil
 from errcat.errors import CatalogSourceError
 from errcat.evidence import FAR, path_parts, same_file_depth
 from errcat.extract import ExceptionReport, extract_reports
+from errcat.history import history_of
 from errcat.index import Entry
 from errcat.matcher.context import Lean, ReportContext, contexts_of, no_lean
 from errcat.matcher.drift import _drift_candidates, _near_candidates
@@ -73,6 +74,8 @@ _SILENT_FRAMES = (
 )
 #: Marks a part whose history was not looked up yet.
 _NO_HISTORY: Any = object()
+#: The age (:meth:`_Collector.age`) of a record without a lineage: all are equal.
+_NO_AGE = (float("-inf"), float("-inf"))
 
 
 def _outside_cannot_qualify(best_outside_logit: float, floor: float) -> bool:
@@ -452,8 +455,6 @@ class _Collector:
         """The history of the current part, looked up once."""
         history = self._histories.get(self.part, _NO_HISTORY)
         if history is _NO_HISTORY:
-            from errcat.history import history_of
-
             history = self._histories[self.part] = history_of(self.catalog.parts[self.part])
         return history  # type: ignore[no-any-return]
 
@@ -515,7 +516,7 @@ class _Collector:
         history = self.history()
         lineage = history.lineage(record_id) if history is not None else None
         if history is None or lineage is None:
-            return (float("-inf"), float("-inf"))
+            return _NO_AGE
         store = self.catalog.parts[self.part]
         first, last = lineage.first.date, lineage.last.date
         seen = {record_id}

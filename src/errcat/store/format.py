@@ -24,8 +24,9 @@ from typing import Any
 
 from errcat import background
 from errcat.entry import stored_pieces
-from errcat.index import Entry, IndexTables, PatternIndex, Postings, WordColumns, hash_slots
+from errcat.index import Entry, IndexTables, PatternIndex, WordColumns
 from errcat.patterns import pattern_pieces
+from errcat.postings import Postings, hash_slots
 from errcat.store.base import problem_dict
 from errcat.store.build import Built
 from errcat.tags import PHRASE_TAG_PREFIX

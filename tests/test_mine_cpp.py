@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import string
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,6 +15,7 @@ from errcat.matcher import match_error
 from errcat.mine.cpp import find_checks, mine_cpp_sources
 from errcat.mine.cpp.checks import DEFAULT_CHECK
 from errcat.mine.cpp.lexer import blank_comments, read_string, split_arguments
+from errcat.mine.cpp.records import site_pattern
 from errcat.models import validate_envelope
 from errcat.patterns import compile_pattern, template_to_pattern
 
@@ -145,3 +148,38 @@ def test_template_matches_the_message_torch_prints(
         return
     compiled = compile_pattern(template_to_pattern(site.template))
     assert compiled.full.fullmatch(printed.strip()) is not None, (site.template, printed)
+
+
+# --- a message-less check's default sentence, cut anywhere (issue 26) ---------------------
+
+_ZQ = st.text(alphabet="abcdefghij", min_size=1, max_size=6).map(lambda w: "zq" + w)
+
+
+@given(words=st.lists(_ZQ, min_size=1, max_size=4), cut=st.integers(min_value=0, max_value=30))
+def test_a_default_check_matches_its_sentence_cut_between_any_two_words(
+    words: list[str], cut: int
+) -> None:
+    """``Expected <cond> to be true, but got false.`` matches with torch's sentence after it
+    whole, absent, or cut after any of its words (pastes stop anywhere in it)."""
+    cond = " && ".join(words)
+    site = find_checks(f"TORCH_CHECK({cond});")[0]
+    pattern = site_pattern(site, "csrc/zq.cu")
+    head, _, tail = site.template.partition("but got false.")
+    pieces = tail.split(" ")
+    shown = head + "but got false." + " ".join(pieces[: min(cut, len(pieces))])
+    assert re.fullmatch(pattern, shown.rstrip()) is not None
+    assert re.fullmatch(pattern, site.template) is not None
+    assert re.fullmatch(pattern, head + "but got false.  (Could th") is None
+
+
+def test_sgl_kernels_cutlass_check_cut_inside_torchs_sentence_is_answered() -> None:
+    """sglang-7482 (study set, even thread): the paste stops at '(Could this error message be
+    improved'; sgl-kernel's record in native/ takes the cut sentence as its own text."""
+    from conftest import study_stack_texts
+
+    native = Path(__file__).resolve().parents[1] / "native" / "sgl-project__sglang.cpp.jsonl"
+    catalog = Catalog.bundled().merge(Catalog.from_path(native))
+    match = match_error(study_stack_texts()["sglang-7482"], catalog=catalog)
+    assert match is not None
+    assert match.record.file_path.startswith("sgl-kernel/csrc/")
+    assert match.record.error_message.startswith("Expected status == cutlass::Status::kSuccess")

@@ -13,7 +13,8 @@ exception class writes), ``ports`` (a port another process holds: pyzmq's, async
 and the socket's ``Address already in use``), ``safetensors`` (a weight shard that is
 not, or not all, a safetensors file), ``tokenizers`` (a ``tokenizer.json`` the installed
 tokenizers cannot read), ``ray-core`` (the texts Ray's C++ core writes: the memory
-monitor's kill, ``ray.get`` timing out), ``chat-templates`` (the models' own chat-template
+monitor's kill, ``ray.get`` timing out), ``ray-raylet`` (the lines Ray's C++ daemons print: a dead
+worker, the memory monitor's kills, an unreachable GCS, a full disk), ``chat-templates`` (the models' own chat-template
 refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
 driver errors).
 """
@@ -33,6 +34,7 @@ from stack_curated import (
     pydantic_errors,
     ray_core,
     ray_errors,
+    ray_raylet,
     safetensors_errors,
     symbols,
     tokenizers_errors,
@@ -78,6 +80,8 @@ def curated(
             out += tokenizers_errors.RECORDS
         elif group == "ray-core":
             out += ray_core.RECORDS
+        elif group == "ray-raylet":
+            out += ray_raylet.RECORDS
         elif group == "chat-templates":
             out += chat_templates.RECORDS
         elif group == "triton-driver":

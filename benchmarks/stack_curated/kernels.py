@@ -22,7 +22,10 @@ builder's path), so each replaces the mined record of its message.
 True
 >>> [r.path for r in RECORDS]  # doctest: +NORMALIZE_WHITESPACE
 ['include/flashinfer/trtllm/fmha/fmhaRunner.cuh', 'include/flashinfer/allocator.h',
- 'include/flashinfer/allocator.h', 'csrc/deep_ep.cpp']
+ 'include/flashinfer/allocator.h', 'csrc/deep_ep.cpp', 'csrc/kernels/exception.cuh']
+>>> peer = "Failed: CUDA error /x/DeepEP/csrc/deep_ep.cpp:200\n'peer access'"
+>>> bool(regex.fullmatch(RECORDS[-1].pattern or "", peer))
+True
 """
 
 from __future__ import annotations
@@ -202,4 +205,41 @@ _DISPATCH = Curated(
     ),
 )
 
-RECORDS = (_ARCH, _OVERFLOW, _OVERFLOW_OLD, _DISPATCH)
+_CUDA_CHECK = Curated(
+    repo=DEEPEP,
+    path="csrc/kernels/exception.cuh",
+    line=30,
+    revision=DEEPEP_COMMIT,
+    error_class="RuntimeError",
+    template="Failed: CUDA error {file}:{line} '{error}'",
+    pattern=r"Failed: CUDA error (\S+?):(\d+)\s+'(.+?)'",
+    error_type="runtime",
+    documentation="A CUDA runtime call inside DeepEP failed: its CUDA_CHECK macro throws"
+    " EPException('CUDA', file, line, cudaGetErrorString(...)), so the file and line are"
+    " DeepEP's own (csrc/deep_ep.cpp in the builder's tree) and the quoted text is CUDA's."
+    " 'peer access is not supported between these two devices' at Buffer's setup means the"
+    " GPUs cannot reach each other's memory directly: DeepEP's intranode path needs every"
+    " pair of GPUs in the expert-parallel group to have P2P (NVLink, or PCIe under one"
+    " switch); many PCIe servers and consumer GPUs have it only for some pairs.",
+    solutions=(
+        "Check P2P between the GPUs: nvidia-smi topo -m (NV# or PIX between every pair is"
+        " needed); on a host without it, serve without DeepEP: sglang --moe-a2a-backend none"
+        " (or vllm without --all2all-backend deepep_*)",
+        "Use only GPUs that reach each other, e.g. CUDA_VISIBLE_DEVICES=0,1 with --ep 2 on a"
+        " host where only pairs under one PCIe switch have P2P",
+        "For another CUDA error text, look that text up: it names the failing runtime call's"
+        " cause (out of memory, invalid argument, an illegal address)",
+    ),
+    example_fix="# before\npython -m sglang.launch_server --model-path M --tp 8 --ep 8"
+    " --moe-a2a-backend deepep\n# after: a PCIe-only host\npython -m sglang.launch_server"
+    " --model-path M --tp 8 --moe-a2a-backend none",
+    trigger="DeepEP creates its buffers (IPC handles, peer access) or launches a kernel and"
+    " a CUDA runtime call returns an error.",
+    tags=("errcat:native:kernel-check", "cpp:EPException"),
+    references=(
+        f"DeepEP csrc/kernels/exception.cuh at {DEEPEP_COMMIT[:12]} (CUDA_CHECK)",
+        "https://github.com/deepseek-ai/DeepEP/issues/584",
+    ),
+)
+
+RECORDS = (_ARCH, _OVERFLOW, _OVERFLOW_OLD, _DISPATCH, _CUDA_CHECK)

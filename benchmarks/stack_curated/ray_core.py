@@ -73,7 +73,7 @@ NODE_LOW_ON_MEMORY = Curated(
         "Size host RAM for every colocated process (trainer shards, offloaded optimizer"
         " state, the rollout engine's swap space, data loaders) and keep 10% free",
     ),
-    tags=("ray", "memory"),
+    tags=("ray", "memory", "errcat:dual-cause:RayTaskError(OutOfMemoryError)"),
     references=(
         "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html",
         "https://github.com/PRIME-RL/SimpleVLA-RL/issues/30",
@@ -110,7 +110,13 @@ GET_TIMED_OUT = Curated(
     "ctx.wait_for_min_actors_s = 1800\nds.map_batches(LLMPredictor, concurrency=4,"
     " num_gpus=2)",
     trigger="ray.get(refs, timeout=...) expires before the objects exist.",
-    tags=("ray", "timeout", "errcat:base:TimeoutError"),
+    tags=(
+        "ray",
+        "timeout",
+        "errcat:base:TimeoutError",
+        "errcat:phrase:GetTimeoutError",
+        "errcat:dual-cause:RayTaskError(GetTimeoutError)",
+    ),
     references=(
         "https://docs.ray.io/en/latest/ray-core/api/doc/ray.get.html",
         "https://github.com/vllm-project/vllm/issues/9694",

@@ -32,15 +32,25 @@ False
 ... )
 >>> bool(regex.fullmatch(ACTOR_DIED.envelope().record.message_pattern, long))
 True
+>>> header = "ray::TaskRunner.run() (pid=9, ip=10.0.0.1, actor_id=ab, repr=<R>)"
+>>> bool(regex.fullmatch(TASK_ERROR.envelope().record.message_pattern, header))
+True
 >>> len(RECORDS)
-3
+5
 """
 
 from __future__ import annotations
 
 from stack_curated.spec import Curated
 
-__all__ = ["ACTOR_DIED", "ACTOR_INIT_FAILED", "RECORDS", "WORKER_CRASHED"]
+__all__ = [
+    "ACTOR_DIED",
+    "ACTOR_INIT_FAILED",
+    "ACTOR_WORKER_DEAD",
+    "RECORDS",
+    "TASK_ERROR",
+    "WORKER_CRASHED",
+]
 
 RAY = "ray-project/ray"
 TAG = "ray-2.58.0"
@@ -92,7 +102,7 @@ ACTOR_DIED = Curated(
         "Leave headroom in host memory for every colocated worker (model shards, optimizer"
         " state when offloaded, rollout buffers)",
     ),
-    tags=("ray", "errcat:base:RayActorError"),
+    tags=("ray", "errcat:base:RayActorError", "errcat:dual-cause:RayTaskError(ActorDiedError)"),
     references=(
         "ray python/ray/exceptions.py ActorDiedError (ray-2.58.0)",
         "https://github.com/Simple-Efficient/RL-Factory/issues/8",
@@ -152,8 +162,74 @@ WORKER_CRASHED = Curated(
     example_fix="# let Ray schedule by memory\n@ray.remote(num_gpus=1, memory=32 * 1024**3)\n"
     "def generate(batch): ...",
     trigger="A Ray task's worker process exited while the task ran.",
-    tags=("ray",),
+    tags=("ray", "errcat:dual-cause:RayTaskError(WorkerCrashedError)"),
     references=("ray python/ray/exceptions.py WorkerCrashedError (ray-2.58.0)",),
 )
 
-RECORDS: tuple[Curated, ...] = (ACTOR_DIED, ACTOR_INIT_FAILED, WORKER_CRASHED)
+ACTOR_WORKER_DEAD = Curated(
+    repo=RAY,
+    path=PATH,
+    line=463,
+    revision=TAG,
+    error_class="ray.exceptions.ActorDiedError",
+    template="The actor is dead because its worker process has died. Worker exit type:"
+    " {exit_type} Worker exit detail: {detail}",
+    pattern=r"The actor is dead because its worker process has died\.(?: Worker exit type:"
+    r" (\S+) Worker exit detail: ([^\n]*))?(?s:\s.*)?",
+    error_type="runtime",
+    documentation="The death cause Ray's GCS records for an actor whose process exited,"
+    " carried in ActorDiedError's message after the actor's fields (a paste or a title often"
+    " shows only this part). 'Worker exit type: SYSTEM_ERROR ... connection error code 2. End"
+    " of file' means the process was killed or crashed, not that Python raised: most often"
+    " the OOM killer (host RAM), else a crash in native code (a CUDA kernel, NCCL, a segfault)"
+    " or ray stop. In RL frameworks on Ray the actor is usually the colocated worker holding"
+    " the trainer and the vLLM or sglang rollout.",
+    solutions=ACTOR_DIED.solutions,
+    example_fix=ACTOR_DIED.example_fix,
+    trigger=ACTOR_DIED.trigger,
+    prevention=ACTOR_DIED.prevention,
+    tags=("ray", "errcat:base:RayActorError"),
+    references=("https://github.com/qiancheng0/ToolRL/issues/26",),
+)
+
+TASK_ERROR = Curated(
+    repo=RAY,
+    path=PATH,
+    line=324,
+    revision=TAG,
+    error_class="ray.exceptions.RayTaskError",
+    template="ray::{function}() (pid={pid}, ip={ip})",
+    pattern=r"ray::(\S+?)\(\) \(pid=(\S+?), ip=([^,)\s]+)(?:, actor_id=[0-9a-f]+)?[^\n]*(?s:\n.*)?",
+    error_type="runtime",
+    documentation="ray.get re-raised an exception that a Ray task or actor method raised in"
+    " another process. Ray prints the wrapper as RayTaskError(X): X is the class of the real"
+    " error, and its own message is the LAST line of the block below this header (after the"
+    " remote frames: 'X: ...'). That line, not the wrapper, is the one to look up. When the"
+    " paste stops before it, the cause is in the worker's log. RayTaskError(OutOfMemoryError)"
+    " is either Ray's memory monitor (host RAM: 'Task was killed due to the node running low on"
+    " memory') or torch's CUDA out of memory ('CUDA out of memory. Tried to allocate'); in RL"
+    " frameworks (verl's TaskRunner.run, OpenRLHF) the wrapper often nests another: read"
+    " down to the innermost one.",
+    solutions=(
+        "Read the last 'X: message' line under the ray::...() header (scroll past the remote"
+        " frames) and look that error up; it names what to change",
+        "If the paste ends before it, find it in the worker's log: /tmp/ray/session_latest/"
+        "logs/worker-*.err on the node the header names (ip=...), or ray logs"
+        " worker-*.err -ip <ip>",
+        "For a vLLM engine on one node, --distributed-executor-backend mp runs the workers"
+        " without Ray, so the real error is raised directly",
+    ),
+    example_fix="# the cause is in the worker's own log\ngrep -B5 -A30 Traceback"
+    " /tmp/ray/session_latest/logs/worker-*.err | tail -60",
+    trigger="ray.get on the result of a remote task or actor call that raised.",
+    tags=("ray", "errcat:wrapper"),
+    references=("ray python/ray/exceptions.py RayTaskError.__str__ (ray-2.58.0)",),
+)
+
+RECORDS: tuple[Curated, ...] = (
+    ACTOR_DIED,
+    ACTOR_INIT_FAILED,
+    WORKER_CRASHED,
+    ACTOR_WORKER_DEAD,
+    TASK_ERROR,
+)

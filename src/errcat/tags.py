@@ -16,6 +16,7 @@ from collections.abc import Iterable
 __all__ = [
     "BASE_TAG_PREFIX",
     "CALLER_CLASS_TAG",
+    "DUAL_CAUSE_TAG_PREFIX",
     "ENGINE_NAMED_TAG",
     "FAMILY_TAG",
     "FUNCTION_TAG_PREFIX",
@@ -66,6 +67,10 @@ IMPORT_SYSTEM_TAGS = frozenset(
 #: title that says them, with no message a pattern holds, is that error (see
 #: :mod:`errcat.matcher.phrases`).
 PHRASE_TAG_PREFIX = "errcat:phrase:"
+#: The tag prefix of the dual classes a record answers when the paste cut the cause's
+#: message: ``errcat:dual-cause:RayTaskError(OutOfMemoryError)`` on the record of Ray's
+#: own ``OutOfMemoryError`` (see :mod:`errcat.matcher.dual_cause`).
+DUAL_CAUSE_TAG_PREFIX = "errcat:dual-cause:"
 #: The tag of a record that only wraps another error (``Engine core initialization
 #: failed. See root cause above.``): a cause with a record in the same paste answers first.
 WRAPPER_TAG = "errcat:wrapper"

@@ -58,6 +58,7 @@ from errcat.extract import ExceptionReport, extract_reports
 from errcat.matcher.collect import _collect, _Collector, _hints, _unwrap
 from errcat.matcher.context import Lean
 from errcat.matcher.cut_wrapper import cut_wrapper_answer
+from errcat.matcher.dual_cause import dual_cause_answer
 from errcat.matcher.engine_class import engine_class_answer
 from errcat.matcher.family_named import named_family_answer
 from errcat.matcher.lead_words import lead_word_rests, shifted, shows_enough
@@ -160,14 +161,15 @@ def _answer(
     """The text's answer: the collected one, else a phrase's, else past a title's lead words.
 
     A wrapper beside a traceback its paste cut answers with what it captured
-    (:mod:`.cut_wrapper`) before any rule that names a record without a pattern.
+    (:mod:`.cut_wrapper`) before any rule that names a record without a pattern; a
+    wrapper's dual class ``W(X)`` answers with the record tagged for it (:mod:`.dual_cause`).
 
     A title that holds a message after words of the writer's own, with no mark between
     (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
     """
     cat = collector.catalog
     found = (
-        _unwrap(collector.answer(), cat, engine)
+        dual_cause_answer(_unwrap(collector.answer(), cat, engine), cat)
         or cut_wrapper_answer(collector, engine)
         or _named(collector, text)
     )

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import builtins
 import functools
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 
 from errcat.extract import ExceptionReport
 from errcat.store import RecordSummary
@@ -37,8 +39,39 @@ def _short_class(name: str | None) -> str | None:
     return name.rsplit(".", 1)[-1] if name else None
 
 
+#: Ray's dual class as printed: ``ray.exceptions.RayTaskError(ValueError)`` is an instance
+#: of both the wrapper and the class in parentheses (``as_instanceof_cause``).
+_DUAL = re.compile(r"(?P<outer>[\w.]+)\((?P<inner>[\w.]+)\)")
+#: The states of :func:`_class_state`, worst first.
+_STATES = ("disagree", "unknown", "agree", "custom")
+
+
 def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
-    """``agree``, ``disagree`` or ``unknown``: the report's exception class against the record's.
+    """``agree``, ``custom``, ``disagree`` or ``unknown``: the report's class against the record's.
+
+    A dual class ``W(X)`` is both ``W`` and ``X``: the better of the two states.
+
+    >>> from errcat.models import EXAMPLE_ENVELOPE_JSON, RecordEnvelope
+    >>> from errcat.store import RecordSummary
+    >>> rec = RecordEnvelope.model_validate_json(EXAMPLE_ENVELOPE_JSON).record
+    >>> wrapper = RecordSummary.of(rec.model_copy(update={"error_class": "zq.ZqTaskError"}))
+    >>> from errcat.extract import extract_reports
+    >>> report = extract_reports("zq.ZqTaskError(KeyError): zq::f() (pid=1)")[0]
+    >>> _class_state(report, wrapper)
+    'custom'
+    """
+    dual = _DUAL.fullmatch(report.error_class or "")
+    if dual is None or report.kind == "text":
+        return _one_class_state(report, record)
+    states = (
+        _one_class_state(replace(report, error_class=dual.group(part)), record)
+        for part in ("outer", "inner")
+    )
+    return max(states, key=_STATES.index)
+
+
+def _one_class_state(report: ExceptionReport, record: RecordSummary) -> str:
+    """:func:`_class_state` for a report naming one class.
 
     Qualified names agree when one is the other's dotted suffix; the same name
     in another module (``aifc.Error`` and ``sunau.Error``) is another class,

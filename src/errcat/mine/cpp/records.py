@@ -26,12 +26,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from errcat.mine.cpp.checks import CheckSite
+from errcat.mine.cpp.checks import DEFAULT_CHECK, CheckSite
 from errcat.mine.records import SNIPPET_RADIUS, github_url, record_id
 from errcat.patterns import template_to_pattern
 from errcat.slugs import slugify
 
-__all__ = ["PROJECT_ADVICE", "site_envelope", "site_message", "site_pattern"]
+__all__ = ["PROJECT_ADVICE", "cut_anywhere", "site_envelope", "site_message", "site_pattern"]
 
 _REPORT = "Report the model, GPU, engine version and launch command to the project"
 
@@ -118,6 +118,29 @@ def site_message(site: CheckSite, file_path: str) -> str:
     return site.template.replace("{__FILE__}", "{__DIR__}" + name)
 
 
+#: The sentence torch adds after a message-less check's ``Expected ... to be true, but got
+#: false.``: pastes often cut it (a search chunk, a terminal, a title), anywhere in it.
+_IMPROVE = DEFAULT_CHECK.split("but got false.", 1)[1]
+
+
+def cut_anywhere(tail: str) -> str:
+    r"""A regex for ``tail`` or any prefix of it that ends between two words (or none of it).
+
+    >>> import re
+    >>> pattern = cut_anywhere(" (Could this be improved?)")
+    >>> [bool(re.fullmatch(pattern, t)) for t in ("", " (Could this", " (Could this be improved?)")]
+    [True, True, True]
+    >>> bool(re.fullmatch(pattern, " (Could th"))
+    False
+    """
+    words = re.findall(r"\s*\S+", tail)
+    out = ""
+    for word in reversed(words):
+        head = r"\s+" + re.escape(word.lstrip()) if word[:1].isspace() else re.escape(word)
+        out = f"(?:{head}{out})?"
+    return out
+
+
 def site_pattern(site: CheckSite, file_path: str) -> str:
     r"""The site's ``messagePattern``: :func:`site_message`'s, free of directory and line.
 
@@ -130,13 +153,17 @@ def site_pattern(site: CheckSite, file_path: str) -> str:
     >>> print(site_pattern(site, "csrc/deep_ep.cpp"))
     Failed: Assertion error (\S*?)deep_ep\.cpp:(\d+) 'n <= cap'
     """
+    message = site_message(site, file_path)
+    cut = message.endswith(_IMPROVE)
+    if cut:
+        message = message[: -len(_IMPROVE)]
     out = []
-    for piece in _LOCATION.split(site_message(site, file_path)):
+    for piece in _LOCATION.split(message):
         if piece in _GROUPS:
             out.append(_GROUPS[piece])
         elif piece:
             out.append(template_to_pattern(piece))
-    return "".join(out)
+    return "".join(out) + (cut_anywhere(_IMPROVE) if cut else "")
 
 
 def _kind(site: CheckSite) -> str:

@@ -15,7 +15,8 @@ not, or not all, a safetensors file), ``tokenizers`` (a ``tokenizer.json`` the i
 tokenizers cannot read), ``ray-core`` (the texts Ray's C++ core writes: the memory
 monitor's kill, ``ray.get`` timing out), ``chat-templates`` (the models' own chat-template
 refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
-driver errors).
+driver errors), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
+written for another transformers, reads).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from stack_curated import (
     tokenizers_errors,
     torch_native,
     torch_runtime,
+    transformers_tokenizer,
     triton_driver,
     trl_server,
 )
@@ -76,6 +78,8 @@ def curated(
             out += safetensors_errors.RECORDS
         elif group == "tokenizers":
             out += tokenizers_errors.RECORDS
+        elif group == "transformers-tokenizer":
+            out += transformers_tokenizer.RECORDS
         elif group == "ray-core":
             out += ray_core.RECORDS
         elif group == "chat-templates":

@@ -227,8 +227,11 @@ RECORDS = (
         tags=("errcat:tool:nvidia-container-cli", "container"),
         template="unsatisfied condition: {condition}, please update your driver to a newer"
         " version, or use an earlier cuda container",
-        pattern=r"(?:nvidia-container-cli: )?(?:requirement error: )?unsatisfied condition:"
-        r" ([^\s,]+)(?:, please update your driver to a newer version, or use an"
+        # docker wraps the hook's stderr in its daemon error; a paste joined into one line
+        # keeps that lead before the hook's own words.
+        pattern=r"(?:(?:docker: )?Error response from daemon: .*?stderr: (?:Auto-detected mode"
+        r" as '\w+'\s*)?)?(?:nvidia-container-cli: )?(?:requirement error: )?"
+        r"unsatisfied condition: ([^\s,]+)(?:, please update your driver to a newer version, or use an"
         r" earlier cuda container)?(?:: unknown)?\.?",
         documentation="The container's image was built on a CUDA release (its"
         " NVIDIA_REQUIRE_CUDA, for example cuda>=12.4) that the host's NVIDIA driver is too"

@@ -1,4 +1,4 @@
-"""transformers' tokenizer ``__getattr__`` refusal in errcat-data-hf (stack_curated.transformers_tokenizer).
+"""transformers' tokenizer ``__getattr__`` refusal (stack_curated.transformers_tokenizer).
 
 The miner drops ``{cls} has no attribute {key}`` as too vague, so the record is written by
 hand and keeps to tokenizer classes. The study-set dev paste (an even-numbered thread:

@@ -31,7 +31,8 @@ replaced), without mining: the result is the same as a full build's.
 A project may name ``native`` folders of its wheel (C/C++/CUDA sources) and a
 package ``gitSources`` (a project read from a git mirror at a named commit): their
 check macros are mined too (:mod:`stack_native`). A hand-written record replaces
-the mined records of its own message.
+the mined records of its own message, and those whose message its pattern prints
+(:func:`covered`).
 
 A package that sets ``dropCopies`` (the frameworks built on the engines, the
 engines' platform plug-ins) also loses its mined records whose message the
@@ -59,6 +60,8 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+import regex
 
 from errcat import Catalog
 from errcat.background import information, shape_words
@@ -276,6 +279,50 @@ def vague_pattern(pattern: str) -> bool:
     return len(words) < 2 or information(fragments) < MIN_BITS
 
 
+def covered(mined: RecordEnvelope, written: Sequence[RecordEnvelope]) -> bool:
+    """Whether a hand-written record of the mined record's repository stands for its message.
+
+    It does when it has the same template, or when its pattern matches the mined
+    template whole (placeholders kept as written): torch's FakeTensor re-raises
+    ATen's device check word for word (``... at least two devices, {common_device}
+    and {t.device}!``), and the hand-written ATen record, whose pattern prints that
+    message, must answer it: the two tie on a bare message, and the mined site is the
+    rarer one, its advice generated.
+
+    >>> from stack_curated.torch_native import DEVICE_OLD
+    >>> aten = DEVICE_OLD.envelope()
+    >>> fake = aten.model_copy(
+    ...     update={
+    ...         "record": aten.record.model_copy(
+    ...             update={
+    ...                 "errorMessage": "Expected all tensors to be on the same device, but found at"
+    ...                 " least two devices, {common_device} and {t.device}!"
+    ...             }
+    ...         )
+    ...     }
+    ... )
+    >>> covered(fake, [aten])
+    True
+    >>> other = fake.model_copy(
+    ...     update={"record": fake.record.model_copy(update={"repo": "vllm-project/vllm"})}
+    ... )
+    >>> covered(other, [aten])
+    False
+    """
+    record = mined.record
+    for env in written:
+        if env.record.repo != record.repo:
+            continue
+        if env.record.error_message == record.error_message:
+            return True
+        try:
+            if regex.fullmatch(env.record.message_pattern, record.error_message, timeout=1.0):
+                return True
+        except (regex.error, TimeoutError):
+            continue
+    return False
+
+
 def finish(
     spec: dict[str, Any],
     mined: list[RecordEnvelope],
@@ -291,9 +338,12 @@ def finish(
     kept = [e for e in kept if not is_copy(e, held)]
     added = curated(spec.get("curated", []), spec, mirrors)
     # A hand-written record replaces the mined ones of its message in its repository.
-    written = {(e.record.repo, e.record.error_message) for e in added}
-    replaced = [e for e in kept if (e.record.repo, e.record.error_message) in written]
-    kept = [e for e in kept if (e.record.repo, e.record.error_message) not in written]
+    by_repo: dict[str, list[RecordEnvelope]] = {}
+    for env in added:
+        by_repo.setdefault(env.record.repo, []).append(env)
+    gone = {id(e) for e in kept if covered(e, by_repo.get(e.record.repo, []))}
+    replaced = [e for e in kept if id(e) in gone]
+    kept = [e for e in kept if id(e) not in gone]
     print(
         f"errcat-data-{spec['name']}: {dropped:,} mined records dropped as too vague"
         f" (under {MIN_BITS:.0f} bits or one word), {len(copies):,} as copies of another"

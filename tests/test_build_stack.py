@@ -129,6 +129,28 @@ def test_finish_replaces_the_hand_written_records_and_counts_the_dropped(
     assert "1 mined records dropped" in capsys.readouterr().out  # type: ignore[attr-defined]
 
 
+def test_finish_replaces_mined_records_whose_message_a_hand_written_pattern_prints() -> None:
+    spec = {"name": "torch", "curated": ["torch-native"]}
+    # FakeTensor's copy of ATen's device check: the hand-written ATen record prints it whole.
+    fake = _mined(
+        "Expected all tensors to be on the same device, but found at least two devices,"
+        " {common_device} and {t.device}!"
+    )
+    fake = fake.model_copy(
+        update={"record": fake.record.model_copy(update={"repo": "pytorch/pytorch"})}
+    )
+    elsewhere = fake.model_copy(
+        update={"record": fake.record.model_copy(update={"id": "e" * 16, "repo": "zq/zq"})}
+    )
+    unrelated = _mined("zqshard zqcheckpoint {name} is missing")
+    unrelated = unrelated.model_copy(
+        update={"record": unrelated.record.model_copy(update={"repo": "pytorch/pytorch"})}
+    )
+    ids = {e.record.id for e in finish(spec, [fake, elsewhere, unrelated])}
+    assert fake.record.id not in ids  # covered in its own repository: replaced
+    assert {"e" * 16, unrelated.record.id} <= ids  # another repository's, or not printed
+
+
 def test_a_missing_pydantic_core_mirror_is_named_not_a_traceback(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="pydantic-core mirror") as raised:
         pydantic_records(tmp_path / "no-such-mirror", "0" * 40)

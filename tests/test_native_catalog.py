@@ -206,6 +206,32 @@ def native() -> Catalog:
             {"driver": ""},
         ),
         (
+            "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please"
+            " update your driver to a newer version, or use an earlier cuda container: unknown.",
+            "tool-docker-gpu",
+            {"condition": "cuda>=12.4"},
+        ),
+        (
+            "docker: Error response from daemon: failed to create task for container: failed to"
+            " create shim task: OCI runtime create failed: runc create failed: unable to start"
+            " container process: error during container init: error running hook #0: error"
+            " running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'"
+            " nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please"
+            " update your driver to a newer version, or use an earlier cuda container: unknown.",
+            "tool-docker-gpu",
+            {"condition": "cuda>=12.8"},
+        ),
+        (
+            "RuntimeError: CUDA error: operation failed due to a previous error during capture",
+            "cuda-other",
+            {},
+        ),
+        (
+            "Exception: Capture cuda graph failed: CUDA error: capturing stream has unjoined work",
+            "cuda-other",
+            {},
+        ),
+        (
             "ERROR: Could not find a version that satisfies the requirement vllm==0.33.0"
             " (from versions: none)",
             "tool-pip-no-version",

@@ -132,6 +132,26 @@ def test_a_hand_written_record_replaces_the_mined_one_of_its_message() -> None:
     assert [CURATED_TAG in r.tags for r in same] == [True]
 
 
+def test_a_bare_device_mismatch_gets_atens_record_not_fake_tensors_copy() -> None:
+    """FakeTensor re-raises ATen's device check word for word; the package keeps ATen's.
+
+    Before, the two tied on a bare message and the mined FakeTensor site answered
+    (torch.compile tracing, generated advice) for the eager error users paste.
+    """
+    line = (
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two"
+        " devices, cuda:0 and cpu!"
+    )
+    match = errcat.match_error(line, catalog=_catalog())
+    assert match is not None
+    assert match.record.file_path == "aten/src/ATen/core/op_registration/adaption.cpp"
+    assert not any(
+        r.file_path == "torch/_subclasses/fake_tensor.py"
+        and r.error_message.startswith("Expected all tensors to be on the same device")
+        for r in Catalog.from_path(PACKAGE)
+    )
+
+
 def test_the_wheels_headers_are_mined_and_vendored_folders_are_not() -> None:
     records = [r for r in Catalog.from_path(PACKAGE) if "errcat:cpp" in r.tags]
     folders = {r.file_path.split("/")[0] for r in records}

@@ -62,3 +62,32 @@ def test_any_timeout_host_and_port_fit_and_a_server_line_does_not(
     assert regex.fullmatch(pattern, client) is not None
     server = f"The server socket on {host}:{port} has timed out, will retry."
     assert regex.fullmatch(pattern, server) is None
+
+
+def test_a_driver_older_than_torchs_cuda_gets_its_record_and_the_driver_lever() -> None:
+    match = errcat.match_error(
+        study_stack_texts()["vllm-1772"], catalog=stack_package_catalog("torch")
+    )
+    assert match is not None
+    assert match.record.file_path == "c10/cuda/CUDAFunctions.cpp"
+    assert match.record.error_message.startswith("The NVIDIA driver on your system is too old")
+    assert "nvidia-driver" in match.record.example_fix
+    assert any("download.pytorch.org/whl/cu118" in s for s in match.record.solutions)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=1000, max_value=999999))
+def test_any_found_version_fits_and_no_driver_at_all_does_not(version: int) -> None:
+    pattern = torch_runtime.DRIVER_TOO_OLD.envelope().record.message_pattern
+    line = (
+        f"The NVIDIA driver on your system is too old (found version {version}). Please update"
+        " your GPU driver by downloading and installing a new version from the URL:"
+        " http://www.nvidia.com/Download/index.aspx Alternatively, go to: https://pytorch.org"
+        " to install a PyTorch version that has been compiled with your version of the CUDA"
+        " driver."
+    )
+    assert regex.fullmatch(pattern, line) is not None
+    assert regex.fullmatch(
+        pattern, f"The NVIDIA driver on your system is too old (found version {version})."
+    )
+    assert regex.fullmatch(pattern, "Found no NVIDIA driver on your system.") is None

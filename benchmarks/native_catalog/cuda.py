@@ -118,6 +118,21 @@ def _hip(text: str, documentation: str, solutions: tuple[str, ...], example_fix:
     )
 
 
+#: A capture that failed: rule the graphs out, then the non-graph-safe fast paths.
+_CAPTURE_SOLUTIONS = (
+    "Start without CUDA graphs to confirm: vllm --enforce-eager; sglang"
+    " --cuda-graph-backend-decode disabled (--disable-cuda-graph before June 2026)",
+    "Turn off the custom all-reduce, the usual non-graph-safe call in multi-GPU capture:"
+    " --disable-custom-all-reduce (both engines)",
+    "Read the first error logged above (an NCCL WARN line or another CUDA error) and"
+    " upgrade the engine and its NCCL / kernel packages together",
+)
+_CAPTURE_FIX = (
+    "# before\nvllm serve M --tensor-parallel-size 2\n# after: no custom all-reduce (or,"
+    " to confirm, no graphs)\nvllm serve M --tensor-parallel-size 2"
+    " --disable-custom-all-reduce\nvllm serve M --tensor-parallel-size 2 --enforce-eager"
+)
+
 _NO_KERNEL_SOLUTIONS = (
     "Install builds made for this GPU's architecture: for a new GPU (RTX 50xx, B200: sm_100"
     " or sm_120) a torch wheel built for CUDA 12.8 or newer, for example pip install torch"
@@ -309,6 +324,32 @@ RECORDS = (
         ),
         "# before\nvllm serve M\n# after\nvllm serve M --enforce-eager",
         phrases=("operation not permitted when stream is capturing",),
+    ),
+    _cuda(
+        "cuda-other",
+        "operation failed due to a previous error during capture",
+        "CUDA graph capture was invalidated: an earlier call in the same capture did"
+        " something forbidden while the stream was capturing (a synchronisation, a copy to"
+        " the host, work on another stream the capture does not join, an NCCL or custom"
+        " all-reduce call that is not graph-safe), and every later call of the capture fails"
+        " with this. The first error, logged above it (often by NCCL or the all-reduce), names"
+        " the call; the engine fails at start-up while capturing its graphs.",
+        _CAPTURE_SOLUTIONS,
+        _CAPTURE_FIX,
+        trigger="At engine start-up, while CUDA graphs are captured for each batch size.",
+        phrases=("previous error during capture",),
+    ),
+    _cuda(
+        "cuda-other",
+        "capturing stream has unjoined work",
+        "CUDA graph capture ended while work forked onto another stream (by a kernel library,"
+        " a communication kernel, an overlap feature) had not been joined back to the"
+        " capturing stream: a code path that is not graph-safe; the capture fails and the"
+        " engine stops at start-up.",
+        _CAPTURE_SOLUTIONS,
+        _CAPTURE_FIX,
+        trigger="At engine start-up, while CUDA graphs are captured for each batch size.",
+        phrases=("capturing stream has unjoined work",),
     ),
     _cuda(
         "cuda-other",

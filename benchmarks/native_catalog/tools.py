@@ -3,7 +3,8 @@
 Serving stacks compile code while they run (Triton builds a small C launcher
 the first time a kernel runs; flashinfer and DeepGEMM JIT-compile kernels), so
 a missing header or library surfaces as a compiler's or linker's line above a
-Python traceback. Containers need the NVIDIA runtime to see a GPU at all, and
+Python traceback. Containers need the NVIDIA runtime to see a GPU at all (and a
+host driver new enough for the image's CUDA, which NVIDIA's container hook checks), and
 pip stops before anything runs when no wheel fits. Each record is tagged
 ``errcat:tool:<tool>`` with the tool that printed it.
 """
@@ -24,6 +25,11 @@ LD_SHA = "f13a99db51c0ca487f4a0a41b14dc255d386c4ff"
 LD_LINE = 422
 MOBY_SHA = "dedf5747cca3b8cc64ee15ee8799c7c429751f01"
 MOBY_LINE = 48
+#: libnvidia-container's CLI (the prestart hook docker runs for --gpus) checks the image's
+#: NVIDIA_REQUIRE_CUDA against the host driver (dsl_evaluate in src/cli/dsl.c); the hook
+#: prints "nvidia-container-cli: requirement error: " before it.
+NVC_SHA = "5823754b8577d16fabf25a6ef6a1d58f7ff1e5dd"
+NVC_LINE = 165
 PIP_NO_VERSION_SHA = "895eb8c617e0a3e4f8ec0b4ce9245a1073e7f016"
 PIP_NO_VERSION_LINE = 387
 PIP_NO_DISTRIBUTION_LINE = 391
@@ -209,6 +215,51 @@ RECORDS = (
         references=(
             "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/"
             "install-guide.html",
+        ),
+    ),
+    Spec(
+        kind="tool-docker-gpu",
+        repo="NVIDIA/libnvidia-container",
+        path="src/cli/dsl.c",
+        line=NVC_LINE,
+        sha=NVC_SHA,
+        error_class="nvidia-container-cli",
+        tags=("errcat:tool:nvidia-container-cli", "container"),
+        template="unsatisfied condition: {condition}, please update your driver to a newer"
+        " version, or use an earlier cuda container",
+        # docker wraps the hook's stderr in its daemon error; a paste joined into one line
+        # keeps that lead before the hook's own words.
+        pattern=r"(?:(?:docker: )?Error response from daemon: .*?stderr: (?:Auto-detected mode"
+        r" as '\w+'\s*)?)?(?:nvidia-container-cli: )?(?:requirement error: )?"
+        r"unsatisfied condition: ([^\s,]+)(?:, please update your driver to a newer version, or use an"
+        r" earlier cuda container)?(?:: unknown)?\.?",
+        documentation="The container's image was built on a CUDA release (its"
+        " NVIDIA_REQUIRE_CUDA, for example cuda>=12.4) that the host's NVIDIA driver is too"
+        " old to run, so NVIDIA's container hook refused to start it; docker shows this as"
+        " an 'OCI runtime create failed' error and the engine never started. The CUDA version"
+        " nvidia-smi prints on the host is the newest the driver supports. Engine images move"
+        " to newer CUDA base images over time (NVIDIA retires old ones), so a newer engine"
+        " tag can stop starting on a host that ran the previous one.",
+        solutions=(
+            "Upgrade the host's NVIDIA driver to one that supports the CUDA named in the"
+            " condition (CUDA 12.4 needs driver 550 or newer, 12.8 needs 570; CUDA 11 needs"
+            " 450), then reboot; nvidia-smi shows the driver's CUDA",
+            "Or run an older engine image built on a CUDA your driver supports (pin the tag,"
+            " for example vllm/vllm-openai:v0.4.3 instead of latest), or build the image on an"
+            " older CUDA base",
+            "Data-center GPUs can run newer CUDA on an older driver through CUDA forward"
+            " compatibility (the cuda-compat package); only then start the container with"
+            " -e NVIDIA_DISABLE_REQUIRES=true to skip the check",
+        ),
+        example_fix="# host: nvidia-smi shows CUDA Version: 12.2\n# before\ndocker run --gpus"
+        " all vllm/vllm-openai:latest --model M  # unsatisfied condition: cuda>=12.8\n# after:"
+        " a newer driver (or an image built for the host's CUDA)\nsudo apt install"
+        " nvidia-driver-570 && sudo reboot",
+        references=(
+            "https://docs.nvidia.com/deploy/cuda-compatibility/",
+            "NVIDIA/nvidia-container-toolkit#152 (a CUDA 11.8 image newer than the host"
+            " driver; NVIDIA_DISABLE_REQUIRES=true as the maintainers' workaround)",
+            "NVIDIA/nvidia-docker#1442 (CUDA 11 images need a host driver of 450 or newer)",
         ),
     ),
     *(

@@ -16,7 +16,8 @@ tokenizers cannot read), ``ray-core`` (the texts Ray's C++ core writes: the memo
 monitor's kill, ``ray.get`` timing out), ``ray-raylet`` (the lines Ray's C++ daemons print: a dead
 worker, the memory monitor's kills, an unreachable GCS, a full disk), ``chat-templates`` (the models' own chat-template
 refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
-driver errors).
+driver errors), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
+written for another transformers, reads).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from stack_curated import (
     tokenizers_errors,
     torch_native,
     torch_runtime,
+    transformers_tokenizer,
     triton_driver,
     trl_server,
 )
@@ -78,6 +80,8 @@ def curated(
             out += safetensors_errors.RECORDS
         elif group == "tokenizers":
             out += tokenizers_errors.RECORDS
+        elif group == "transformers-tokenizer":
+            out += transformers_tokenizer.RECORDS
         elif group == "ray-core":
             out += ray_core.RECORDS
         elif group == "ray-raylet":

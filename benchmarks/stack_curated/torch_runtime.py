@@ -1,10 +1,10 @@
 r"""torch's C++ errors before a model runs: no driver for CUDA, a process group that cannot rendezvous.
 
-Both are thrown in C++ and reach Python with no frame of their own: c10's device
+All are thrown in C++ and reach Python with no frame of their own: c10's device
 count check (``c10/cuda/CUDAFunctions.cpp``) when the CUDA runtime reports no
-driver at all, and c10d's socket connect (``torch/csrc/distributed/c10d/socket.cpp``)
-when a ``TCPStore`` client never reaches the store's host and port before its
-timeout; the second reaches Python as ``torch.distributed.DistNetworkError``. The
+driver at all or one older than torch's CUDA, and c10d's socket connect
+(``torch/csrc/distributed/c10d/socket.cpp``) when a ``TCPStore`` client never
+reaches the store's host and port before its timeout; the second reaches Python as ``torch.distributed.DistNetworkError``. The
 engines hit the first when a container is started without the GPUs (or a driver)
 and the second when a multi-node or RL setup points its ranks at an address or
 port they cannot reach: a weight-sync group between a trainer and a vLLM server,
@@ -15,7 +15,7 @@ Sources were read in pytorch/pytorch at v2.14.1 (the release the engines pin); t
 lines were not counted at the tag, so the links point at the files (line 1), and the
 functions are named in the records' sources. Threads learned from (even-numbered, in
 benchmarks/data/study_stack.jsonl): vllm-project/vllm#19670, huggingface/trl#4538,
-bentoml/OpenLLM#746.
+bentoml/OpenLLM#746, vllm-project/vllm#1772.
 
 >>> import regex
 >>> line = "The client socket has timed out after 600000ms while trying to connect to (172.17.0.9, 46229)."
@@ -29,8 +29,11 @@ True
 >>> short = "Found no NVIDIA driver on your system."
 >>> bool(regex.fullmatch(NO_DRIVER.envelope().record.message_pattern, short))
 True
+>>> old_driver = "The NVIDIA driver on your system is too old (found version 11040)."
+>>> bool(regex.fullmatch(DRIVER_TOO_OLD.envelope().record.message_pattern, old_driver))
+True
 >>> len(RECORDS)
-2
+3
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from __future__ import annotations
 from errcat.imports.site import HIDDEN_SITE_TAG
 from stack_curated.spec import Curated
 
-__all__ = ["NO_DRIVER", "RECORDS", "STORE_CONNECT_TIMEOUT"]
+__all__ = ["DRIVER_TOO_OLD", "NO_DRIVER", "RECORDS", "STORE_CONNECT_TIMEOUT"]
 
 TORCH = "pytorch/pytorch"
 TAG = "v2.14.1"
@@ -133,4 +136,45 @@ NO_DRIVER = Curated(
     ),
 )
 
-RECORDS: tuple[Curated, ...] = (STORE_CONNECT_TIMEOUT, NO_DRIVER)
+DRIVER_TOO_OLD = Curated(
+    repo=TORCH,
+    path="c10/cuda/CUDAFunctions.cpp",
+    line=1,
+    revision=TAG,
+    error_class="RuntimeError",
+    template="The NVIDIA driver on your system is too old (found version {version}). Please"
+    " update your GPU driver by downloading and installing a new version from the URL:"
+    " http://www.nvidia.com/Download/index.aspx Alternatively, go to: https://pytorch.org"
+    " to install a PyTorch version that has been compiled with your version of the CUDA"
+    " driver.",
+    pattern=r"The NVIDIA driver on your system is too old(?: \(found version (\d+)\)\.?"
+    r"(?: Please update your GPU driver .*)?)?",
+    error_type="environment",
+    documentation="torch was built for a newer CUDA than the NVIDIA driver supports: the"
+    " CUDA runtime refused to start (the driver's CUDA version, printed as found version"
+    " 11040 for 11.4, is below the one torch's wheel needs). pip installs the newest torch"
+    " wheel, built for the newest CUDA, so upgrading or installing an engine (which pins a"
+    " recent torch) on a host with an old driver ends here. nvidia-smi shows the newest"
+    " CUDA the driver supports; python -c 'import torch; print(torch.version.cuda)' the one"
+    " torch needs.",
+    solutions=(
+        "Upgrade the NVIDIA driver to one that supports the CUDA of torch (CUDA 12.1 needs"
+        " driver 530 or newer, 12.4 needs 550, 12.8 needs 570), then reboot",
+        "Or install the torch built for the CUDA your driver supports and an engine release"
+        " that pins that torch: pip install torch --index-url"
+        " https://download.pytorch.org/whl/cu118 (for a driver that reports CUDA 11.8)",
+    ),
+    example_fix="# nvidia-smi: CUDA Version: 11.4; torch wheel for CUDA 12.x\n# before\npip"
+    " install vllm\n# after: a driver for CUDA 12 (or a torch and engine built for 11.8)\nsudo"
+    " apt install nvidia-driver-550 && sudo reboot",
+    trigger="The first CUDA call (device count) of a process whose driver is older than"
+    " torch's CUDA.",
+    tags=("cuda", "driver", HIDDEN_SITE_TAG),
+    references=(
+        "c10/cuda/CUDAFunctions.cpp device_count_impl (cudaErrorInsufficientDriver)",
+        "https://github.com/vllm-project/vllm/issues/1772 (building vLLM on a driver that"
+        " covers CUDA 11.4; a maintainer: upgrade the driver)",
+    ),
+)
+
+RECORDS: tuple[Curated, ...] = (STORE_CONNECT_TIMEOUT, NO_DRIVER, DRIVER_TOO_OLD)

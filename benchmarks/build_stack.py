@@ -356,6 +356,7 @@ def write_package(
         {
             "repo": m.project.repo,
             "dist": m.project.dist,
+            **({"source": "git"} if m.project.git else {}),
             "versions": list(m.project.versions),
             "tags": [m.project.tag_of(v) for v in m.project.versions],
             "builtAt": m.built_at,
@@ -408,7 +409,7 @@ def build_one(
     kind = spec.get("kind", "projects")
     mined: list[MinedProject] = []
     if kind == "projects":
-        mined = mine_projects([Project.of(p) for p in spec["projects"]], cache, workers)
+        mined = mine_projects([Project.of(p) for p in spec["projects"]], cache, workers, mirrors)
         envelopes = [e for m in mined for e in m.envelopes]
         for project in spec["projects"]:
             if project.get("native"):

@@ -15,7 +15,8 @@ not, or not all, a safetensors file), ``tokenizers`` (a ``tokenizer.json`` the i
 tokenizers cannot read), ``ray-core`` (the texts Ray's C++ core writes: the memory
 monitor's kill, ``ray.get`` timing out), ``chat-templates`` (the models' own chat-template
 refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
-driver errors).
+driver errors), ``harmony`` (openai-harmony's Rust parser refusing gpt-oss output), ``mooncake``
+(the RDMA errors Mooncake's transfer engine logs in PD disaggregation).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from errcat.models import RecordEnvelope
 from stack_curated import (
     argparse_errors,
     chat_templates,
+    harmony,
     kernels,
+    mooncake,
     ports,
     pydantic_errors,
     ray_core,
@@ -80,6 +83,10 @@ def curated(
             out += ray_core.RECORDS
         elif group == "chat-templates":
             out += chat_templates.RECORDS
+        elif group == "harmony":
+            out += harmony.RECORDS
+        elif group == "mooncake":
+            out += mooncake.RECORDS
         elif group == "triton-driver":
             out += triton_driver.RECORDS
         elif group == "pydantic-core":

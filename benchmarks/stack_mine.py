@@ -8,8 +8,8 @@ release's tag, which GitHub resolves: ``blob/v5.19.0/src/transformers/...``.
 
 A project with no wheel on PyPI (slime) names ``"source": "git"``: each version
 is read at its tag from the project's git mirror (``<mirrors>/<owner>+<name>/repo``,
-made by ``fetch github:<owner>/<name>``); its records keep the tag's commit and
-link at the tag, as a wheel's do.
+made by ``fetch github:<owner>/<name>``); its records link at the tag, as a
+wheel's do (the tag names the commit).
 """
 
 from __future__ import annotations
@@ -131,13 +131,12 @@ def snapshot(project: Project, version: str, cache: Path, mirrors: Path) -> Snap
     )
 
 
-def _tagged(envelope: RecordEnvelope, tag: str, keep_sha: bool = False) -> RecordEnvelope:
-    """A record of a wheel: 40 zeros for the commit (a tag's own commit when read from git,
-    ``keep_sha``), linked at the release tag."""
+def _tagged(envelope: RecordEnvelope, tag: str) -> RecordEnvelope:
+    """A record of a wheel (or of a tag read from git): 40 zeros for the commit, linked at
+    the release tag, as the release check wants of a record that names no commit."""
     record = envelope.record
     url = record.github_url.replace(f"/blob/{record.analyzed_sha}/", f"/blob/{tag}/")
-    sha = record.analyzed_sha if keep_sha else ZERO_SHA
-    update = {"analyzed_sha": sha, "github_url": url}
+    update = {"analyzed_sha": ZERO_SHA, "github_url": url}
     return envelope.model_copy(update={"record": record.model_copy(update=update)})
 
 
@@ -148,7 +147,7 @@ def mine_project(project: Project, cache: Path, workers: int, mirrors: Path) -> 
     newest = snapshots[-1].revision.date
     result = build_history(snapshots, repo=project.repo, analyzed_at=newest, workers=workers)
     tags = {s.revision.sha: project.tag_of(s.revision.label) for s in snapshots}
-    envelopes = [_tagged(e, tags[e.record.analyzed_sha], project.git) for e in result.envelopes]
+    envelopes = [_tagged(e, tags[e.record.analyzed_sha]) for e in result.envelopes]
     for stats in result.revisions:
         print(
             f"  {project.repo} {stats.revision.label}: {stats.files} files, "

@@ -30,8 +30,10 @@ replaced), without mining: the result is the same as a full build's.
 
 A project may name ``native`` folders of its wheel (C/C++/CUDA sources) and a
 package ``gitSources`` (a project read from a git mirror at a named commit): their
-check macros are mined too (:mod:`stack_native`). A hand-written record replaces
-the mined records of its own message.
+check macros are mined too (:mod:`stack_native`). A project with no wheel names
+``"source": "git"``: its Python is read at each version's tag from its git mirror
+(:mod:`stack_mine`). A hand-written record replaces the mined records of its own
+message.
 
 A package that sets ``dropCopies`` (the frameworks built on the engines, the
 engines' platform plug-ins) also loses its mined records whose message the

@@ -30,9 +30,10 @@ replaced), without mining: the result is the same as a full build's.
 
 A project may name ``native`` folders of its wheel (C/C++/CUDA sources) and a
 package ``gitSources`` (a project read from a git mirror at a named commit): their
-check macros are mined too (:mod:`stack_native`). A hand-written record replaces
-the mined records of its own message, and those whose message its pattern prints
-(:func:`covered`).
+check macros are mined too (:mod:`stack_native`). A project with no wheel names
+``"source": "git"``: its Python is read at each version's tag from its git mirror
+(:mod:`stack_mine`). A hand-written record replaces the mined records of its own
+message, and those whose message its pattern prints (:func:`covered`).
 
 A package that sets ``dropCopies`` (the frameworks built on the engines, the
 engines' platform plug-ins) also loses its mined records whose message the
@@ -406,6 +407,7 @@ def write_package(
         {
             "repo": m.project.repo,
             "dist": m.project.dist,
+            **({"source": "git"} if m.project.git else {}),
             "versions": list(m.project.versions),
             "tags": [m.project.tag_of(v) for v in m.project.versions],
             "builtAt": m.built_at,
@@ -458,7 +460,7 @@ def build_one(
     kind = spec.get("kind", "projects")
     mined: list[MinedProject] = []
     if kind == "projects":
-        mined = mine_projects([Project.of(p) for p in spec["projects"]], cache, workers)
+        mined = mine_projects([Project.of(p) for p in spec["projects"]], cache, workers, mirrors)
         envelopes = [e for m in mined for e in m.envelopes]
         for project in spec["projects"]:
             if project.get("native"):

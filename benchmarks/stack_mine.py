@@ -5,6 +5,11 @@ wheel; with several, as a history over them (oldest first, one record per
 message lineage, a ``.history.json`` sidecar beside the records). Records of
 a wheel carry 40 zeros as their commit (a wheel records none) and link to the
 release's tag, which GitHub resolves: ``blob/v5.19.0/src/transformers/...``.
+
+A project with no wheel on PyPI (slime) names ``"source": "git"``: each version
+is read at its tag from the project's git mirror (``<mirrors>/<owner>+<name>/repo``,
+made by ``fetch github:<owner>/<name>``); its records link at the tag, as a
+wheel's do (the tag names the commit).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from errcat.mine.dists import dist_snapshot
+from errcat.mine.git import GitRepo, git_snapshots
 from errcat.mine.history import HistoryResult, Snapshot, build_history
 from errcat.models import RecordEnvelope
 from mine_wheels import ZERO_SHA, built_at
@@ -40,6 +46,8 @@ class Project:
     #: Folders or files under a package left out (``ray``: ``rllib``, ``tune``...;
     #: ``vllm_omni``: a single module vendored from another project).
     exclude: tuple[str, ...] = ()
+    #: Read from the git mirror at each version's tag, not from PyPI's wheel.
+    git: bool = False
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Project:
@@ -52,6 +60,7 @@ class Project:
             versions=tuple(str(v) for v in data["versions"]),
             tag=str(data.get("tag", "v{version}")),
             exclude=tuple(data.get("exclude", ())),
+            git=data.get("source", "wheel") == "git",
         )
 
     def tag_of(self, version: str) -> str:
@@ -87,8 +96,32 @@ def _keep(project: Project, path: str) -> bool:
     return False
 
 
-def snapshot(project: Project, version: str, cache: Path) -> Snapshot:
-    """The wheel of ``project`` at ``version`` as a history snapshot of its package files."""
+def mirror_of(repo: str, mirrors: Path) -> Path:
+    """The git mirror of ``owner/name`` under ``mirrors`` (``owner+name/repo``).
+
+    >>> mirror_of("THUDM/slime", Path("/m")).as_posix()
+    '/m/THUDM+slime/repo'
+    """
+    return mirrors / repo.replace("/", "+") / "repo"
+
+
+def git_snapshot(project: Project, version: str, mirrors: Path) -> Snapshot:
+    """``project``'s package folders at ``version``'s tag, read from its git mirror."""
+    mirror = mirror_of(project.repo, mirrors)
+    if not mirror.is_dir():
+        raise SystemExit(f"{project.repo}: no git mirror at {mirror} (fetch github:{project.repo})")
+    repo = GitRepo(mirror)
+    prefix = f"{project.repo_folder}/" if project.repo_folder else ""
+    under = [f"{prefix}{package}" for package in project.packages]
+    commit = repo.commit(project.tag_of(version))
+    (snap,) = git_snapshots(repo, [(version, commit)], under=under)
+    return dataclasses.replace(snap, files=[f for f in snap.files if _keep(project, f[0])])
+
+
+def snapshot(project: Project, version: str, cache: Path, mirrors: Path) -> Snapshot:
+    """The wheel (or tag) of ``project`` at ``version`` as a history snapshot of its files."""
+    if project.git:
+        return git_snapshot(project, version, mirrors)
     wheel = fetch(cache, project.dist, f"=={version}")
     snap = dist_snapshot(version, wheel, path_prefix=project.repo_folder)
     return dataclasses.replace(
@@ -99,17 +132,18 @@ def snapshot(project: Project, version: str, cache: Path) -> Snapshot:
 
 
 def _tagged(envelope: RecordEnvelope, tag: str) -> RecordEnvelope:
-    """A record of a wheel: 40 zeros for the commit, linked at the release tag."""
+    """A record of a wheel (or of a tag read from git): 40 zeros for the commit, linked at
+    the release tag, as the release check wants of a record that names no commit."""
     record = envelope.record
     url = record.github_url.replace(f"/blob/{record.analyzed_sha}/", f"/blob/{tag}/")
     update = {"analyzed_sha": ZERO_SHA, "github_url": url}
     return envelope.model_copy(update={"record": record.model_copy(update=update)})
 
 
-def mine_project(project: Project, cache: Path, workers: int) -> MinedProject:
+def mine_project(project: Project, cache: Path, workers: int, mirrors: Path) -> MinedProject:
     """Mine the project's releases (a history when there are several)."""
     started = time.perf_counter()
-    snapshots = [snapshot(project, v, cache) for v in project.versions]
+    snapshots = [snapshot(project, v, cache, mirrors) for v in project.versions]
     newest = snapshots[-1].revision.date
     result = build_history(snapshots, repo=project.repo, analyzed_at=newest, workers=workers)
     tags = {s.revision.sha: project.tag_of(s.revision.label) for s in snapshots}
@@ -130,10 +164,12 @@ def mine_project(project: Project, cache: Path, workers: int) -> MinedProject:
     )
 
 
-def mine_projects(projects: Sequence[Project], cache: Path, workers: int) -> list[MinedProject]:
-    """Mine each project in turn."""
+def mine_projects(
+    projects: Sequence[Project], cache: Path, workers: int, mirrors: Path
+) -> list[MinedProject]:
+    """Mine each project in turn (a ``git`` project from its mirror under ``mirrors``)."""
     out = []
     for project in projects:
         print(f"mining {project.repo} {', '.join(project.versions)}", flush=True)
-        out.append(mine_project(project, cache, workers))
+        out.append(mine_project(project, cache, workers, mirrors))
     return out

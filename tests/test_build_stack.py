@@ -4,6 +4,8 @@ the files a project's wheel is mined from."""
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,7 +24,7 @@ from errcat.imports.records import Site  # noqa: E402
 from errcat.patterns import template_to_pattern  # noqa: E402
 from stack_closure import Wheel, requirements  # noqa: E402
 from stack_imports import _importing_line, _requirers, module_records  # noqa: E402
-from stack_mine import Project, _keep  # noqa: E402
+from stack_mine import Project, _keep, mine_project  # noqa: E402
 
 WHEN = datetime(2026, 11, 1, tzinfo=timezone.utc)
 
@@ -291,6 +293,52 @@ def test_an_excluded_file_or_folder_is_left_out_and_nothing_else() -> None:
     assert _keep(project, "vllm_omni/models/_copy.py.orig")
     assert _keep(project, "vllm_omni/models/nemo_vendored_notes.py")
     assert not _keep(project, "other/models/own.py")
+
+
+def _git(cwd: Path, *args: str) -> None:
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_AUTHOR_DATE": "2026-05-01T12:00:00+00:00",
+        "GIT_COMMITTER_DATE": "2026-05-01T12:00:00+00:00",
+        "PATH": os.environ.get("PATH", ""),
+    }
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def test_a_git_project_is_mined_at_its_tag_from_the_mirror(tmp_path: Path) -> None:
+    """slime has no wheel: ``"source": "git"`` reads each version at its tag from
+    ``<mirrors>/<owner>+<name>/repo`` and links at the tag, as a wheel's records do."""
+    work = tmp_path / "work"
+    (work / "rl" / "backends").mkdir(parents=True)
+    (work / "rl" / "__init__.py").write_text("")
+    (work / "rl" / "backends" / "actor.py").write_text(
+        "def fill(data):\n"
+        "    if 'routed' not in data:\n"
+        "        raise ValueError('routed experts are required when routing replay is set.')\n"
+    )
+    (work / "examples").mkdir()
+    (work / "examples" / "run.py").write_text("raise SystemExit('an example, not the package')\n")
+    _git(work, "init", "-q", "-b", "main")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "one")
+    _git(work, "tag", "v0.1.0")
+    mirror = tmp_path / "mirrors" / "zq+rl" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(mirror)], check=True)
+    project = Project.of(
+        {"repo": "zq/rl", "dist": "rl", "source": "git", "packages": ["rl"], "versions": ["0.1.0"]}
+    )
+    assert project.git
+    mined = mine_project(project, tmp_path / "wheels", 1, tmp_path / "mirrors")
+    (record,) = [e.record for e in mined.envelopes]
+    assert record.file_path == "rl/backends/actor.py"
+    assert record.analyzed_sha == "0" * 40
+    assert mined.built_at == "2026-05-01T12:00:00Z"
+    assert record.github_url.startswith("https://github.com/zq/rl/blob/v0.1.0/rl/backends/")
+    with pytest.raises(SystemExit, match="no git mirror"):
+        mine_project(project, tmp_path / "wheels", 1, tmp_path / "elsewhere")
 
 
 _SEGMENT = st.text(alphabet="ab_.", min_size=1, max_size=4)

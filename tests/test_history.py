@@ -313,6 +313,27 @@ def test_history_over_wheels(tmp_path: Path) -> None:
         dist_snapshot("x", tmp_path / "not.whl")
 
 
+def test_wheel_data_purelib_paths_are_where_pip_installs_them(tmp_path: Path) -> None:
+    """A wheel that keeps its modules under ``<dist>.data/purelib/`` (openrlhf's) is mined at
+    the package's own paths, not dropped as an sdist's top folder."""
+    wheel = make_wheel(
+        tmp_path / "pkg-1.0-cp311-cp311-manylinux1_x86_64.whl",
+        {
+            "pkg-1.0.data/purelib/pkg/__init__.py": "",
+            "pkg-1.0.data/purelib/pkg/args.py": ARGS_V1,
+            "pkg-1.0.data/scripts/run.py": "raise SystemExit('a script, not the package')\n",
+        },
+    )
+    snap = dist_snapshot("1.0", wheel)
+    assert [p for p, _ in snap.files] == [
+        "pkg-1.0.data/scripts/run.py",
+        "pkg/__init__.py",
+        "pkg/args.py",
+    ]
+    result = build_history([snap], repo=REPO, analyzed_at=WHEN)
+    assert "pkg/args.py" in {r.file_path for r in result.records}
+
+
 def test_reanchor_follows_siblings_to_new_file() -> None:
     """mine --update: a check moved to another file and reworded keeps its curated record."""
     v1 = build_history(

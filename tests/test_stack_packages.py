@@ -65,7 +65,7 @@ def test_every_package_of_sources_is_built() -> None:
     spec = json.loads((STACK / "SOURCES.json").read_text(encoding="utf-8"))
     built = {p.name.removeprefix("errcat-data-") for p in PACKAGES}
     assert built == {p["name"] for p in spec["packages"]}
-    assert {"kernels", "distributed", "frameworks", "platforms"} <= built
+    assert {"kernels", "distributed", "frameworks", "platforms", "apps"} <= built
 
 
 def test_every_package_has_its_manifest_and_sources() -> None:
@@ -176,6 +176,32 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
             "src/urllib3/util/retry.py",
         ),
         (
+            "frameworks",
+            "ValueError: Cannot append empty top-p spans to empty offsets.",
+            "THUDM/slime",
+            "slime/utils/types.py",
+        ),
+        (
+            "frameworks",
+            "AssertionError: vLLM > 0.10.0 is required for logprobs_mode",
+            "OpenRLHF/OpenRLHF",
+            "openrlhf/trainer/ray/vllm_engine.py",
+        ),
+        (
+            "apps",
+            "RuntimeError: vllm does not support multiple gguf files, please merge them first"
+            " and provide `model_path` with merged file",
+            "xorbitsai/inference",
+            "xinference/model/llm/vllm/core.py",
+        ),
+        (
+            "apps",
+            "mineru_vl_utils.vlm_client.base_client.ServerError: Failed to connect to server"
+            " http://127.0.0.1:30000. Please check if the server is running.",
+            "opendatalab/mineru-vl-utils",
+            "mineru_vl_utils/vlm_client/http_client.py",
+        ),
+        (
             "serving",
             "httpx.RemoteProtocolError: Server disconnected without sending a response.",
             "encode/httpcore",
@@ -228,7 +254,37 @@ def test_the_kernel_errors_users_paste_get_the_hand_written_advice(
     assert any(lever in solution for solution in match.record.solutions)
 
 
-@pytest.mark.parametrize("name", ["frameworks", "platforms"])
+@pytest.mark.parametrize(
+    ("name", "text", "lever"),
+    [
+        (
+            "models",
+            "openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token"
+            " 200006",
+            "openai-harmony",
+        ),
+        (
+            "apps",
+            "E0414 03:56:41.856248 77969 worker_pool.cpp:448] Worker: Cannot make connection"
+            " for endpoint: 10.6.131.6:16217@mlx5_0, no alternate peer RNIC is available",
+            "MC_GID_INDEX",
+        ),
+    ],
+)
+def test_the_compiled_libraries_errors_get_the_hand_written_advice(
+    site: Path, name: str, text: str, lever: str
+) -> None:
+    """openai-harmony's Rust parser and Mooncake's C++ transfer engine: no miner reads their
+    texts, so a hand-written record answers them with what to change."""
+    assert errcat.match_error(text, catalog=errcat.Catalog.bundled()) is None
+    _install(site, STACK / "packages" / f"errcat-data-{name}")
+    match = errcat.match_error(text)
+    assert match is not None and match.exact
+    assert "errcat:stack:curated" in match.record.tags
+    assert any(lever in solution for solution in match.record.solutions)
+
+
+@pytest.mark.parametrize("name", ["frameworks", "platforms", "apps"])
 def test_the_projects_records_link_at_the_release_tags_sources_names(name: str) -> None:
     """Each record of a package mined from wheels links to its repo at ``v<version>`` of a
     release ``SOURCES.json`` names for it (a message gone from the newest links at the older

@@ -17,7 +17,9 @@ monitor's kill, ``ray.get`` timing out), ``ray-raylet`` (the lines Ray's C++ dae
 worker, the memory monitor's kills, an unreachable GCS, a full disk), ``chat-templates`` (the models' own chat-template
 refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
 driver errors), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
-written for another transformers, reads).
+written for another transformers, reads), ``harmony`` (openai-harmony's Rust parser refusing
+gpt-oss output), ``mooncake`` (the RDMA errors Mooncake's transfer engine logs in PD
+disaggregation).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from errcat.models import RecordEnvelope
 from stack_curated import (
     argparse_errors,
     chat_templates,
+    harmony,
     kernels,
+    mooncake,
     ports,
     pydantic_errors,
     ray_core,
@@ -88,6 +92,10 @@ def curated(
             out += ray_raylet.RECORDS
         elif group == "chat-templates":
             out += chat_templates.RECORDS
+        elif group == "harmony":
+            out += harmony.RECORDS
+        elif group == "mooncake":
+            out += mooncake.RECORDS
         elif group == "triton-driver":
             out += triton_driver.RECORDS
         elif group == "pydantic-core":

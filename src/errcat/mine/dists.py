@@ -73,6 +73,23 @@ def _sdist_root(names: Iterable[str]) -> str:
     return ""
 
 
+def _installed_path(rel: str) -> str:
+    """Where pip installs a wheel member (``<dist>.data/purelib/`` is the site folder).
+
+    ``platlib/`` is too; openrlhf's wheel keeps all its modules there.
+
+    >>> _installed_path("openrlhf-0.11.0.data/purelib/openrlhf/cli/train_ppo.py")
+    'openrlhf/cli/train_ppo.py'
+    >>> _installed_path("pkg-1.0.data/scripts/run.py"), _installed_path("pkg/a.py")
+    ('pkg-1.0.data/scripts/run.py', 'pkg/a.py')
+    """
+    top, _, rest = rel.partition("/")
+    kind, _, inner = rest.partition("/")
+    if top.endswith(".data") and kind in ("purelib", "platlib") and inner:
+        return inner
+    return rel
+
+
 def dist_snapshot(
     label: str,
     path: str | os.PathLike[str],
@@ -82,15 +99,17 @@ def dist_snapshot(
 ) -> Snapshot:
     """A snapshot of a released distribution's ``.py`` files, labelled (``0.4.0``).
 
-    Paths are the archive's (an sdist's top folder dropped) with ``path_prefix``
-    put in front, so that they match the repository (``python/`` for sglang).
-    The revision's sha is the sha1 of the archive file, its date the newest
-    member's time.
+    Paths are the archive's (an sdist's top folder dropped, a wheel's
+    ``.data/purelib/`` read as where pip installs it) with ``path_prefix`` put
+    in front, so that they match the repository (``python/`` for sglang). The
+    revision's sha is the sha1 of the archive file, its date the newest member's
+    time.
     """
     archive = Path(path)
     if not archive.is_file():
         raise CatalogSourceError(f"No such distribution: {str(archive)!r}")
     members, newest = _members(archive)
+    members = [(_installed_path(name), data) for name, data in members]
     root = _sdist_root([n for n, _ in members])
     prefix = "/".join(p for p in path_prefix.split("/") if p not in ("", "."))
     blobs: dict[str, bytes] = {}

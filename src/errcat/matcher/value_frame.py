@@ -24,6 +24,8 @@ from __future__ import annotations
 import functools
 import re
 
+from errcat.patterns import parse_template
+
 __all__ = ["MAX_OWN_CHARS", "MAX_OWN_WORDS", "MIN_VALUES", "mostly_values", "own_text"]
 
 #: At least this many placeholders: one value after a phrase is a message's detail.
@@ -33,21 +35,21 @@ MAX_OWN_WORDS = 3
 #: At most this many characters of its own, spaces left out.
 MAX_OWN_CHARS = 20
 
-#: A placeholder: a brace group that is not an escaped brace (one level of nesting).
-_PLACEHOLDER = re.compile(r"(?<!\{)\{(?!\{)(?:[^{}]|\{[^{}]*\})*\}(?!\})")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def own_text(template: str) -> tuple[str, int]:
     """A template's text without its placeholders, and how many placeholders it has.
 
+    The template is read as :func:`errcat.patterns.parse_template` reads it.
+
     >>> own_text("Error in {self.name}: {e!r}")
     ('Error in : ', 2)
     >>> own_text("literal {{braces}} only")
     ('literal {braces} only', 0)
     """
-    pieces = _PLACEHOLDER.split(template)
-    return "".join(pieces).replace("{{", "{").replace("}}", "}"), len(pieces) - 1
+    literals, fields = parse_template(template)
+    return "".join(literals), len(fields)
 
 
 @functools.lru_cache(maxsize=4096)

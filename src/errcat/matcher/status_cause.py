@@ -142,8 +142,6 @@ def status_beside_cause(match: Match, text: str, reports: Sequence[ExceptionRepo
     if not is_status_record(match.summary.tags):
         return False
     report = match.report
-    if report is None:
-        return False
     span = text[report.start : report.end]
     status = _STATUS.search(span)
     named = status.group(0) if status is not None else match.summary.error_message

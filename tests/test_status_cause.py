@@ -40,10 +40,13 @@ CATALOG = Catalog([_status(1, 400, "Bad Request"), _status(2, 500, "Internal Ser
     before=st.lists(ZQ, min_size=1, max_size=4),
     after=st.lists(ZQ, max_size=4),
     which=st.sampled_from(["400 Bad Request", "500 Internal Server Error"]),
+    sep=st.sampled_from([" when calling ", " - ", " on ", ", "]),
 )
-def test_a_status_named_alone_answers(before: list[str], after: list[str], which: str) -> None:
-    """Words around the status that state no reason leave the status's record the answer."""
-    text = " ".join([*before, "got", which, "when", "calling", *after])
+def test_a_status_named_alone_answers(
+    before: list[str], after: list[str], which: str, sep: str
+) -> None:
+    """The writer's words around the status (after a dash or comma too) leave it the answer."""
+    text = " ".join([*before, "got", which]) + sep + " ".join(["zqcall", *after])
     found = match_error(text, catalog=CATALOG)
     assert found is not None and found.mode == "phrase"
     assert f"http-status-{which.split(maxsplit=1)[0]}" in found.record.tags
@@ -53,7 +56,7 @@ def test_a_status_named_alone_answers(before: list[str], after: list[str], which
 @given(
     before=st.lists(ZQ, max_size=3),
     reason=st.lists(ZQ, min_size=3, max_size=6),
-    lead=st.sampled_from([": ", " - ", " saying ", " with error ", " because "]),
+    lead=st.sampled_from([" saying ", ", saying ", " with error: ", " because ", " due to "]),
     which=st.sampled_from(["400 Bad Request", "500 Internal Server Error"]),
 )
 def test_a_status_with_its_reason_stated_does_not_answer(
@@ -97,16 +100,16 @@ def test_a_cause_that_is_itself_a_status_is_no_cause() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(words=st.lists(ZQ, min_size=4, max_size=7), level=st.sampled_from(["ERROR", "INFO"]))
-def test_a_status_under_a_logged_error_does_not_answer(words: list[str], level: str) -> None:
-    """The server's error-level line above the access line is the cause; an info line is not."""
+@given(words=st.lists(ZQ, min_size=4, max_size=7), cls=st.sampled_from(["ValueError: ", ""]))
+def test_a_status_under_a_logged_exception_does_not_answer(words: list[str], cls: str) -> None:
+    """An exception logged above the access line is the cause; a log line with no class is not."""
     text = (
-        f"{level} 08-09 09:58:19 [zqsched.py:18] {' '.join(words)}.\n"
+        f"ERROR 08-09 09:58:19 [zqsched.py:18] {cls}{' '.join(words)}\n"
         'INFO:     127.0.0.1:37932 - "POST /v1/chat/completions HTTP/1.1" '
         "500 Internal Server Error"
     )
     found = match_error(text, catalog=CATALOG)
-    if level == "ERROR":
+    if cls:
         assert found is None
     else:
         assert found is not None and "http-status-500" in found.record.tags

@@ -35,7 +35,6 @@ from errcat.matcher.result import Match
 __all__ = [
     "STATUS_TAG_PREFIX",
     "is_status_record",
-    "logged_cause",
     "states_reason",
     "status_beside_cause",
     "unless_beside_cause",
@@ -46,17 +45,16 @@ __all__ = [
 STATUS_TAG_PREFIX = "http-status-"
 #: How many words a stated reason or a cause's message must have to be one.
 _REASON_WORDS = 3
-#: What opens a reason after a status: a colon or dash, or the words that say one follows.
+#: What opens a reason after a status: the words that say one follows. A bare colon or
+#: dash does not: a title's writer puts their own words there as often
+#: (``500 Internal Server Error - works in v0.8``), and those name no error.
 _REASON_LEAD = re.compile(
-    r"""\s*(?:
-        [:\-\u2013\u2014]
-      | (?:saying|says|said|stating|with\s+(?:the\s+)?(?:error|message|reason|detail)s?
-        |because(?:\s+of)?|due\s+to|reason|detail|message|error)\b\s*:?
-    )""",
+    r"""\s*,?\s*(?:
+        saying|says|said|stating|with\s+(?:the\s+)?(?:error|message|reason|detail)s?
+      | because(?:\s+of)?|due\s+to
+    )\b\s*:?""",
     re.IGNORECASE | re.VERBOSE,
 )
-#: A log line at error level: the server's own account of what failed.
-_ERROR_LINE = re.compile(r"^.*?\b(?:ERROR|CRITICAL|FATAL)\b[^\n]*$", re.MULTILINE)
 #: A word of a reason: letters first (a number or a quote mark is not a reason).
 _WORD = re.compile(r"[A-Za-z][\w'`-]*")
 #: A status in a message: a 4xx/5xx code standing alone, or a status's reason phrase.
@@ -81,16 +79,17 @@ def is_status_record(tags: Iterable[str]) -> bool:
 def states_reason(message: str, end: int) -> bool:
     """Whether the words after a status (ending at ``end``) state why it was answered.
 
-    A reason opens with a colon or dash, or with words that say one follows
-    ("saying", "with error", "because"), and has words of its own.
+    A reason opens with words that say one follows ("saying", "with error",
+    "because") and has words of its own; a bare colon or dash may open the
+    writer's own words instead.
 
     >>> states_reason("HTTP 400 saying zqa needs zqb set", 8)
     True
-    >>> states_reason("got 400 Bad Request: zqa zqb zqc", 19)
+    >>> states_reason("got 400 Bad Request with error: zqa zqb zqc", 19)
     True
-    >>> states_reason("got 400 Bad Request when calling zqa", 19)
+    >>> states_reason("got 400 Bad Request: zqa zqb zqc", 19)
     False
-    >>> states_reason("got 400 Bad Request: 12", 19)
+    >>> states_reason("got 400 Bad Request saying 12", 19)
     False
     """
     lead = _REASON_LEAD.match(message, end)
@@ -114,30 +113,15 @@ def _is_cause(report: ExceptionReport, status: str) -> bool:
     )
 
 
-def logged_cause(text: str) -> bool:
-    r"""Whether a stretch of log holds an error-level line that states an error of its own.
-
-    >>> logged_cause("ERROR 08-09 09:58:19 [zq.py:18] Zqa zqb rejected zqc. Terminating.\n")
-    True
-    >>> logged_cause("INFO:     Started server process [1]\nINFO:     Zqa zqb zqc\n")
-    False
-    >>> logged_cause('ERROR:    "POST /v1/completions HTTP/1.1" 500 Internal Server Error')
-    False
-    """
-    for line in _ERROR_LINE.finditer(text):
-        words = line.group(0)
-        if _STATUS.search(words) is None and len(_WORD.findall(words)) > _REASON_WORDS:
-            return True
-    return False
-
-
 def status_beside_cause(match: Match, text: str, reports: Sequence[ExceptionReport]) -> bool:
     """Whether an answer is a status record's in a paste that also holds the status's cause.
 
-    The cause is an error of its own in another report outside the status's line
-    (one inside it is a part its pattern explains), or an error-level log line above
-    the status in the answer's own report: the server logged why it answered so
-    (:func:`logged_cause`).
+    The cause is an exception of its own in another report outside the status's line
+    (one inside it is a part its pattern explains): the server's error above its
+    access line, which no record explains (one that did would answer, a wrapper's
+    record never does beside it). A log line without a class (uvicorn's ``Exception
+    in ASGI application``, an engine's ``Error in preprocessing prompt inputs``) names
+    no error: the status stays the answer there.
     """
     if not is_status_record(match.summary.tags):
         return False
@@ -148,9 +132,7 @@ def status_beside_cause(match: Match, text: str, reports: Sequence[ExceptionRepo
     # A report inside the status's own line is a part of what its pattern explains (the
     # reason it captured, "Error: Content Too Large"), not a cause beside it.
     beside = (o for o in reports if not (report.start <= o.start and o.end <= report.end))
-    if any(_is_cause(other, named) for other in beside):
-        return True
-    return status is not None and logged_cause(span[: status.start()])
+    return any(_is_cause(other, named) for other in beside)
 
 
 def unless_beside_cause(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from errcat.extract.cjk import cjk_tail
+from errcat.extract.glued import unglued
 from errcat.extract.literals import literal_eval
 from errcat.extract.reports import ExceptionReport
 from errcat.text import fold_whitespace, short_class
@@ -176,8 +177,11 @@ def message_forms(report: ExceptionReport) -> list[str]:
     if report.kind == "text":
         # A message quoted in prose (an issue title): "...", `...`.
         out.extend(q.group(1) or q.group(2) or q.group(3) for q in _QUOTED.finditer(stripped))
-        # A title's own words before a colon: "Contradictory suggestions: <message>".
-        for form in dict.fromkeys(f for f in (stripped, untagged) if f):
+        # A title's own words before a colon: "Contradictory suggestions: <message>", the
+        # colon's space put back where the writer glued it (errcat.extract.glued).
+        leads = [f for f in (stripped, untagged) if f]
+        leads.extend(spaced for spaced in map(unglued, leads) if spaced is not None)
+        for form in dict.fromkeys(leads):
             lead = _PROSE_LEAD.match(form)
             if lead and len(form) - lead.end() >= _PROSE_LEAD_REST:
                 out.append(form[lead.end() :])

@@ -67,6 +67,7 @@ from errcat.matcher.phrases import phrase_answer
 from errcat.matcher.rank import _chain_order
 from errcat.matcher.result import CONFIDENCE_THRESHOLD, REGEX_TIMEOUT, Match, MatchMode
 from errcat.matcher.statement import statement_answer
+from errcat.matcher.status_cause import unless_beside_cause
 from errcat.matcher.text_evidence import _mentions
 from errcat.tags import WRAPPER_TAG
 
@@ -163,23 +164,26 @@ def _answer(
     A wrapper beside a traceback its paste cut answers with what it captured
     (:mod:`.cut_wrapper`) before any rule that names a record without a pattern; a
     wrapper's dual class ``W(X)`` answers with the record tagged for it (:mod:`.dual_cause`).
+    An HTTP status's record does not answer a paste that holds the status's cause
+    (:mod:`.status_cause`).
 
     A title that holds a message after words of the writer's own, with no mark between
     (:mod:`.lead_words`), is read from each of its first words on, shortest lead first.
     """
     cat = collector.catalog
+    # A status's record is the symptom of an error the paste holds: not an answer then.
+    kept = functools.partial(unless_beside_cause, text=text, reports=reports)
     found = (
-        dual_cause_answer(_unwrap(collector.answer(), cat, engine), cat)
-        or cut_wrapper_answer(collector, engine)
-        or _named(collector, text)
+        kept(dual_cause_answer(_unwrap(collector.answer(), cat, engine), cat))
+        or kept(cut_wrapper_answer(collector, engine))
+        or kept(_named(collector, text))
     )
     if found is not None:
         return found
     for offset, rest in lead_word_rests(text, reports):
-        inner = _collect(
-            _reports(rest), cat, 1, confident_only=True, mentions=mentions, lean=engine
-        )
-        answer = _unwrap(inner.answer(), cat, engine)
+        rest_reports = _reports(rest)
+        inner = _collect(rest_reports, cat, 1, confident_only=True, mentions=mentions, lean=engine)
+        answer = unless_beside_cause(_unwrap(inner.answer(), cat, engine), rest, rest_reports)
         if answer is not None and shows_enough(answer):
             return shifted(answer, offset, text[:offset])
     return None

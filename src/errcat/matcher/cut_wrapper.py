@@ -8,7 +8,10 @@ elsewhere, :func:`errcat.matcher.collect._beside_a_cut_traceback`), but here the
 cause's own message stands in the wrapper's line: its placeholders captured it. When
 nothing else answers, the wrapper's captures are matched on their own, as a wrapper's
 are when it answers (:func:`errcat.matcher.collect._unwrap`), and a confident record
-of what it wrapped is the answer.
+of what it wrapped is the answer. The wrapper's own match is seldom confident (its
+words are few beside what it captured), so when the collector kept only confident
+matches (:func:`errcat.matcher.match_error`), such a report's matches are collected
+again, all of them: :func:`match_error` then answers as :func:`match_all` does.
 
 >>> from errcat.catalog import Catalog
 >>> from errcat.matcher import match_error
@@ -39,11 +42,14 @@ of what it wrapped is the answer.
 ... )
 >>> match_error(paste, catalog=Catalog([wrapper, cause])).record.id
 '0000000000000002'
+>>> from errcat.matcher import match_all
+>>> match_all(paste, catalog=Catalog([wrapper, cause]))[0].record.id
+'0000000000000002'
 """
 
 from __future__ import annotations
 
-from errcat.matcher.collect import _Collector, _is_wrapper, _unwrap
+from errcat.matcher.collect import _collect, _Collector, _is_wrapper, _unwrap
 from errcat.matcher.context import Lean
 from errcat.matcher.rank import _chain_order
 from errcat.matcher.result import Match
@@ -62,10 +68,17 @@ def cut_wrapper_answer(collector: _Collector, lean: Lean) -> Match | None:
     """
     order = _chain_order([ctx.report for ctx in collector.contexts])
     for at in order:
-        report = collector.contexts[at].report
+        ctx = collector.contexts[at]
+        report = ctx.report
         if report.kind != "text" or not report.frames:
             continue
-        for match in collector.ranked_matches(at)[:_READ]:
+        ranked = collector.ranked_matches(at)[:_READ]
+        if collector.confident_only and not any(_is_wrapper(m) for m in ranked):
+            # match_error's collector dropped the wrapper's match (not confident itself):
+            # this one report is read again with every match kept.
+            again = _collect([report], collector.catalog, _READ, mentions=ctx.mentions, lean=lean)
+            ranked = again.ranked_matches(0)[:_READ]
+        for match in ranked:
             if not (_is_wrapper(match) and match.exact):
                 continue
             found = _unwrap(match, collector.catalog, lean)

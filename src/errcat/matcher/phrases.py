@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from errcat.matcher.context import ReportContext
 from errcat.matcher.result import Match
+from errcat.matcher.status_cause import is_status_record, yields_to_cause
 from errcat.store import Store
 from errcat.tags import PHRASE_TAG_PREFIX, tag_values
 
@@ -83,15 +84,23 @@ def phrase_answer(contexts: Sequence[ReportContext], catalog: Catalog) -> Match 
     """The record one of the reports names by its phrase, when exactly one record is named.
 
     The reports are read in order (the report that ended the text first); the first
-    that names exactly one record is answered.
+    that names exactly one record is answered. An HTTP status's phrase names nothing
+    in a paste that also holds what caused it (:mod:`errcat.matcher.status_cause`).
     """
+    reports = [ctx.report for ctx in contexts]
     for ctx in contexts:
         named: dict[str, tuple[str, int, int]] = {}
         for part, store in enumerate(catalog.parts):
             for phrase, pattern, position in _store_phrases(store):
-                if pattern.search(ctx.message) is None:
+                found = pattern.search(ctx.message)
+                if found is None:
                     continue
-                record_id = store.summary(position).id
+                summary = store.summary(position)
+                if is_status_record(summary.tags) and yields_to_cause(
+                    ctx.report, reports, ctx.message, found.span()
+                ):
+                    continue
+                record_id = summary.id
                 if not catalog.hidden(part, record_id):
                     named.setdefault(record_id, (phrase, part, position))
         if len(named) != 1:

@@ -38,8 +38,9 @@ from errcat.matcher.site_evidence import (
     _statement_evidence,
 )
 from errcat.matcher.text_evidence import _named_outside
+from errcat.matcher.value_frame import mostly_values
 from errcat.store import RecordSummary
-from errcat.tags import CALLER_CLASS_TAG, IMPORT_SYSTEM_TAGS
+from errcat.tags import CALLER_CLASS_TAG, IMPORT_SYSTEM_TAGS, LOGGED_TAG
 
 if TYPE_CHECKING:
     from errcat.history import Lineage
@@ -72,8 +73,10 @@ class RecordEvidence:
     ``errcat:native:import-missing-module`` or ``-cannot-import-name``); ``engine`` how the
     serving engine the paste leans to (:func:`errcat.engine.lean`) fares against the
     record's project: 1 it is that engine, -1 it is the other engine, 0 neither is known
-    (a paste without such signals, or a record of any other project). The reasons are
-    what an answer shows for each, if anything.
+    (a paste without such signals, or a record of any other project); ``value_frame``
+    that the record is a log call whose template is mostly its values
+    (:mod:`errcat.matcher.value_frame`). The reasons are what an answer shows for
+    each, if anything.
     """
 
     state: str
@@ -90,6 +93,7 @@ class RecordEvidence:
     named_reason: str | None = None
     engine: int = 0
     engine_reason: str | None = None
+    value_frame: bool = False
 
     @property
     def gain(self) -> float:
@@ -319,4 +323,5 @@ def record_evidence(
         named_reason=named_reason,
         engine=engine,
         engine_reason=engine_reason,
+        value_frame=LOGGED_TAG in record.tags and mostly_values(record.error_message),
     )

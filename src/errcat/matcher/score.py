@@ -271,6 +271,21 @@ def _score(
             "the interpreter prints this message for any object: a project's own raise of "
             "it needs a frame in the record's file or package"
         )
+    if (
+        evidence.value_frame
+        and confidence > _GENERIC_CAP
+        and site.kind not in _HOLDING_SITES
+        and not evidence.named
+        and evidence.engine <= 0
+    ):
+        # "Error executing {error_context}: {e}": two words of its own around its values,
+        # which any project's log line fits (Hydra's "Error executing job with overrides").
+        confidence = _GENERIC_CAP
+        reasons.append(
+            "its own words are a frame around its values that any project's log line "
+            "fits: an answer needs a frame in its file or package, or the text naming "
+            "its project or reading as its engine's log"
+        )
     if evidence.family and site.kind != "site" and confidence > _GENERIC_CAP:
         # Any project's code raises this shape: only the place it was raised says whose.
         confidence = _GENERIC_CAP

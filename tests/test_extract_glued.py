@@ -5,21 +5,19 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import templates_catalog
+from conftest import ZQ_WORD, templates_catalog
 from errcat.extract import extract_reports
 from errcat.extract.forms import message_forms
 from errcat.extract.glued import unglued
 from errcat.matcher import match_error
 
-#: Words no record holds ("zq" keeps hypothesis off real words).
-ZQ = st.text(alphabet="abcdefghijklm", min_size=2, max_size=6).map(lambda w: f"zq{w}")
 TEMPLATE = "Zqshard {index} could not be assigned to any zqworker of the zqpool"
 CATALOG = templates_catalog(TEMPLATE)
 
 
 @settings(max_examples=60, deadline=None)
 @given(
-    lead=st.lists(ZQ, min_size=1, max_size=4),
+    lead=st.lists(ZQ_WORD, min_size=1, max_size=4),
     word=st.sampled_from(["error", "failed", "problem", "zqoops"]),
     value=st.integers(min_value=0, max_value=999),
     tag=st.sampled_from(["", "[Bug]: ", "[Usage] "]),

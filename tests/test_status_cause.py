@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import ZQ_WORD, make_envelope
 from errcat.catalog import Catalog
 from errcat.extract import extract_reports
 from errcat.matcher import match_error
@@ -13,9 +13,6 @@ from errcat.matcher.status_cause import states_reason, yields_to_cause
 from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.tags import PHRASE_TAG_PREFIX, WRAPPER_TAG
-
-#: Words no record, status phrase or reason lead holds ("zq" keeps hypothesis off real words).
-ZQ = st.text(alphabet="abcdefghijklm", min_size=2, max_size=6).map(lambda w: f"zq{w}")
 
 
 def _status(n: int, code: int, phrase: str) -> RecordEnvelope:
@@ -37,8 +34,8 @@ CATALOG = Catalog([_status(1, 400, "Bad Request"), _status(2, 500, "Internal Ser
 
 @settings(max_examples=60, deadline=None)
 @given(
-    before=st.lists(ZQ, min_size=1, max_size=4),
-    after=st.lists(ZQ, max_size=4),
+    before=st.lists(ZQ_WORD, min_size=1, max_size=4),
+    after=st.lists(ZQ_WORD, max_size=4),
     which=st.sampled_from(["400 Bad Request", "500 Internal Server Error"]),
     sep=st.sampled_from([" when calling ", " - ", " on ", ", "]),
 )
@@ -54,8 +51,8 @@ def test_a_status_named_alone_answers(
 
 @settings(max_examples=60, deadline=None)
 @given(
-    before=st.lists(ZQ, max_size=3),
-    reason=st.lists(ZQ, min_size=3, max_size=6),
+    before=st.lists(ZQ_WORD, max_size=3),
+    reason=st.lists(ZQ_WORD, min_size=3, max_size=6),
     lead=st.sampled_from([" saying ", ", saying ", " with error: ", " because ", " due to "]),
     which=st.sampled_from(["400 Bad Request", "500 Internal Server Error"]),
 )
@@ -69,7 +66,7 @@ def test_a_status_with_its_reason_stated_does_not_answer(
 
 @settings(max_examples=60, deadline=None)
 @given(
-    words=st.lists(ZQ, min_size=3, max_size=6),
+    words=st.lists(ZQ_WORD, min_size=3, max_size=6),
     cls=st.sampled_from(["ValueError", "RuntimeError", "vllm.zq.ZqError"]),
 )
 def test_a_status_beside_an_exception_of_its_own_does_not_answer(
@@ -100,7 +97,7 @@ def test_a_cause_that_is_itself_a_status_is_no_cause() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(words=st.lists(ZQ, min_size=4, max_size=7), cls=st.sampled_from(["ValueError: ", ""]))
+@given(words=st.lists(ZQ_WORD, min_size=4, max_size=7), cls=st.sampled_from(["ValueError: ", ""]))
 def test_a_status_under_a_logged_exception_does_not_answer(words: list[str], cls: str) -> None:
     """An exception logged above the access line is the cause; a log line with no class is not."""
     text = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import ZQ_WORD, make_envelope
 from errcat.catalog import Catalog
 from errcat.matcher import match_error
 from errcat.matcher.value_frame import MAX_OWN_WORDS, mostly_values, own_text
@@ -13,8 +13,6 @@ from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.tags import LOGGED_TAG
 
-#: Words no record holds ("zq" keeps hypothesis off real words).
-ZQ = st.text(alphabet="abcdefghijklm", min_size=2, max_size=6).map(lambda w: f"zq{w}")
 TEMPLATE = "Error executing {error_context}: {e}"
 
 
@@ -36,7 +34,10 @@ RAISED = Catalog([_record(2, [])])
 
 
 @settings(max_examples=60, deadline=None)
-@given(context=st.lists(ZQ, min_size=1, max_size=4), cause=st.lists(ZQ, min_size=1, max_size=5))
+@given(
+    context=st.lists(ZQ_WORD, min_size=1, max_size=4),
+    cause=st.lists(ZQ_WORD, min_size=1, max_size=5),
+)
 def test_another_projects_line_in_the_frame_is_no_answer(
     context: list[str], cause: list[str]
 ) -> None:
@@ -46,7 +47,10 @@ def test_another_projects_line_in_the_frame_is_no_answer(
 
 
 @settings(max_examples=40, deadline=None)
-@given(context=st.lists(ZQ, min_size=1, max_size=4), cause=st.lists(ZQ, min_size=1, max_size=5))
+@given(
+    context=st.lists(ZQ_WORD, min_size=1, max_size=4),
+    cause=st.lists(ZQ_WORD, min_size=1, max_size=5),
+)
 def test_the_frame_answers_with_project_evidence(context: list[str], cause: list[str]) -> None:
     """The text naming the record's project is the evidence its own words lack."""
     line = f"Error executing {' '.join(context)}: {' '.join(cause)}"
@@ -56,7 +60,7 @@ def test_the_frame_answers_with_project_evidence(context: list[str], cause: list
 
 @settings(max_examples=40, deadline=None)
 @given(
-    words=st.lists(ZQ, min_size=0, max_size=6),
+    words=st.lists(ZQ_WORD, min_size=0, max_size=6),
     values=st.integers(min_value=0, max_value=4),
 )
 def test_mostly_values_counts_own_words_and_values(words: list[str], values: int) -> None:
@@ -74,7 +78,7 @@ def test_a_raised_template_keeps_its_answer() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(values=st.lists(ZQ, min_size=1, max_size=4), name=ZQ)
+@given(values=st.lists(ZQ_WORD, min_size=1, max_size=4), name=ZQ_WORD)
 def test_a_capped_wrapper_beside_a_cut_traceback_still_gives_its_cause(
     values: list[str], name: str
 ) -> None:

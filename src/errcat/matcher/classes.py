@@ -41,7 +41,21 @@ def _short_class(name: str | None) -> str | None:
 
 #: Ray's dual class as printed: ``ray.exceptions.RayTaskError(ValueError)`` is an instance
 #: of both the wrapper and the class in parentheses (``as_instanceof_cause``).
-_DUAL = re.compile(r"(?P<outer>[\w.]+)\((?P<inner>[\w.]+)\)")
+_DUAL = re.compile(r"(?P<outer>[\w.]*\w)\((?P<inner>[\w.]*\w)\)")
+
+
+def dual_classes(error_class: str | None) -> tuple[str, str] | None:
+    """The wrapper's and the cause's names of a dual class ``W(X)`` as printed, else None.
+
+    >>> dual_classes("ray.exceptions.RayTaskError(OutOfMemoryError)")
+    ('ray.exceptions.RayTaskError', 'OutOfMemoryError')
+    >>> dual_classes("ValueError") is None
+    True
+    """
+    dual = _DUAL.fullmatch(error_class or "")
+    return (dual.group("outer"), dual.group("inner")) if dual is not None else None
+
+
 #: The states of :func:`_class_state`, worst first.
 _STATES = ("disagree", "unknown", "agree", "custom")
 
@@ -60,13 +74,10 @@ def _class_state(report: ExceptionReport, record: RecordSummary) -> str:
     >>> _class_state(report, wrapper)
     'custom'
     """
-    dual = _DUAL.fullmatch(report.error_class or "")
+    dual = dual_classes(report.error_class)
     if dual is None or report.kind == "text":
         return _one_class_state(report, record)
-    states = (
-        _one_class_state(replace(report, error_class=dual.group(part)), record)
-        for part in ("outer", "inner")
-    )
+    states = (_one_class_state(replace(report, error_class=name), record) for name in dual)
     return max(states, key=_STATES.index)
 
 

@@ -35,30 +35,29 @@ in :attr:`Match.related`.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from errcat.matcher.classes import dual_classes
 from errcat.matcher.phrases import PHRASE_CONFIDENCE
 from errcat.matcher.result import Match
 from errcat.tags import DUAL_CAUSE_TAG_PREFIX, WRAPPER_TAG, tag_values
+from errcat.text import short_class
 
 if TYPE_CHECKING:
     from errcat.catalog import Catalog
 
 __all__ = ["dual_cause_answer"]
 
-#: ``ray.exceptions.RayTaskError(OutOfMemoryError)``: the wrapper's and the cause's names.
-_DUAL = re.compile(r"(?:[\w.]*\.)?(?P<outer>\w+)\((?:[\w.]*\.)?(?P<inner>\w+)\)")
-
 
 def dual_cause_answer(answer: Match | None, catalog: Catalog) -> Match | None:
     """``answer``, or the one record tagged for its dual class when ``answer`` is the wrapper's."""
     if answer is None or WRAPPER_TAG not in answer.summary.tags:
         return answer
-    dual = _DUAL.fullmatch(answer.report.error_class or "")
+    dual = dual_classes(answer.report.error_class)
     if dual is None:
         return answer
-    wanted = f"{dual.group('outer')}({dual.group('inner')})"
+    outer, inner = (short_class(name) for name in dual)
+    wanted = f"{outer}({inner})"
     named: dict[str, Match] = {}
     for part, store in enumerate(catalog.parts):
         for position in store.tagged(DUAL_CAUSE_TAG_PREFIX):

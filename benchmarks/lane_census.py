@@ -58,12 +58,17 @@ def course(text: str, counts: Counter[str]) -> str:
     return "other"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_args(description: str) -> argparse.Namespace:
+    """The census's options (``lane_reach.py`` takes the same): size, queries per kind, kinds."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200, help="queries per kind")
     parser.add_argument("--kinds", default="hit line,miss line")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse_args(__doc__.splitlines()[0])
 
     from errcat import match_error
     from errcat.matcher import collect as collect_module

@@ -18,6 +18,7 @@ from errcat.extract.boxes import (
     _unbox_pytest,
     _unbox_rich,
 )
+from errcat.extract.cut_class import restore_cut_classes
 from errcat.extract.escaped import expand_escaped
 from errcat.extract.grammar import (
     _EXC_START_RE,
@@ -65,16 +66,18 @@ def extract_reports(text: str) -> list[ExceptionReport]:
         return []
     fast = _plain_traceback(text) if "\n" in text else _plain_line(text)
     if fast is not None:
-        return fast
+        return restore_cut_classes(fast)
     expanded = expand_escaped(text)
     if expanded is None:
-        return _extract(text)
+        return restore_cut_classes(_extract(text))
     # An error logged in a quoted string, its line breaks escaped: read as printed, with
     # each report's span the original lines it came from.
-    return [
-        replace(r, start=expanded.original(r.start), end=expanded.original_end(r.end))
-        for r in _extract(expanded.text)
-    ]
+    return restore_cut_classes(
+        [
+            replace(r, start=expanded.original(r.start), end=expanded.original_end(r.end))
+            for r in _extract(expanded.text)
+        ]
+    )
 
 
 def _plain_line(text: str) -> list[ExceptionReport] | None:

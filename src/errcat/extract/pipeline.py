@@ -66,18 +66,16 @@ def extract_reports(text: str) -> list[ExceptionReport]:
         return []
     fast = _plain_traceback(text) if "\n" in text else _plain_line(text)
     if fast is not None:
-        return restore_cut_classes(fast)
+        return fast
     expanded = expand_escaped(text)
     if expanded is None:
-        return restore_cut_classes(_extract(text))
+        return _extract(text)
     # An error logged in a quoted string, its line breaks escaped: read as printed, with
     # each report's span the original lines it came from.
-    return restore_cut_classes(
-        [
-            replace(r, start=expanded.original(r.start), end=expanded.original_end(r.end))
-            for r in _extract(expanded.text)
-        ]
-    )
+    return [
+        replace(r, start=expanded.original(r.start), end=expanded.original_end(r.end))
+        for r in _extract(expanded.text)
+    ]
 
 
 def _plain_line(text: str) -> list[ExceptionReport] | None:
@@ -109,7 +107,9 @@ def _plain_line(text: str) -> list[ExceptionReport] | None:
     message = text[match.end() :]
     if not message or _may_hold_report(message):
         return None
-    return [ExceptionReport(match.group("cls"), message, (), 0, len(text), "line")]
+    return restore_cut_classes(
+        [ExceptionReport(match.group("cls"), message, (), 0, len(text), "line")]
+    )
 
 
 #: What only the full parser reads in one line: gutters and boxes (``|``, ``+``, fences,
@@ -143,7 +143,7 @@ def _extract(text: str) -> list[ExceptionReport]:
                 seen.add(key)
                 reports.append(report)
     if reports:
-        return reports
+        return restore_cut_classes(reports)
     message = "\n".join(line.text for line in lines if not line.boundary).strip()
     if not message:
         return []

@@ -18,6 +18,7 @@ from errcat.extract.boxes import (
     _unbox_pytest,
     _unbox_rich,
 )
+from errcat.extract.cut_class import restore_cut_classes
 from errcat.extract.escaped import expand_escaped
 from errcat.extract.grammar import (
     _EXC_START_RE,
@@ -106,7 +107,9 @@ def _plain_line(text: str) -> list[ExceptionReport] | None:
     message = text[match.end() :]
     if not message or _may_hold_report(message):
         return None
-    return [ExceptionReport(match.group("cls"), message, (), 0, len(text), "line")]
+    return restore_cut_classes(
+        [ExceptionReport(match.group("cls"), message, (), 0, len(text), "line")]
+    )
 
 
 #: What only the full parser reads in one line: gutters and boxes (``|``, ``+``, fences,
@@ -140,7 +143,7 @@ def _extract(text: str) -> list[ExceptionReport]:
                 seen.add(key)
                 reports.append(report)
     if reports:
-        return reports
+        return restore_cut_classes(reports)
     message = "\n".join(line.text for line in lines if not line.boundary).strip()
     if not message:
         return []

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Final, overload
 
 from errcat.extract.boxes import _PYTEST_SUMMARY_RE
+from errcat.extract.cut_class import restore_cut_classes
 from errcat.extract.grammar import (
     _BARE_RE,
     _CARET_RE,
@@ -93,7 +94,9 @@ def _plain_traceback(text: str) -> list[ExceptionReport] | None:
     )
     start = match.start("cls")
     end = len(text.rstrip("\n"))
-    return [ExceptionReport(match.group("cls"), message, frames, start, end, "traceback")]
+    return restore_cut_classes(
+        [ExceptionReport(match.group("cls"), message, frames, start, end, "traceback")]
+    )
 
 
 # --------------------------------------------------------------------------

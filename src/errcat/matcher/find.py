@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from errcat import background
 from errcat.index import Entry, PatternIndex
 from errcat.matcher.context import ReportContext
+from errcat.matcher.head_cut import head_cut_hits
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _is_wordless
 from errcat.matcher.unticked import UntickedIndex, unticked_index
@@ -411,4 +412,15 @@ def _find_hits(
         # sharing the most words with the message, read as cut off.
         for hits, index, read in zip(found, indexes, tried, strict=True):
             hits.extend(_near_cut_hits(index, forms[:_WIDE_VARIANTS], read))
+    if not any(_explains_most(f) for hits in found for f in hits):
+        # Cut at its start: a chunk or title beginning mid-message (see head_cut).
+        for hits, index in zip(found, indexes, strict=True):
+            hits.extend(_head_cut_hits(index, forms[:_TRUNCATED_VARIANTS]))
     return found
+
+
+def _head_cut_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_Found]:
+    """The patterns each variant renders cut at its start (mode ``truncated``)."""
+    for text in variants:
+        for entry, groups, held in head_cut_hits(index, text):
+            yield _Found(entry, _Hit("truncated", groups, 0, len(text)), text, held)

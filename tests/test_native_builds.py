@@ -1,4 +1,4 @@
-"""pip's and uv's own lines about a failed build or a broken install (native_catalog.builds).
+"""pip's and uv's lines: a failed build, a broken install, no solution (native_catalog.builds).
 
 The records are curated into ``curated/pypa__pip.native.jsonl`` and
 ``curated/astral-sh__uv.native.jsonl``; the bundled data holds them once the lead
@@ -83,3 +83,55 @@ def test_any_conflict_line_fits_the_pattern(
     )
     found = regex.fullmatch(record.message_pattern, line)
     assert found is not None and found.group(1) == name and found.group(5) == have
+
+
+_RESOLVER_REPORT = (
+    "$ uv pip install -U vllm --pre --extra-index-url https://wheels.vllm.ai/nightly\n"
+    "  \u00d7 No solution found when resolving dependencies:\n"
+    "  \u2570\u2500\u25b6 Because there is no version of xformers==0.0.33+5d4b92a5 and"
+    " vllm==0.11.1rc6 depends on xformers==0.0.33+5d4b92a5, we can conclude that"
+    " vllm==0.11.1rc6 cannot be used.\n"
+    "      And because you require vllm, we can conclude that your requirements are"
+    " unsatisfiable.\n\n"
+    "      hint: `vllm` was found on https://wheels.vllm.ai/nightly, but not at the"
+    " requested version\n"
+)
+
+
+def test_uv_s_resolver_report_gets_the_resolver_record_with_the_index_lever() -> None:
+    """The shape of vllm#28030 (even): a nightly pins a dependency build no searched index has."""
+    match = errcat.match_error(_RESOLVER_REPORT, catalog=curated_over_bundled(*_FILES))
+    assert match is not None and match.exact
+    assert "errcat:native:tool-uv-resolve" in match.record.tags
+    assert any("--index-strategy unsafe-best-match" in s for s in match.record.solutions)
+
+
+def test_another_program_s_no_solution_is_not_uv_s() -> None:
+    match = errcat.match_error(
+        "RuntimeError: No solution found for the linear system",
+        catalog=curated_over_bundled(*_FILES),
+    )
+    assert match is None or "errcat:tool:uv" not in match.record.tags
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    _NAME,
+    _VERSION,
+    st.sampled_from(["", "build ", "script "]),
+    st.sampled_from(["", " for split (python_full_version == '3.10.*')"]),
+    st.sampled_from(["\u00d7 ", "x ", "error: ", ""]),
+)
+def test_any_resolver_header_and_report_fit_the_pattern(
+    name: str, version: str, context: str, split: str, lead: str
+) -> None:
+    record = next(
+        r
+        for r in Catalog.from_path(ROOT / "curated" / "astral-sh__uv.native.jsonl")
+        if "errcat:native:tool-uv-resolve" in r.tags
+    )
+    header = f"{lead}No solution found when resolving {context}dependencies{split}:"
+    report = f"\n  Because {name}=={version} depends on zq>=1 we can conclude ..."
+    assert regex.fullmatch(record.message_pattern, header)
+    assert regex.fullmatch(record.message_pattern, header + report)
+    assert not regex.fullmatch(record.message_pattern, f"No {name} found when resolving")

@@ -6,7 +6,9 @@ step with a line of its own: pip's ``Building wheel for vllm (pyproject.toml)
 did not run successfully.`` (or ``Getting requirements to build wheel``, ``python
 setup.py bdist_wheel``, ...), uv's ``Call to `scikit_build_core.build.build_wheel`
 failed (exit status: 1)``. Those lines only say a build failed; the cause is in the
-build's output above them. After an install that did succeed, pip's resolver may
+build's output above them. Before any build, uv's resolver may find no set of versions
+that fits (``No solution found when resolving dependencies:``, then the chain of
+``Because ...`` that proves it). After an install that did succeed, pip's resolver may
 still list installed packages whose pins the new set broke (``vllm 0.18.0 requires
 torch==2.10.0, but you have torch 2.9.0 which is incompatible.``). Each record is
 tagged ``errcat:tool:<tool>``.
@@ -14,10 +16,12 @@ tagged ``errcat:tool:<tool>``.
 Sources: pip 23.2.1 (commit 4a79e65, as :mod:`native_catalog.tools`):
 ``InstallationSubprocessError`` (src/pip/_internal/exceptions.py, line 387) and the
 resolver's conflict report (src/pip/_internal/commands/install.py, lines 600 and
-622); uv's ``BuildBackendError`` (crates/uv-build-frontend/src/error.rs, line 261).
+622); uv's ``BuildBackendError`` (crates/uv-build-frontend/src/error.rs, line 261)
+and its resolver's header (crates/uv-resolver/src/error.rs, line 1779, at 26a9dd4).
 Threads learned from (even-numbered, in benchmarks/data/study_stack.jsonl):
 vllm#778, vllm#556, sgl-project/sglang#12398, vllm-project/vllm-ascend#8286,
-allenai/open-instruct#172.
+allenai/open-instruct#172; for the resolver, vllm#28030, vllm#28438 and
+astral-sh/uv#9422 (the ``issues`` corpus).
 
 >>> import regex
 >>> line = "vllm 0.18.0 requires torch==2.10.0, but you have torch 2.9.0 which is incompatible."
@@ -32,6 +36,16 @@ True
 ...     )
 ... )
 False
+>>> resolve = RECORDS[-1].envelope()["record"]["messagePattern"]
+>>> report = (
+...     "\\u00d7 No solution found when resolving dependencies:\\n\\u2570\\u2500\\u25b6 Because ..."
+... )
+>>> bool(regex.fullmatch(resolve, report))
+True
+>>> bool(regex.fullmatch(resolve, "No solution found when resolving build dependencies:"))
+True
+>>> bool(regex.fullmatch(resolve, "No solution found for the puzzle"))
+False
 """
 
 from __future__ import annotations
@@ -44,6 +58,16 @@ __all__ = ["RECORDS"]
 #: pip 23.2.1 (the commit native_catalog.tools names for it).
 PIP_SHA = "4a79e65cb6aac84505ad92d272a29f0c3c1aedce"
 UV_SHA = "6f4b20a1834a89b608ffdc8108e10908d4217ab4"
+#: uv's resolver header (NoSolutionHeader's Display, crates/uv-resolver/src/error.rs).
+UV_RESOLVE_SHA = "26a9dd4b2125bc271b47855e1fa0c49af3365db5"
+UV_RESOLVE_LINE = 1779
+#: The header as uv prints it: after miette's cross (or an 'error:' lead in plain output),
+#: with a context word ('build', 'script') and a fork split it may add, then the report
+#: (no groups: the template has no placeholder).
+UV_RESOLVE_PATTERN = (
+    r"(?:\u00d7 |x |error: )?No solution found when resolving (?:\w+ )?dependencies"
+    r"(?: for split \(.+?\))?:(?s:\s.*)?"
+)
 
 #: The steps pip runs in a subprocess and names when one fails (InstallationSubprocessError's
 #: command_description): the wheel and editable builds, their metadata and requirements hooks,
@@ -187,5 +211,51 @@ RECORDS = (
         example_fix="# before\nmake build  # Call to `scikit_build_core.build.build_wheel`"
         " failed (exit status: 1)\n# after\nMAX_JOBS=4 CMAKE_BUILD_PARALLEL_LEVEL=4 make build",
         references=("https://docs.astral.sh/uv/reference/troubleshooting/build-failures/",),
+    ),
+    Spec(
+        kind="tool-uv-resolve",
+        repo="astral-sh/uv",
+        path="crates/uv-resolver/src/error.rs",
+        line=UV_RESOLVE_LINE,
+        sha=UV_RESOLVE_SHA,
+        error_class="uv",
+        tags=("errcat:tool:uv", "install"),
+        template="No solution found when resolving dependencies:",
+        pattern=UV_RESOLVE_PATTERN,
+        documentation="uv's resolver proved that no set of versions meets every requirement"
+        " at once, and nothing was installed. The lines under the header ('Because ... we can"
+        " conclude that ... unsatisfiable') name the pin that cannot be met, and a 'hint:'"
+        " below them often names the cause. With the engines it is mostly one of three: a"
+        " nightly or pre-release wheel pins a dependency build (xformers, torch, flashinfer)"
+        " that lives on another index than the one uv took the package from (uv, unlike pip,"
+        " takes every version of a package from the first index that has it); the Python of"
+        " the environment is outside the releases' range; or a package was renamed or has no"
+        " wheel for the platform (flashinfer is flashinfer-python on PyPI; macOS and Windows"
+        " get no CUDA wheels).",
+        solutions=(
+            "Read the last 'Because ...' line and the 'hint:' under it: it names the package"
+            " and the version range that cannot be met",
+            "If the hint says the package was found on one index but not at the requested"
+            " version, let uv look at every index: add --index-strategy unsafe-best-match"
+            " (or put the engine's wheel index first with --index-url and PyPI with"
+            " --extra-index-url)",
+            "For pre-releases and nightlies say so: --prerelease=allow; for vLLM nightlies"
+            " install with uv pip install -U vllm --torch-backend=auto --extra-index-url"
+            " https://wheels.vllm.ai/nightly as vLLM's install page shows, in a fresh venv",
+            "If the chain ends at the Python version (requires-python), make a venv with a"
+            " Python the release supports: uv venv --python 3.12",
+            "Or pin a released engine version whose pins resolve: uv pip install vllm==0.33.0",
+        ),
+        example_fix="# before\nuv pip install -U vllm --pre --extra-index-url"
+        " https://wheels.vllm.ai/nightly  # No solution found when resolving dependencies\n"
+        "# after\nuv pip install -U vllm --pre --extra-index-url https://wheels.vllm.ai/nightly"
+        " --index-strategy unsafe-best-match",
+        references=(
+            "https://docs.astral.sh/uv/concepts/indexes/#searching-across-multiple-indexes",
+            "vllm-project/vllm#28030 (a vLLM nightly under uv pinned an xformers build no"
+            " index uv searched held)",
+            "vllm-project/vllm#28438 (installing a vLLM nightly, with pip and with uv)",
+            "astral-sh/uv#9422 (vllm's xformers pin has no macOS wheel)",
+        ),
     ),
 )

@@ -67,6 +67,7 @@ KINDS = frozenset(
         "tool-pip-build",
         "tool-pip-conflict",
         "tool-uv-build",
+        "tool-uv-resolve",
         "tool-cmake-cuda",
         "tool-cmake-compiler",
         # HTTP statuses of the engines' OpenAI-compatible servers (native_catalog.http).

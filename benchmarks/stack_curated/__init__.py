@@ -19,7 +19,9 @@ refusals: no system role, roles that must alternate), ``triton-driver`` (Triton'
 driver errors), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
 written for another transformers, reads), ``harmony`` (openai-harmony's Rust parser refusing
 gpt-oss output), ``mooncake`` (the RDMA errors Mooncake's transfer engine logs in PD
-disaggregation).
+disaggregation), ``openai-client`` (the openai client's ``Connection error.``: no answer
+from the server at ``base_url``), ``nvcc`` (the CUDA compiler refusing an architecture
+its release does not know, in flashinfer's JIT or a source build).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from stack_curated import (
     harmony,
     kernels,
     mooncake,
+    nvcc,
+    openai_client,
     ports,
     pydantic_errors,
     ray_core,
@@ -80,6 +84,10 @@ def curated(
             out += ray_errors.RECORDS
         elif group == "ports":
             out += ports.RECORDS
+        elif group == "openai-client":
+            out += openai_client.RECORDS
+        elif group == "nvcc":
+            out += nvcc.RECORDS
         elif group == "safetensors":
             out += safetensors_errors.RECORDS
         elif group == "tokenizers":

@@ -52,6 +52,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import shutil
 import sys
 import sysconfig
 import tempfile
@@ -370,13 +371,37 @@ def write_package(
     ``builtFrom`` and history sidecars stay as they are (nothing was mined).
     """
     name = str(spec["name"])
-    root, data = package_dir(name), data_dir(name)
-    (data / "records").mkdir(parents=True, exist_ok=True)
+    root, final = package_dir(name), data_dir(name)
+    final.mkdir(parents=True, exist_ok=True)
+    # Everything is written to a staged copy first and put in place only once the
+    # release check passed: a refused package keeps its committed files.
+    with tempfile.TemporaryDirectory(dir=root, prefix=".staging-") as staging:
+        data = Path(staging) / final.name
+        shutil.copytree(final, data)
+        manifest = _write_staged(spec, envelopes, mined, kept, data=data, final=final)
+        old = Path(staging) / "old"
+        final.rename(old)
+        data.rename(final)
     module = name.replace("-", "_")
     text = PYPROJECT.format(
         name=name, module=module, version=spec["version"], description=spec["description"]
     )
     (root / "pyproject.toml").write_text(text, encoding="utf-8")
+    return manifest
+
+
+def _write_staged(
+    spec: dict[str, Any],
+    envelopes: list[RecordEnvelope],
+    mined: Sequence[MinedProject],
+    kept: dict[str, Any] | None,
+    *,
+    data: Path,
+    final: Path,
+) -> dict[str, Any]:
+    """Write a package's data directory at ``data`` (a staged copy of ``final``)."""
+    name = str(spec["name"])
+    (data / "records").mkdir(parents=True, exist_ok=True)
     wrapped = textwrap.fill(str(spec["description"]).capitalize(), width=88)
     (data / "__init__.py").write_text(INIT.format(name=name, wrapped=wrapped), "utf-8")
     files = canonical_files(envelopes, compress=True)
@@ -390,7 +415,7 @@ def write_package(
             part.history.history.dump(plain)
             sidecars[sidecar] = gzip.compress(plain.read_bytes(), compresslevel=9, mtime=0)
     if kept is not None:
-        sidecars = {name: (data / name).read_bytes() for name in kept.get("history", {})}
+        sidecars = {file: (final / file).read_bytes() for file in kept.get("history", {})}
     files.update(sidecars)
     for stale in (data / "records").iterdir():
         if f"records/{stale.name}" not in files:

@@ -377,3 +377,28 @@ def test_a_refinished_manifest_counts_the_records_each_project_keeps(
     )
     assert manifest["builtFrom"][0]["records"] == len(kept_envelopes) == manifest["count"]
     assert manifest["builtFrom"][0]["dist"] == "d" and manifest["builtFrom"][1] == built_from[1]
+
+
+def test_a_package_the_release_check_refuses_keeps_its_committed_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused write leaves the package as it was: records, manifest and module
+    (it used to print "nothing was written" after wiping the package's records)."""
+    import build_stack
+    from errcat.release import ReleaseRefusedError
+
+    monkeypatch.setattr(build_stack, "STACK", tmp_path)
+    spec = {"name": "demo", "version": "0.1.0", "description": "a demo package"}
+    good = [_mined(f"checkpoint shard {{n}} of the {w} weights is missing") for w in ("a", "b")]
+    build_stack.write_package(spec, good, [])
+    data = build_stack.data_dir("demo")
+    before = {p.relative_to(data): p.read_bytes() for p in data.rglob("*") if p.is_file()}
+    other = _mined("another message that the first record's id now names")
+    clash = other.model_copy(
+        update={"record": other.record.model_copy(update={"id": good[0].record.id})}
+    )
+    with pytest.raises(ReleaseRefusedError):
+        build_stack.write_package(spec, [*good, clash], [])
+    after = {p.relative_to(data): p.read_bytes() for p in data.rglob("*") if p.is_file()}
+    assert after == before
+    assert not list(build_stack.package_dir("demo").glob(".staging-*"))

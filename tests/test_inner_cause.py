@@ -18,29 +18,24 @@ from errcat.tags import WRAPPER_TAG
 _LEAD = "zqwatchdog thread terminated with exception: "
 
 
-def _wrapper() -> RecordEnvelope:
-    message = _LEAD + "{what}"
+def _record(letters: str, message: str, path: str, *tags: str) -> RecordEnvelope:
     return make_envelope(
-        id="00000000000000aa",
-        slug="watchdog",
+        id=letters * 8,
+        slug=f"record-{letters}",
         errorMessage=message,
         messagePattern=template_to_pattern(message),
         errorClass="RuntimeError",
-        filePath="zq/watchdog.cpp",
-        tags=[WRAPPER_TAG],
+        filePath=path,
+        tags=list(tags),
     )
+
+
+def _wrapper() -> RecordEnvelope:
+    return _record("aa", _LEAD + "{what}", "zq/watchdog.cpp", WRAPPER_TAG)
 
 
 def _inner(words: list[str]) -> RecordEnvelope:
-    message = "ZQDEV error: " + " ".join(words)
-    return make_envelope(
-        id="00000000000000bb",
-        slug="inner",
-        errorMessage=message,
-        messagePattern=template_to_pattern(message),
-        errorClass="RuntimeError",
-        filePath="zq/device.cpp",
-    )
+    return _record("bb", "ZQDEV error: " + " ".join(words), "zq/device.cpp")
 
 
 @settings(max_examples=40, deadline=None)
@@ -59,7 +54,7 @@ def test_the_error_inside_a_wrapper_answers_and_the_wrapper_is_related(
     text = f"[Rank {rank}] {_LEAD}{inner}{more}"
     catalog = Catalog([_wrapper(), _inner(words)])
     found = match_error(text, catalog=catalog)
-    assert found is not None and found.summary.id == "00000000000000bb"
+    assert found is not None and found.summary.id == "bb" * 8
     # The rule itself, handed the wrapper's match (as a catalog whose inner record reads
     # as a generic shape alone would leave it): the inner record, the wrapper related.
     collector = _collect(extract_reports(text), catalog, 5)
@@ -67,11 +62,11 @@ def test_the_error_inside_a_wrapper_answers_and_the_wrapper_is_related(
         m
         for ctx in collector.contexts
         for m in collector.ranked_matches(ctx.order)
-        if m.summary.id == "00000000000000aa"
+        if m.summary.id == "aa" * 8
     )
     unwrapped = inner_cause(wrapper, collector)
-    assert unwrapped is not None and unwrapped.summary.id == "00000000000000bb"
-    assert [m.summary.id for m in unwrapped.related] == ["00000000000000aa"]
+    assert unwrapped is not None and unwrapped.summary.id == "bb" * 8
+    assert [m.summary.id for m in unwrapped.related] == ["aa" * 8]
 
 
 @settings(max_examples=40, deadline=None)
@@ -85,7 +80,7 @@ def test_a_wrapper_around_an_error_no_record_explains_stays_the_answer(
     text = f"{_LEAD}zqunknown failure " + " ".join(other) + "\nzqmore " + " ".join(words)
     catalog = Catalog([_wrapper(), _inner(words)])
     found = match_error(text, catalog=catalog)
-    assert found is not None and found.summary.id == "00000000000000aa"
+    assert found is not None and found.summary.id == "aa" * 8
     assert inner_cause(found, _collect(extract_reports(text), catalog, 5)) is found
 
 

@@ -8,33 +8,17 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ZQ_WORD, make_envelope
+from conftest import ZQ_WORD, make_envelope, status_envelope
 from errcat.catalog import Catalog
 from errcat.matcher import match_error
 from errcat.matcher.status_number import names_operation, numeric_phrase
 from errcat.models import RecordEnvelope
 from errcat.patterns import template_to_pattern
-from errcat.tags import PHRASE_TAG_PREFIX, WRAPPER_TAG
+from errcat.tags import WRAPPER_TAG
 
 
 def _server(code: int, phrase: str) -> RecordEnvelope:
-    message = f"HTTP/{{http_version}} {code} {phrase}"
-    return make_envelope(
-        id=f"{code:016x}",
-        slug=f"status-{code}",
-        errorMessage=message,
-        messagePattern=template_to_pattern(message),
-        errorClass="HTTPStatus",
-        repo="Kludex/uvicorn",
-        filePath="uvicorn/protocols/http/httptools_impl.py",
-        tags=[
-            WRAPPER_TAG,
-            "http",
-            f"http-status-{code}",
-            f"{PHRASE_TAG_PREFIX}{code} {phrase}",
-            f"{PHRASE_TAG_PREFIX}status code {code}",
-        ],
-    )
+    return status_envelope(code, code, phrase, f"status code {code}")
 
 
 def _client(code: int) -> RecordEnvelope:

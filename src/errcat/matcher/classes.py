@@ -87,9 +87,10 @@ def _one_class_state(report: ExceptionReport, record: RecordSummary) -> str:
 
     Qualified names agree when one is the other's dotted suffix; the same name
     in another module of the same project is another class, though a mined name
-    may be shortened, so it counts as unknown; in another project's module
-    (``requests.exceptions.JSONDecodeError`` against CPython's
-    ``json.decoder.JSONDecodeError``) it disagrees (:mod:`.foreign_class`). A record whose
+    may be shortened, so it counts as unknown; a package's class against the
+    standard library's of that name (``requests.exceptions.JSONDecodeError``
+    against CPython's ``json.decoder.JSONDecodeError``) disagrees
+    (:mod:`.foreign_class`). A record whose
     class its caller passes in (tagged ``errcat:class:caller``) never disagrees.
     """
     got = report.error_class
@@ -111,8 +112,8 @@ def _one_class_state(report: ExceptionReport, record: RecordSummary) -> str:
         or want.endswith("." + got)
     ):
         return "agree" if _is_builtin_class(got) else "custom"
-    if foreign_module(got, want, record.file_path, record.repo):
-        return "disagree"  # the same name in another project's module (foreign_class)
+    if foreign_module(got, want):
+        return "disagree"  # a package's class, the stdlib's name (foreign_class)
     return "unknown"
 
 

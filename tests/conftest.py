@@ -62,6 +62,25 @@ def make_envelope(**record: Any) -> RecordEnvelope:
     return RecordEnvelope.model_validate(data)
 
 
+def status_envelope(n: int, code: int, phrase: str, *phrases: str) -> RecordEnvelope:
+    """uvicorn's record of a status with no error text, named ``<code> <phrase>`` or ``phrases``."""
+    from errcat.patterns import template_to_pattern
+    from errcat.tags import PHRASE_TAG_PREFIX, WRAPPER_TAG
+
+    message = f"HTTP/{{http_version}} {code} {phrase}"
+    named = [f"{PHRASE_TAG_PREFIX}{p}" for p in (f"{code} {phrase}", *phrases)]
+    return make_envelope(
+        id=f"{n:016x}",
+        slug=f"status-{code}",
+        errorMessage=message,
+        messagePattern=template_to_pattern(message),
+        errorClass="HTTPStatus",
+        repo="Kludex/uvicorn",
+        filePath="uvicorn/protocols/http/httptools_impl.py",
+        tags=[WRAPPER_TAG, "http", f"http-status-{code}", *named],
+    )
+
+
 def context_length_envelope(record_id: str) -> RecordEnvelope:
     """vllm's request-too-long message, the engine's own text inside an HTTP 400 body."""
     return make_envelope(

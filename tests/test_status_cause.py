@@ -5,31 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ZQ_WORD, make_envelope
+from conftest import ZQ_WORD, status_envelope
 from errcat.catalog import Catalog
 from errcat.extract import extract_reports
 from errcat.matcher import match_error
 from errcat.matcher.status_cause import states_reason, yields_to_cause
-from errcat.models import RecordEnvelope
-from errcat.patterns import template_to_pattern
-from errcat.tags import PHRASE_TAG_PREFIX, WRAPPER_TAG
 
-
-def _status(n: int, code: int, phrase: str) -> RecordEnvelope:
-    message = f"HTTP/{{http_version}} {code} {phrase}"
-    return make_envelope(
-        id=f"{n:016x}",
-        slug=f"status-{code}",
-        errorMessage=message,
-        messagePattern=template_to_pattern(message),
-        errorClass="HTTPStatus",
-        repo="Kludex/uvicorn",
-        filePath="uvicorn/protocols/http/httptools_impl.py",
-        tags=[WRAPPER_TAG, "http", f"http-status-{code}", f"{PHRASE_TAG_PREFIX}{code} {phrase}"],
-    )
-
-
-CATALOG = Catalog([_status(1, 400, "Bad Request"), _status(2, 500, "Internal Server Error")])
+CATALOG = Catalog(
+    [status_envelope(1, 400, "Bad Request"), status_envelope(2, 500, "Internal Server Error")]
+)
 
 
 @settings(max_examples=60, deadline=None)

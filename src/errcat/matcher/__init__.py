@@ -61,6 +61,7 @@ from errcat.matcher.cut_wrapper import cut_wrapper_answer
 from errcat.matcher.dual_cause import dual_cause_answer
 from errcat.matcher.engine_class import engine_class_answer
 from errcat.matcher.family_named import named_family_answer
+from errcat.matcher.inner_cause import inner_cause
 from errcat.matcher.lead_words import lead_word_rests, shifted, shows_enough
 from errcat.matcher.module_attr import module_answer
 from errcat.matcher.phrases import phrase_answer
@@ -164,6 +165,8 @@ def _answer(
     A wrapper beside a traceback its paste cut answers with what it captured
     (:mod:`.cut_wrapper`) before any rule that names a record without a pattern; a
     wrapper's dual class ``W(X)`` answers with the record tagged for it (:mod:`.dual_cause`).
+    A wrapper whose own message holds an error a record explains gives way to that
+    record (:mod:`.inner_cause`).
     An HTTP status's record does not answer a paste that holds the status's cause
     (:mod:`.status_cause`).
 
@@ -174,7 +177,11 @@ def _answer(
     # A status's record is the symptom of an error the paste holds: not an answer then.
     kept = functools.partial(unless_beside_cause, text=text, reports=reports)
     found = (
-        kept(dual_cause_answer(_unwrap(collector.answer(), cat, engine), cat))
+        kept(
+            dual_cause_answer(
+                inner_cause(_unwrap(collector.answer(), cat, engine), collector, engine), cat
+            )
+        )
         or kept(cut_wrapper_answer(collector, engine))
         or kept(_named(collector, text))
     )

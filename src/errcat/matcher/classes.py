@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from errcat.extract import ExceptionReport
+from errcat.matcher.foreign_class import foreign_module
 from errcat.store import RecordSummary
 from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, WAS_TAG_PREFIX
 
@@ -85,8 +86,11 @@ def _one_class_state(report: ExceptionReport, record: RecordSummary) -> str:
     """:func:`_class_state` for a report naming one class.
 
     Qualified names agree when one is the other's dotted suffix; the same name
-    in another module (``aifc.Error`` and ``sunau.Error``) is another class,
-    though a mined name may be shortened, so it counts as unknown. A record whose
+    in another module of the same project is another class, though a mined name
+    may be shortened, so it counts as unknown; a package's class against the
+    standard library's of that name (``requests.exceptions.JSONDecodeError``
+    against CPython's ``json.decoder.JSONDecodeError``) disagrees
+    (:mod:`.foreign_class`). A record whose
     class its caller passes in (tagged ``errcat:class:caller``) never disagrees.
     """
     got = report.error_class
@@ -108,6 +112,8 @@ def _one_class_state(report: ExceptionReport, record: RecordSummary) -> str:
         or want.endswith("." + got)
     ):
         return "agree" if _is_builtin_class(got) else "custom"
+    if foreign_module(got, want):
+        return "disagree"  # a package's class, the stdlib's name (foreign_class)
     return "unknown"
 
 

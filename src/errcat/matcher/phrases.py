@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING
 from errcat.matcher.context import ReportContext
 from errcat.matcher.result import Match
 from errcat.matcher.status_cause import is_status_record, yields_to_cause
+from errcat.matcher.status_number import names_operation, numeric_phrase
+from errcat.matcher.status_site import status_tags, whole_status_record
 from errcat.store import Store
 from errcat.tags import PHRASE_TAG_PREFIX, tag_values
 
@@ -85,7 +87,10 @@ def phrase_answer(contexts: Sequence[ReportContext], catalog: Catalog) -> Match 
 
     The reports are read in order (the report that ended the text first); the first
     that names exactly one record is answered. An HTTP status's phrase names nothing
-    in a paste that also holds what caused it (:mod:`errcat.matcher.status_cause`).
+    in a paste that also holds what caused it (:mod:`errcat.matcher.status_cause`);
+    inside a client's message that a record of that status prints whole, it names
+    that record (:mod:`errcat.matcher.status_site`); named by its number alone after
+    an application's own words, nothing (:mod:`errcat.matcher.status_number`).
     """
     reports = [ctx.report for ctx in contexts]
     for ctx in contexts:
@@ -96,8 +101,9 @@ def phrase_answer(contexts: Sequence[ReportContext], catalog: Catalog) -> Match 
                 if found is None:
                     continue
                 summary = store.summary(position)
-                if is_status_record(summary.tags) and yields_to_cause(
-                    ctx.report, reports, ctx.message, found.span()
+                if is_status_record(summary.tags) and (
+                    yields_to_cause(ctx.report, reports, ctx.message, found.span())
+                    or (numeric_phrase(phrase) and names_operation(ctx.message, found.start()))
                 ):
                     continue
                 record_id = summary.id
@@ -106,6 +112,17 @@ def phrase_answer(contexts: Sequence[ReportContext], catalog: Catalog) -> Match 
         if len(named) != 1:
             continue
         ((phrase, part, position),) = named.values()
+        reasons: tuple[str, ...] = (f"the text names this error: {phrase!r}",)
+        summary = catalog.parts[part].summary(position)
+        statuses = status_tags(summary.tags)
+        client = (
+            whole_status_record(catalog, ctx.report.message, statuses, summary.id)
+            if statuses
+            else None
+        )
+        if client is not None:  # a client's own message around the status (status_site)
+            part, position = client
+            reasons = (*reasons, "this record of the status prints the whole message")
         store = catalog.parts[part]
         report = ctx.report
         return Match(
@@ -115,7 +132,7 @@ def phrase_answer(contexts: Sequence[ReportContext], catalog: Catalog) -> Match 
             mode="phrase",
             span=(report.start, report.end),
             report=report,
-            reasons=(f"the text names this error: {phrase!r}",),
+            reasons=reasons,
             _store=store,
             _position=position,
         )

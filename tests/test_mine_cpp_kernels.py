@@ -182,7 +182,9 @@ def test_flashinfer_check_template_matches_its_space_joined_message(
 
 TLLM = r"""
 #define TLLM_CHECK(val) \
-  do { TLLM_LIKELY(static_cast<bool>(val)) ? ((void)0) : throwRuntimeError(__FILE__, __LINE__, #val); } while (0)
+  do { \
+    TLLM_LIKELY(static_cast<bool>(val)) ? ((void)0) : throwRuntimeError(__FILE__, __LINE__, #val); \
+  } while (0)
 void run(int n, int64_t experts) {
   TLLM_CHECK(workspace != nullptr);
   TLLM_CHECK_WITH_INFO(n <= 256, "Only up to %d experts per node, got %ld.", 256, experts);
@@ -202,7 +204,7 @@ def test_tensorrt_llm_checks_print_the_exceptions_sentence_and_printfs_values() 
     envelopes, _ = mine_cpp_sources([("csrc/moe/runner.cu", TLLM)], repo="o/r", sha="0" * 40)
     printed = (
         "[TensorRT-LLM][ERROR] Assertion failed: Only up to 256 experts per node, got 384."
-        " (/workspace/csrc/moe/runner.cu:6)"
+        " (/workspace/csrc/moe/runner.cu:8)"
     )
     assert any(regex.fullmatch(e["record"]["messagePattern"], printed) for e in envelopes)
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from errcat.mine.cpp import mine_cpp_git
 from native_catalog import (
+    allreduce,
     builds,
     cmake,
     comms,
@@ -62,6 +63,7 @@ SPECS: tuple[Spec, ...] = (
     *builds.RECORDS,
     *cmake.RECORDS,
     *watchdog.RECORDS,
+    *allreduce.RECORDS,
 )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import ZQ_WORD
 from errcat.catalog import Catalog
 from errcat.matcher import match_error
 from errcat.mine.cpp import find_checks, mine_cpp_sources
@@ -183,3 +184,20 @@ def test_sgl_kernels_cutlass_check_cut_inside_torchs_sentence_is_answered() -> N
     assert match is not None
     assert match.record.file_path.startswith("sgl-kernel/csrc/")
     assert match.record.error_message.startswith("Expected status == cutlass::Status::kSuccess")
+
+
+_OPS = st.sampled_from(["==", "!=", "<", "<=", ">", ">="])
+
+
+@given(ZQ_WORD, ZQ_WORD, _OPS, ZQ_WORD)
+def test_a_macros_bare_comparison_of_its_parameters_is_no_site(
+    a: str, b: str, op: str, word: str
+) -> None:
+    """torch's default sentence around the caller's condition belongs to no one macro."""
+    bare = f"#define ZQ_CHECK({a}x, {b}y) TORCH_CHECK(({a}x) {op} ({b}y))\n"
+    assert find_checks(bare) == []
+    worded = f'#define ZQ_CHECK({a}x, {b}y) TORCH_CHECK(({a}x) {op} ({b}y), "{word} " #{a}x)\n'
+    assert [s.template for s in find_checks(worded)] == [f"{word} {{{a}x}}"]
+    called = f"TORCH_CHECK({a}x {op} {b}y);"
+    (site,) = find_checks(called)
+    assert site.template == DEFAULT_CHECK.replace("{cond}", f"{a}x {op} {b}y")

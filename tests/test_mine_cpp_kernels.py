@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from errcat.mine.cpp import find_checks, mine_cpp_sources
+from errcat.mine.cpp.kernels import printf_template
 from errcat.mine.cpp.lexer import split_arguments, split_operands
 from errcat.mine.cpp.records import site_pattern
 from errcat.models import validate_envelope
@@ -177,3 +178,45 @@ def test_flashinfer_check_template_matches_its_space_joined_message(
     message = f"Error in function 'f' at /a/b/k.cu:{value}: {printed}"
     pattern = regex.compile(site_pattern(site, "csrc/k.cu"), regex.DOTALL)
     assert pattern.fullmatch(message) is not None, (site.template, message)
+
+
+TLLM = r"""
+#define TLLM_CHECK(val) \
+  do { \
+    TLLM_LIKELY(static_cast<bool>(val)) ? ((void)0) : throwRuntimeError(__FILE__, __LINE__, #val); \
+  } while (0)
+void run(int n, int64_t experts) {
+  TLLM_CHECK(workspace != nullptr);
+  TLLM_CHECK_WITH_INFO(n <= 256, "Only up to %d experts per node, got %ld.", 256, experts);
+  TLLM_CHECK_WITH_INFO(ok, msg);
+}
+"""
+
+
+def test_tensorrt_llm_checks_print_the_exceptions_sentence_and_printfs_values() -> None:
+    """flashinfer's csrc/nv_internal: TllmException's text, the info filled as printf fills it."""
+    templates = [s.template for s in find_checks(TLLM)]
+    assert templates == [
+        "[TensorRT-LLM][ERROR] Assertion failed: workspace != nullptr ({__FILE__}:{__LINE__})",
+        "[TensorRT-LLM][ERROR] Assertion failed: Only up to {256} experts per node, got"
+        " {experts}. ({__FILE__}:{__LINE__})",
+    ]  # TLLM_CHECK_WITH_INFO(ok, msg): a message built elsewhere is no site
+    envelopes, _ = mine_cpp_sources([("csrc/moe/runner.cu", TLLM)], repo="o/r", sha="0" * 40)
+    printed = (
+        "[TensorRT-LLM][ERROR] Assertion failed: Only up to 256 experts per node, got 384."
+        " (/workspace/csrc/moe/runner.cu:8)"
+    )
+    assert any(regex.fullmatch(e["record"]["messagePattern"], printed) for e in envelopes)
+
+
+@given(
+    st.lists(st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=6), min_size=1),
+    st.sampled_from(["%d", "%ld", "%zu", "%s", "%5.2f", "%u", "%x"]),
+)
+def test_printf_template_fills_each_conversion_with_its_argument(
+    words: list[str], conversion: str
+) -> None:
+    fmt = " ".join(f"zq{w} {conversion}" for w in words) + " 100%%"
+    names = [f"zqarg{i}" for i in range(len(words))]
+    expected = " ".join(f"zq{w} {{{n}}}" for w, n in zip(words, names, strict=True)) + " 100%"
+    assert printf_template(fmt, names) == expected

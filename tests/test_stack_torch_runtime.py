@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from stack_curated import torch_runtime  # noqa: E402
-from stack_curated.spec import CURATED_TAG  # noqa: E402
+from stack_curated.spec import CURATED_TAG, Curated  # noqa: E402
 
 
 @pytest.mark.parametrize("paste", ["vllm-19670-title", "trl-4538"])
@@ -91,3 +91,43 @@ def test_any_found_version_fits_and_no_driver_at_all_does_not(version: int) -> N
         pattern, f"The NVIDIA driver on your system is too old (found version {version})."
     )
     assert regex.fullmatch(pattern, "Found no NVIDIA driver on your system.") is None
+
+
+@pytest.mark.parametrize(
+    ("paste", "record"),
+    [
+        ("openrlhf-1040-title", torch_runtime.STORE_CLIENTS_TIMEOUT),
+        ("vllm-12526-title", torch_runtime.STORE_WAIT_TIMEOUT),
+    ],
+)
+def test_a_store_timeout_gets_its_own_record_and_the_other_ranks_advice(
+    paste: str, record: Curated
+) -> None:
+    match = errcat.match_error(study_stack_texts()[paste], catalog=stack_package_catalog("torch"))
+    assert match is not None
+    assert match.record.id == record.envelope().record.id
+    assert match.record.error_class == "torch.distributed.DistStoreError"
+    assert "first error" in match.record.solutions[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=99999),
+    st.integers(min_value=0, max_value=63),
+    st.integers(min_value=1, max_value=64),
+    st.from_regex(r"zq[a-z0-9/_]{1,20}", fullmatch=True),
+)
+def test_any_store_counts_fit_and_the_other_store_texts_do_not(
+    elapsed: int, joined: int, world: int, key: str
+) -> None:
+    clients = torch_runtime.STORE_CLIENTS_TIMEOUT.envelope().record.message_pattern
+    wait = torch_runtime.STORE_WAIT_TIMEOUT.envelope().record.message_pattern
+    joined_line = (
+        f"Timed out after {elapsed} seconds waiting for clients. {joined}/{world} clients joined."
+    )
+    wait_line = f"wait timeout after {elapsed}ms, keys: {key}"
+    assert regex.fullmatch(clients, joined_line) is not None
+    assert regex.fullmatch(wait, wait_line) is not None
+    assert regex.fullmatch(wait, f"wait timeout after {elapsed}ms") is not None
+    assert regex.fullmatch(clients, wait_line) is None
+    assert regex.fullmatch(wait, joined_line) is None

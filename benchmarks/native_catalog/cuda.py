@@ -15,7 +15,7 @@ from __future__ import annotations
 from native_catalog.memory import CUDA_EXCEPTION, CUDA_EXCEPTION_LINE, CUDA_EXCEPTION_SHA
 from native_catalog.spec import Spec, Variant
 
-__all__ = ["RECORDS"]
+__all__ = ["RECORDS", "cuda_error"]
 
 _CUDA_TYPES = "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html"
 _TORCH_CUDA = "https://pytorch.org/docs/stable/notes/cuda.html"
@@ -67,7 +67,7 @@ _ILLEGAL_VARIANTS = (
 )
 
 
-def _cuda(
+def cuda_error(
     kind: str,
     text: str,
     documentation: str,
@@ -148,7 +148,7 @@ _NO_KERNEL_SOLUTIONS = (
 )
 
 RECORDS = (
-    _cuda(
+    cuda_error(
         "cuda-illegal-address",
         "an illegal memory access was encountered",
         "A GPU kernel read or wrote memory outside what it owns, and the CUDA context is now"
@@ -168,7 +168,7 @@ RECORDS = (
         tags=("gpu-crash",),
         phrases=("illegal memory access",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-illegal-address",
         "misaligned address",
         "A GPU kernel accessed memory at an address not aligned for its data type: a kernel"
@@ -183,7 +183,7 @@ RECORDS = (
         variants=_ILLEGAL_VARIANTS,
         phrases=("misaligned address",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-device-assert",
         "device-side assert triggered",
         "A check inside a GPU kernel failed. In LLM serving the usual cause is an index out"
@@ -205,7 +205,7 @@ RECORDS = (
         tags=("gpu-crash",),
         phrases=("device-side assert triggered",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-no-kernel-image",
         "no kernel image is available for execution on the device",
         "The installed binaries (torch, the engine's compiled kernels such as vllm._C or"
@@ -219,7 +219,7 @@ RECORDS = (
         tags=("gpu-architecture", "installation"),
         phrases=("no kernel image is available",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "invalid device function",
         "A kernel was launched that the installed binaries do not hold for this GPU: like"
@@ -231,7 +231,7 @@ RECORDS = (
         " sgl-kernel",
         tags=("gpu-architecture",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "unspecified launch failure",
         "A GPU kernel crashed without a more precise reason (often an out-of-bounds access or"
@@ -245,7 +245,7 @@ RECORDS = (
         _DEBUG_FIX,
         phrases=("unspecified launch failure",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "an illegal instruction was encountered",
         "A GPU kernel executed an instruction the GPU cannot run: usually a kernel compiled"
@@ -253,7 +253,7 @@ RECORDS = (
         (*_NO_KERNEL_SOLUTIONS[:1], _DEBUG),
         _DEBUG_FIX,
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "invalid argument",
         "A CUDA runtime call got a value it rejects: often a kernel launched with more shared"
@@ -268,7 +268,7 @@ RECORDS = (
         "# before\nvllm serve Qwen/Qwen3-32B --tensor-parallel-size 2\n# after\nvllm serve"
         " Qwen/Qwen3-32B --tensor-parallel-size 2 --disable-custom-all-reduce",
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "initialization error",
         "CUDA could not be initialised in this process: most often a process forked after"
@@ -281,7 +281,7 @@ RECORDS = (
         ),
         "# before\npython serve.py\n# after\nVLLM_WORKER_MULTIPROC_METHOD=spawn python serve.py",
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "CUDA driver version is insufficient for CUDA runtime version",
         "The NVIDIA driver is older than the CUDA runtime torch was built with.",
@@ -297,7 +297,7 @@ RECORDS = (
         tags=("installation",),
         phrases=("CUDA driver version is insufficient",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "invalid device ordinal",
         "A GPU index was used that does not exist: more GPUs were asked for (tensor or"
@@ -311,7 +311,7 @@ RECORDS = (
         "CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve M --tensor-parallel-size 4",
         phrases=("invalid device ordinal",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "operation not permitted when stream is capturing",
         "Code ran a call that is forbidden during CUDA graph capture (a synchronisation, a"
@@ -325,7 +325,7 @@ RECORDS = (
         "# before\nvllm serve M\n# after\nvllm serve M --enforce-eager",
         phrases=("operation not permitted when stream is capturing",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "operation failed due to a previous error during capture",
         "CUDA graph capture was invalidated: an earlier call in the same capture did"
@@ -339,7 +339,7 @@ RECORDS = (
         trigger="At engine start-up, while CUDA graphs are captured for each batch size.",
         phrases=("previous error during capture",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "capturing stream has unjoined work",
         "CUDA graph capture ended while work forked onto another stream (by a kernel library,"
@@ -351,7 +351,7 @@ RECORDS = (
         trigger="At engine start-up, while CUDA graphs are captured for each batch size.",
         phrases=("capturing stream has unjoined work",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "too many resources requested for launch",
         "A kernel was launched with more registers or threads per block than the GPU allows:"
@@ -364,7 +364,7 @@ RECORDS = (
         "# before\nvllm serve M\n# after\nvllm serve M --attention-backend TRITON_ATTN",
         phrases=("too many resources requested for launch",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "CUDA-capable device(s) is/are busy or unavailable",
         "The GPU refused a new context: it is in exclusive-process compute mode and another"
@@ -376,7 +376,7 @@ RECORDS = (
         ),
         "nvidia-smi -c DEFAULT",
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "uncorrectable ECC error encountered",
         "The GPU's memory reported a hardware error; results cannot be trusted.",
@@ -387,7 +387,7 @@ RECORDS = (
         "nvidia-smi -q -d ECC",
         phrases=("uncorrectable ECC error",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "unknown error",
         "The CUDA runtime or driver failed without a specific code (cudaErrorUnknown). In a"
@@ -404,7 +404,7 @@ RECORDS = (
         ),
         "dmesg | grep -i xid\nnvidia-smi\nCUDA_LAUNCH_BLOCKING=1 vllm serve M --enforce-eager",
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "no CUDA-capable device is detected",
         "No GPU is visible to the process: CUDA_VISIBLE_DEVICES is empty or wrong, the"
@@ -417,7 +417,7 @@ RECORDS = (
         " vllm/vllm-openai ...",
         phrases=("no CUDA-capable device is detected",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "the provided PTX was compiled with an unsupported toolchain.",
         "A kernel (often Triton's or a JIT-compiled one) was compiled by a newer CUDA than the"
@@ -430,7 +430,7 @@ RECORDS = (
         " nvidia-driver-570",
         tags=("installation",),
     ),
-    _cuda(
+    cuda_error(
         "cuda-other",
         "{error}",
         "A CUDA runtime call failed; the text after 'CUDA error:' is NVIDIA's description of"

@@ -4,7 +4,10 @@ All are thrown in C++ and reach Python with no frame of their own: c10's device
 count check (``c10/cuda/CUDAFunctions.cpp``) when the CUDA runtime reports no
 driver at all or one older than torch's CUDA, and c10d's socket connect
 (``torch/csrc/distributed/c10d/socket.cpp``) when a ``TCPStore`` client never
-reaches the store's host and port before its timeout; the second reaches Python as ``torch.distributed.DistNetworkError``. The
+reaches the store's host and port before its timeout; the second reaches Python as ``torch.distributed.DistNetworkError``.
+The store itself (``torch/csrc/distributed/c10d/TCPStore.cpp``) raises
+``torch.distributed.DistStoreError`` when the ranks it waits for never all join,
+and when a key a rank waits for is never set. The
 engines hit the first when a container is started without the GPUs (or a driver)
 and the second when a multi-node or RL setup points its ranks at an address or
 port they cannot reach: a weight-sync group between a trainer and a vLLM server,
@@ -15,7 +18,9 @@ Sources were read in pytorch/pytorch at v2.14.1 (the release the engines pin); t
 lines were not counted at the tag, so the links point at the files (line 1), and the
 functions are named in the records' sources. Threads learned from (even-numbered, in
 benchmarks/data/study_stack.jsonl): vllm-project/vllm#19670, huggingface/trl#4538,
-bentoml/OpenLLM#746, vllm-project/vllm#1772.
+bentoml/OpenLLM#746, vllm-project/vllm#1772; the two store timeouts were seen in
+OpenRLHF/OpenRLHF#1040 and vllm-project/vllm#12526 (titles only: their advice is the
+store's general causes).
 
 >>> import regex
 >>> line = "The client socket has timed out after 600000ms while trying to connect to (172.17.0.9, 46229)."
@@ -32,8 +37,14 @@ True
 >>> old_driver = "The NVIDIA driver on your system is too old (found version 11040)."
 >>> bool(regex.fullmatch(DRIVER_TOO_OLD.envelope().record.message_pattern, old_driver))
 True
+>>> joined = "Timed out after 1801 seconds waiting for clients. 1/3 clients joined."
+>>> bool(regex.fullmatch(STORE_CLIENTS_TIMEOUT.envelope().record.message_pattern, joined))
+True
+>>> wait = STORE_WAIT_TIMEOUT.envelope().record.message_pattern
+>>> bool(regex.fullmatch(wait, "wait timeout after 600000ms, keys: /default_pg/0//cuda//0"))
+True
 >>> len(RECORDS)
-3
+5
 """
 
 from __future__ import annotations
@@ -41,9 +52,18 @@ from __future__ import annotations
 from errcat.imports.site import HIDDEN_SITE_TAG
 from stack_curated.spec import Curated
 
-__all__ = ["DRIVER_TOO_OLD", "NO_DRIVER", "RECORDS", "STORE_CONNECT_TIMEOUT"]
+__all__ = [
+    "DRIVER_TOO_OLD",
+    "NO_DRIVER",
+    "RECORDS",
+    "STORE_CLIENTS_TIMEOUT",
+    "STORE_CONNECT_TIMEOUT",
+    "STORE_WAIT_TIMEOUT",
+]
 
 TORCH = "pytorch/pytorch"
+#: DistStoreError subclasses RuntimeError: a paste may print either class.
+_RUNTIME_BASE = "errcat:base:RuntimeError"
 TAG = "v2.14.1"
 
 STORE_CONNECT_TIMEOUT = Curated(
@@ -177,4 +197,93 @@ DRIVER_TOO_OLD = Curated(
     ),
 )
 
-RECORDS: tuple[Curated, ...] = (STORE_CONNECT_TIMEOUT, NO_DRIVER, DRIVER_TOO_OLD)
+_OTHER_RANKS = (
+    "Find the first error of the ranks that never arrived: their own log (each worker, each"
+    " node, each Ray actor) usually ends in an out-of-memory, an import error or a failed"
+    " model load before this timeout; fix that one"
+)
+
+STORE_CLIENTS_TIMEOUT = Curated(
+    repo=TORCH,
+    path="torch/csrc/distributed/c10d/TCPStore.cpp",
+    line=1,
+    revision=TAG,
+    error_class="torch.distributed.DistStoreError",
+    template="Timed out after {elapsed} seconds waiting for clients. {joined}/{world} clients"
+    " joined.",
+    error_type="network",
+    documentation="The process that serves a torch.distributed TCPStore (rank 0 of a process"
+    " group, or the trainer's side of an RL weight-sync group) waited for every other rank to"
+    " connect, and only the number shown did before the timeout. The missing ranks were never"
+    " started, died before they connected (their own error is in their log), point at"
+    " another host or port, or the world size counts more processes than were launched (in"
+    " RL setups: trainer ranks plus every vLLM engine's tensor-parallel workers).",
+    solutions=(
+        _OTHER_RANKS,
+        "Make the world size match what is launched: the number of processes (or, for a"
+        " weight-sync group, 1 + engines x tensor-parallel size) must equal the size the"
+        " store expects",
+        "Point every rank at the store's reachable address: MASTER_ADDR=<rank-0 node IP> and a"
+        " free MASTER_PORT (for example 29500) on every node; pin the interface with"
+        " GLOO_SOCKET_IFNAME=eth0 and NCCL_SOCKET_IFNAME=eth0 on multi-homed nodes",
+    ),
+    example_fix="# 1 trainer rank + 1 vLLM engine with tensor-parallel size 2 = 3 clients\n"
+    "# for example one engine worker died of a CUDA out of memory before it joined\n"
+    "# after: give the engine room so all three join\n"
+    "--vllm_num_engines 1 --vllm_tensor_parallel_size 2 --vllm_gpu_memory_utilization 0.6",
+    trigger="Creating a TCPStore (a process group's rendezvous) whose other ranks do not all"
+    " connect within its timeout.",
+    prevention=(
+        "Start every rank from one launcher (torchrun, Ray, the engine's own) so a crash of"
+        " one stops the others instead of leaving the store waiting",
+    ),
+    tags=("distributed", "c10d", _RUNTIME_BASE, HIDDEN_SITE_TAG),
+    references=(
+        "torch/csrc/distributed/c10d/TCPStore.cpp TCPStore::waitForWorkers",
+        "https://github.com/OpenRLHF/OpenRLHF/issues/1040 (an RL weight-sync group with a"
+        " vLLM engine of tensor-parallel size 2)",
+    ),
+)
+
+STORE_WAIT_TIMEOUT = Curated(
+    repo=TORCH,
+    path="torch/csrc/distributed/c10d/TCPStore.cpp",
+    line=1,
+    revision=TAG,
+    error_class="torch.distributed.DistStoreError",
+    template="wait timeout after {timeout}ms, keys: {keys}",
+    pattern=r"wait timeout after (\d+)ms(?:, keys: (.+))?",
+    error_type="network",
+    documentation="A rank waited in the TCPStore for keys another rank was to set (a"
+    " barrier, the NCCL unique id of a new communicator) and nothing set them within the"
+    " timeout (600000 ms, ten minutes, by default). The rank that should have set them is"
+    " stuck or dead: it crashed earlier (out of memory, a failed import or load), hangs in"
+    " a collective, or is slower than the timeout (a long compile or download on one rank"
+    " only).",
+    solutions=(
+        _OTHER_RANKS,
+        "Rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL to see which rank"
+        " stops and where",
+        "When one rank is only slow (a first download or compile), do that step once before"
+        " the launch (huggingface-cli download <model>) so every rank starts together",
+    ),
+    example_fix="# before: 4 workers, one of them stalls while the others wait ten minutes\n"
+    "vllm serve M --tensor-parallel-size 4\n# after: see which rank stops, and why\n"
+    "NCCL_DEBUG=INFO TORCH_DISTRIBUTED_DEBUG=DETAIL vllm serve M --tensor-parallel-size 4",
+    trigger="TCPStore.wait (a barrier, a communicator's id exchange) for keys that no rank"
+    " sets before the store timeout.",
+    tags=("distributed", "c10d", _RUNTIME_BASE, HIDDEN_SITE_TAG),
+    references=(
+        "torch/csrc/distributed/c10d/TCPStore.cpp TCPStore::doWait",
+        "https://github.com/vllm-project/vllm/issues/12526 (tensor parallelism on one 4x"
+        " A100 node)",
+    ),
+)
+
+RECORDS: tuple[Curated, ...] = (
+    STORE_CONNECT_TIMEOUT,
+    NO_DRIVER,
+    DRIVER_TOO_OLD,
+    STORE_CLIENTS_TIMEOUT,
+    STORE_WAIT_TIMEOUT,
+)

@@ -11,7 +11,11 @@ message is what torch prints: the arguments after the condition concatenated
 (``c10::str``), string literals as they are, any other argument a placeholder
 named by its expression; with no message, torch's default sentence around the
 condition's own text. Inside a ``#define``, ``#param`` and a parameter in the
-condition are placeholders too (each use of the macro fills them).
+condition are placeholders too (each use of the macro fills them); a message-less
+check there whose condition is placeholders only (``#define CHECK_EQ(a, b)
+TORCH_CHECK((a) == (b))``) is no site: its record would claim torch's default
+sentence around any caller's condition (``Expected x.dim() == 2 to be true, but got
+false.``, printed by any library) for this one macro.
 
 >>> call = 'TORCH_CHECK(x.dim() == 2, "x must be 2D, got ", x.dim());'
 >>> [s.template for s in find_checks(call)]
@@ -22,6 +26,8 @@ condition are placeholders too (each use of the macro fills them).
 '{x} must be a CUDA tensor'
 >>> find_checks("TORCH_CHECK(a.is_contiguous());")[0].template[:40]
 'Expected a.is_contiguous() to be true, b'
+>>> find_checks("#define CHECK_EQ(a, b) TORCH_CHECK((a) == (b))")
+[]
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from dataclasses import dataclass
 from errcat.mine.cpp.kernels import KERNEL_MACROS, kernel_site, stream_message
 from errcat.mine.cpp.lexer import STRING_START, blank_comments, read_string, split_arguments
 from errcat.mine.cpp.templates import condition_text, message_template, name_of
+from errcat.patterns import is_wordless, template_to_pattern
 
 __all__ = ["DEFAULT_CHECK", "MACROS", "CheckSite", "find_checks", "message_template"]
 
@@ -83,6 +90,33 @@ _ERROR_TYPES = {
     "DistStoreError": "torch.distributed.DistStoreError",
     "EnforceFiniteError": "RuntimeError",
 }
+
+#: The sentences TORCH_CHECK and TORCH_CHECK_EQ (and kin) wrap around a call's condition
+#: when it gives no message: not the call's words. (c10's internal-assert sentence is left
+#: out: its record at c10/util/Exception.h is the one that sentence's pastes get.)
+_BOILERPLATE = tuple(
+    piece
+    for sentence in (DEFAULT_CHECK, "Check failed: {a} {op} {b} ({x} vs. {y})")
+    for piece in re.split(r"\{\w+\}", sentence)
+    if piece.strip()
+)
+
+
+def boilerplate_only(template: str) -> bool:
+    """Whether a template says nothing but torch's message-less check sentences around slots.
+
+    >>> boilerplate_only(DEFAULT_CHECK.replace("{cond}", "{a} == {b}"))
+    True
+    >>> boilerplate_only(DEFAULT_CHECK.replace("{cond}", "{a}.is_cuda()"))
+    False
+    >>> boilerplate_only("CHECK_EQ({a}, {b}) failed. {a} vs {b}")
+    False
+    """
+    text = template
+    for piece in _BOILERPLATE:
+        text = text.replace(piece, " ")
+    return is_wordless(template_to_pattern(text))
+
 
 _CALL = re.compile(
     r"(?<![\w:])(" + "|".join(sorted(map(re.escape, MACROS), key=len, reverse=True)) + r")\s*\("
@@ -205,6 +239,8 @@ def find_checks(source: str) -> list[CheckSite]:
         if found is None:
             continue
         error_class, template, condition = found
+        if params and boilerplate_only(template):
+            continue  # the caller's text in torch's sentence: no words of this macro's own
         line = text.count("\n", 0, start) + 1
         sites.append(
             CheckSite(

@@ -10,7 +10,12 @@ DeepEP (``csrc/kernels/exception.cuh``) throws ``EPException``, whose text is
 names it ``Assertion`` with the condition's own text as the error.
 ``EP_STATIC_ASSERT(cond, reason)`` is a ``static_assert``: nvcc prints the
 reason when DeepEP is built. ``throw std::runtime_error(message)`` prints the
-message alone.
+message alone. The TensorRT-LLM code flashinfer ships (``csrc/nv_internal``,
+``tensorrt_llm/common/assert.h``) throws ``TllmException``, whose text is
+``[TensorRT-LLM][ERROR] Assertion failed: <info> (<file>:<line>)`` and a stack
+trace: ``TLLM_CHECK_WITH_INFO(cond, info, args...)`` formats ``info`` as printf
+does (each conversion a placeholder named by its argument), ``TLLM_CHECK(cond)``
+prints the condition's own text.
 
 The function, file and line are placeholders (``{__FUNCTION__}``,
 ``{__FILE__}``, ``{__LINE__}``): the path is wherever the builder's tree was
@@ -25,6 +30,9 @@ template would say nothing but the wrapper's words.
 "Error in function '{__FUNCTION__}' at {__FILE__}:{__LINE__}: needs SM {sm}"
 >>> kernel_site("kernel:ep-assert", "RuntimeError", ["n <= cap"], frozenset())[1]
 "Failed: Assertion error {__FILE__}:{__LINE__} 'n <= cap'"
+>>> args = ["n <= 256", '"Only %d experts, got %d"', "256", "n"]
+>>> kernel_site("kernel:tllm-info", "RuntimeError", args, frozenset())[1]
+'[TensorRT-LLM][ERROR] Assertion failed: Only {256} experts, got {n} ({__FILE__}:{__LINE__})'
 """
 
 from __future__ import annotations
@@ -32,10 +40,10 @@ from __future__ import annotations
 import re
 
 from errcat.mine.cpp.lexer import split_operands
-from errcat.mine.cpp.templates import condition_text, literal_pieces, message_template
+from errcat.mine.cpp.templates import condition_text, literal_pieces, message_template, name_of
 from errcat.patterns import is_wordless, template_to_pattern
 
-__all__ = ["KERNEL_MACROS", "LOCATION", "kernel_site", "stream_message"]
+__all__ = ["KERNEL_MACROS", "LOCATION", "kernel_site", "printf_template", "stream_message"]
 
 #: macro -> (form, Python class), forms as :data:`errcat.mine.cpp.checks.MACROS` has them.
 KERNEL_MACROS: dict[str, tuple[str, str]] = {
@@ -45,6 +53,8 @@ KERNEL_MACROS: dict[str, tuple[str, str]] = {
     "EPException": ("kernel:ep-throw", "RuntimeError"),
     "EP_STATIC_ASSERT": ("kernel:ep-static", "nvcc"),
     "std::runtime_error": ("kernel:throw", "RuntimeError"),
+    "TLLM_CHECK_WITH_INFO": ("kernel:tllm-info", "RuntimeError"),
+    "TLLM_CHECK": ("kernel:tllm-check", "RuntimeError"),
 }
 
 #: The placeholders of where a check sits, as the compiler fills them in.
@@ -52,6 +62,11 @@ LOCATION = ("{__FUNCTION__}", "{__FILE__}", "{__LINE__}")
 
 _FLASHINFER = "Error in function '{__FUNCTION__}' at {__FILE__}:{__LINE__}: "
 _DEEPEP = "Failed: {name} error {__FILE__}:{__LINE__} '{error}'"
+_TLLM = "[TensorRT-LLM][ERROR] Assertion failed: {info} ({__FILE__}:{__LINE__})"
+#: One printf conversion (``%d``, ``%5.2f``, ``%zu``, ``%s``) or a literal ``%%``.
+_PRINTF = re.compile(
+    r"%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGaAcsp])"
+)
 _STREAM_DECLARATION = r"\bstd\s*::\s*(?:o)?stringstream\s+{name}\b"
 _STR_CALL = re.compile(r"^(\w+)\s*\.\s*str\s*\(\s*\)$")
 _SPACE = re.compile(r"\s+")
@@ -59,6 +74,22 @@ _SPACE = re.compile(r"\s+")
 
 def _own_words(message: str) -> bool:
     return bool(message) and not is_wordless(template_to_pattern(message))
+
+
+def printf_template(fmt: str, arguments: list[str]) -> str:
+    """``fmt`` (template text) as printf fills it: each conversion the next argument's slot.
+
+    >>> printf_template("got %d of %5.1f%%", ["n", "x.size(0)"])
+    'got {n} of {x.size(0)}%'
+    """
+    names = iter(arguments)
+
+    def fill(m: re.Match[str]) -> str:
+        if m.group(0) == "%%":
+            return "%"
+        return "{" + name_of(next(names, "value")) + "}"
+
+    return _PRINTF.sub(fill, fmt)
 
 
 def kernel_site(
@@ -81,6 +112,17 @@ def kernel_site(
             _DEEPEP.replace("{name}", "Assertion").replace("{error}", cond),
             arguments[0],
         )
+    if form == "kernel:tllm-check":
+        cond = condition_text(arguments[0], params)
+        return error_class, _TLLM.replace("{info}", cond), arguments[0]
+    if form == "kernel:tllm-info":
+        info = literal_pieces(arguments[1], params) if len(arguments) > 1 else None
+        if info is None:
+            return None  # a message built elsewhere: nothing of this call's own to match
+        message = printf_template(info, arguments[2:])
+        if not _own_words(message):
+            return None
+        return error_class, _TLLM.replace("{info}", message), arguments[0]
     if form == "kernel:ep-static":
         reason = literal_pieces(arguments[1], params) if len(arguments) == 2 else None
         if reason is None or not _own_words(reason):

@@ -34,6 +34,7 @@ from errcat.matcher.collect import _collect, _Collector
 from errcat.matcher.context import Lean, no_lean
 from errcat.matcher.result import Match
 from errcat.tags import FAMILY_TAG, WRAPPER_TAG
+from errcat.text import fold_whitespace
 
 __all__ = ["MIN_LITERAL", "inner_cause", "inside"]
 
@@ -43,21 +44,17 @@ MIN_LITERAL = 8
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
-def _fold(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
 def inside(template: str, captures: tuple[str | None, ...]) -> bool:
     """Whether a record's longest literal run (of :data:`MIN_LITERAL` or more) is in a capture.
 
     >>> inside("Zqa zqb zqc: {x}", ("then  zqa ZQB zqc: 3",))
     True
     """
-    pieces = [_fold(p) for p in _PLACEHOLDER.split(template)]
+    pieces = [fold_whitespace(p).lower() for p in _PLACEHOLDER.split(template)]
     longest = max(pieces, key=len, default="")
     if len(longest) < MIN_LITERAL:
         return False
-    return any(c is not None and longest in _fold(c) for c in captures)
+    return any(c is not None and longest in fold_whitespace(c).lower() for c in captures)
 
 
 def _wrapper(match: Match) -> bool:

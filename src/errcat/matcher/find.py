@@ -11,6 +11,7 @@ from errcat import background
 from errcat.index import Entry, PatternIndex
 from errcat.matcher.context import ReportContext
 from errcat.matcher.head_cut import head_cut_hits
+from errcat.matcher.opening_cut import opening_candidates
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _is_wordless
 from errcat.matcher.unticked import UntickedIndex, unticked_index
@@ -177,6 +178,28 @@ def _near_cut_hits(
     for text in variants:
         seen = tried.setdefault(text, set())
         for _, _, entry in index.near(text, limit=_NEAR_CUT_LIMIT):
+            if entry.pattern in seen:
+                continue
+            seen.add(entry.pattern)
+            found = _cut_off(entry, text)
+            if (
+                found is not None
+                and found.literal >= _NEAR_CUT_MIN_CHARS
+                and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
+            ):
+                yield found
+
+
+def _opening_cut_hits(
+    index: PatternIndex, variants: Sequence[str], tried: dict[str, set[str]]
+) -> Iterator[_Found]:
+    """Cut-off renderings of the patterns opening as each variant does (see opening_cut).
+
+    The bounds of :func:`_near_cut_hits`: the index did not propose these either.
+    """
+    for text in variants:
+        seen = tried.setdefault(text, set())
+        for entry in opening_candidates(index, text):
             if entry.pattern in seen:
                 continue
             seen.add(entry.pattern)
@@ -412,6 +435,11 @@ def _find_hits(
         # sharing the most words with the message, read as cut off.
         for hits, index, read in zip(found, indexes, tried, strict=True):
             hits.extend(_near_cut_hits(index, forms[:_WIDE_VARIANTS], read))
+    if not _worded(found):
+        # Cut inside the opening of a template whose first word opens too many for the
+        # wide pass (a title quoting ``"No valid attention backend found"``).
+        for hits, index, read in zip(found, indexes, tried, strict=True):
+            hits.extend(_opening_cut_hits(index, forms[:_WIDE_VARIANTS], read))
     if not any(_explains_most(f) for hits in found for f in hits):
         # Cut at its start: a chunk or title beginning mid-message (see head_cut).
         for hits, index in zip(found, indexes, strict=True):

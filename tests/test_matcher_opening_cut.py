@@ -34,27 +34,27 @@ def _catalog(template: str) -> Catalog:
     return templates_catalog(template, *_others())
 
 
-@settings(max_examples=8, deadline=None)
-@given(words=FOUR)
-def test_a_quoted_opening_in_a_title_answers_its_template(words: list[str]) -> None:
-    a, b, c, d = words
+def _answer(words: list[str], paste: str) -> str | None:
+    """The id of the record answering ``paste`` (the ``{opening}`` in it filled in)."""
+    a, b, c, _ = words
     opening = f"No {a} {b} {c} found"
     assume(len(opening) >= 30)
     template = f"{opening} for {{device}} with {{config}}. Reasons: {{reasons}}."
-    title = f'[Bug]: Regression in v0.14.0: "{opening}" for {d} on RTX Pro 6000'
-    found = match_error(title, catalog=_catalog(template))
-    assert found is not None and found.summary.id == TARGET_ID
+    found = match_error(paste.format(opening=opening), catalog=_catalog(template))
+    return None if found is None else found.summary.id
+
+
+@settings(max_examples=8, deadline=None)
+@given(words=FOUR)
+def test_a_quoted_opening_in_a_title_answers_its_template(words: list[str]) -> None:
+    title = f'[Bug]: Regression in v0.14.0: "{{opening}}" for {words[3]} on RTX Pro 6000'
+    assert _answer(words, title) == TARGET_ID
 
 
 @settings(max_examples=8, deadline=None)
 @given(words=FOUR)
 def test_the_opening_cut_at_its_end_alone_answers(words: list[str]) -> None:
-    a, b, c, _ = words
-    opening = f"No {a} {b} {c} found"
-    assume(len(opening) >= 30)
-    template = f"{opening} for {{device}} with {{config}}."
-    found = match_error(f"ValueError: {opening}", catalog=_catalog(template))
-    assert found is not None and found.summary.id == TARGET_ID
+    assert _answer(words, "ValueError: {opening}") == TARGET_ID
 
 
 @settings(max_examples=20, deadline=None)
@@ -70,9 +70,5 @@ def test_only_a_first_word_the_wide_pass_skips_is_read(words: list[str], extra: 
 @settings(max_examples=8, deadline=None)
 @given(words=FOUR)
 def test_other_words_after_the_opening_are_no_cut(words: list[str]) -> None:
-    a, b, c, d = words
-    opening = f"No {a} {b} {c} found"
-    assume(len(opening) >= 30)
-    template = f"{opening} for {{device}} with {{config}}."
-    found = match_error(f"ValueError: No {a} {b} {d} found", catalog=_catalog(template))
-    assert found is None or found.summary.id != TARGET_ID
+    a, b, _, d = words
+    assert _answer(words, f"ValueError: No {a} {b} {d} found") != TARGET_ID

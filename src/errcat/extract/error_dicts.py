@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from errcat.extract.cut_bodies import read_quoted
+
 __all__ = ["error_dict_messages"]
 
 #: The ``msg`` key of a pydantic error dict (JSON or a Python repr), a validator's wording.
@@ -36,8 +38,6 @@ _MSG: Final = re.compile(
 _CLASSES: Final = {"Value error": "ValueError", "Assertion failed": "AssertionError"}
 #: What follows a value's closing quote inside a dict: the next key, or the dict's end.
 _VALUE_END: Final = re.compile(r"""\s*(?:,\s*['"][A-Za-z_]\w*['"]\s*:|[}\]])""")
-#: The escapes a quoted value may hold, and what each stands for.
-_ESCAPES: Final = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t"}
 
 
 def error_dict_messages(text: str) -> list[tuple[int, int, str, str, str | None]]:
@@ -52,23 +52,13 @@ def error_dict_messages(text: str) -> list[tuple[int, int, str, str, str | None]
     found = []
     for match in _MSG.finditer(text):
         quote = match.group("open")
-        chars: list[str] = []
-        pos = match.end()
-        closed = False
-        while pos < len(text):
-            char = text[pos]
-            if char == "\\" and pos + 1 < len(text):
-                chars.append(_ESCAPES.get(text[pos + 1], text[pos + 1]))
-                pos += 2
-                continue
-            if char == quote and _VALUE_END.match(text, pos + 1):
-                closed = True
-                break
-            chars.append(char)
-            pos += 1
-        message = "".join(chars)
+        message, close = read_quoted(
+            text, match.end(), quote, lambda at: _VALUE_END.match(text, at + 1) is not None
+        )
         if message.strip():
             error_class = _CLASSES[match.group("kind")]
-            end = pos + 1 if closed else len(text)
-            found.append((match.start(), end, error_class, message, None if closed else quote))
+            if close is None:
+                found.append((match.start(), len(text), error_class, message, quote))
+            else:
+                found.append((match.start(), close + 1, error_class, message, None))
     return found

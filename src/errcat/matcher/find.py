@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from errcat import background
@@ -176,18 +176,8 @@ def _near_cut_hits(
     bounds as any cut-off paste hold (:func:`_cut_off`).
     """
     for text in variants:
-        seen = tried.setdefault(text, set())
-        for _, _, entry in index.near(text, limit=_NEAR_CUT_LIMIT):
-            if entry.pattern in seen:
-                continue
-            seen.add(entry.pattern)
-            found = _cut_off(entry, text)
-            if (
-                found is not None
-                and found.literal >= _NEAR_CUT_MIN_CHARS
-                and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
-            ):
-                yield found
+        near = (entry for _, _, entry in index.near(text, limit=_NEAR_CUT_LIMIT))
+        yield from _unproposed_cuts(near, text, tried.setdefault(text, set()))
 
 
 def _opening_cut_hits(
@@ -198,18 +188,28 @@ def _opening_cut_hits(
     The bounds of :func:`_near_cut_hits`: the index did not propose these either.
     """
     for text in variants:
-        seen = tried.setdefault(text, set())
-        for entry in opening_candidates(index, text):
-            if entry.pattern in seen:
-                continue
-            seen.add(entry.pattern)
-            found = _cut_off(entry, text)
-            if (
-                found is not None
-                and found.literal >= _NEAR_CUT_MIN_CHARS
-                and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
-            ):
-                yield found
+        opening = opening_candidates(index, text)
+        yield from _unproposed_cuts(opening, text, tried.setdefault(text, set()))
+
+
+def _unproposed_cuts(entries: Iterable[Entry], text: str, seen: set[str]) -> Iterator[_Found]:
+    """``text`` read as a cut-off rendering of patterns the index did not propose for it.
+
+    Each pattern once per text (``seen``); a short head (``x.readme must be``) opens
+    several templates, of which those read may miss the one: it must hold
+    :data:`_NEAR_CUT_MIN_CHARS` of the literal text and end in the template's words.
+    """
+    for entry in entries:
+        if entry.pattern in seen:
+            continue
+        seen.add(entry.pattern)
+        found = _cut_off(entry, text)
+        if (
+            found is not None
+            and found.literal >= _NEAR_CUT_MIN_CHARS
+            and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
+        ):
+            yield found
 
 
 def _ends_in_literal(entry: Entry, text: str) -> bool:

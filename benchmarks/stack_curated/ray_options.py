@@ -48,8 +48,7 @@ PRECISION = Curated(
     line=LINE,
     revision=TAG,
     error_class="ValueError",
-    template="The precision of the fractional quantity of resource {name} cannot go beyond"
-    " 0.0001",
+    template="The precision of the fractional quantity of resource {name} cannot go beyond 0.0001",
     error_type="configuration",
     documentation="A task or actor asked Ray for a fraction of a resource finer than Ray"
     " keeps (1/10000 of a unit): num_gpus, num_cpus or a custom resource such as"

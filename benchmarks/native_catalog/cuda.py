@@ -100,7 +100,14 @@ def cuda_error(
     )
 
 
-def _hip(text: str, documentation: str, solutions: tuple[str, ...], example_fix: str) -> Spec:
+def _hip(
+    text: str,
+    documentation: str,
+    solutions: tuple[str, ...],
+    example_fix: str,
+    *,
+    threads: tuple[str, ...] = (),
+) -> Spec:
     return Spec(
         kind="hip-other",
         repo="pytorch/pytorch",
@@ -114,7 +121,7 @@ def _hip(text: str, documentation: str, solutions: tuple[str, ...], example_fix:
         documentation=documentation,
         solutions=solutions,
         example_fix=example_fix,
-        references=("https://rocm.docs.amd.com/projects/HIP/en/latest/index.html",),
+        references=("https://rocm.docs.amd.com/projects/HIP/en/latest/index.html", *threads),
     )
 
 
@@ -452,6 +459,25 @@ RECORDS = (
             "Check that torch, the engine and ROCm versions match the engine's ROCm docker image",
         ),
         "# before\nvllm serve M\n# after\nAMD_SERIALIZE_KERNEL=3 vllm serve M --enforce-eager",
+    ),
+    _hip(
+        "operation not permitted when stream is capturing",
+        "Code ran a call that is forbidden during HIP graph capture (a synchronisation, a"
+        " host copy, an allocation outside the graph pool) on a ROCm build of torch: the HIP"
+        " counterpart of CUDA's capture error. It often surfaces in another thread (the"
+        " process group's watchdog, which only carries it) while the engine captures its"
+        " graphs at start-up.",
+        _CAPTURE_SOLUTIONS,
+        _CAPTURE_FIX,
+        threads=("https://github.com/ROCm/hip/issues/3876",),
+    ),
+    _hip(
+        "operation failed due to a previous error during capture",
+        "HIP graph capture was invalidated by an earlier forbidden call in the same capture"
+        " (the HIP counterpart of CUDA's); every later call of the capture fails with this."
+        " The first error, logged above it, names the call.",
+        _CAPTURE_SOLUTIONS,
+        _CAPTURE_FIX,
     ),
     _hip(
         "invalid device function",

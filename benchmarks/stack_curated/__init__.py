@@ -4,7 +4,8 @@
 returns their envelopes. Groups: ``argparse`` (command-line errors),
 ``symbols`` (``undefined symbol`` by whose symbol), ``kernels`` (flashinfer's and DeepEP's most pasted C++
 errors), ``torch-native`` (torch's most pasted ATen, c10 and autograd C++ errors), ``torch-runtime``
-(torch's C++ errors before a model runs: no NVIDIA driver, a TCPStore that cannot be reached), ``trl-server`` (trl's
+(torch's C++ errors before a model runs: no NVIDIA driver, a TCPStore that cannot be reached), ``torch-compile`` (Dynamo's fake-tensor
+run of an op failing under torch.compile), ``trl-server`` (trl's
 vLLM client answered 404 by a server without its routes), ``pydantic-core`` (the
 validation error types, read from a pydantic-core git mirror at the commit
 ``spec["pydanticCore"]`` pins; mirrors sit at ``<mirrors>/<owner>+<name>/repo``),
@@ -14,8 +15,11 @@ and the socket's ``Address already in use``), ``safetensors`` (a weight shard th
 not, or not all, a safetensors file), ``tokenizers`` (a ``tokenizer.json`` the installed
 tokenizers cannot read), ``ray-core`` (the texts Ray's C++ core writes: the memory
 monitor's kill, ``ray.get`` timing out), ``ray-raylet`` (the lines Ray's C++ daemons print: a dead
-worker, the memory monitor's kills, an unreachable GCS, a full disk), ``chat-templates`` (the models' own chat-template
-refusals: no system role, roles that must alternate), ``triton-driver`` (Triton's CUDA
+worker, the memory monitor's kills, an unreachable GCS, a full disk), ``ray-options`` (a
+resource quantity Ray's option validators refuse: finer than 0.0001, negative), ``chat-templates`` (the models' own chat-template
+refusals: no system role, roles that must alternate), ``jinja-undefined`` (Jinja's
+``UndefinedError``: a chat template reading a variable, key or index the request lacks),
+``triton-driver`` (Triton's CUDA
 driver errors), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
 written for another transformers, reads), ``harmony`` (openai-harmony's Rust parser refusing
 gpt-oss output), ``mooncake`` (the RDMA errors Mooncake's transfer engine logs in PD
@@ -35,6 +39,7 @@ from stack_curated import (
     argparse_errors,
     chat_templates,
     harmony,
+    jinja_undefined,
     kernels,
     mooncake,
     nvcc,
@@ -43,10 +48,12 @@ from stack_curated import (
     pydantic_errors,
     ray_core,
     ray_errors,
+    ray_options,
     ray_raylet,
     safetensors_errors,
     symbols,
     tokenizers_errors,
+    torch_compile,
     torch_native,
     torch_runtime,
     transformers_tokenizer,
@@ -78,6 +85,8 @@ def curated(
             out += torch_native.RECORDS
         elif group == "torch-runtime":
             out += torch_runtime.RECORDS
+        elif group == "torch-compile":
+            out += torch_compile.RECORDS
         elif group == "trl-server":
             out += trl_server.RECORDS
         elif group == "ray-errors":
@@ -98,8 +107,12 @@ def curated(
             out += ray_core.RECORDS
         elif group == "ray-raylet":
             out += ray_raylet.RECORDS
+        elif group == "ray-options":
+            out += ray_options.RECORDS
         elif group == "chat-templates":
             out += chat_templates.RECORDS
+        elif group == "jinja-undefined":
+            out += jinja_undefined.RECORDS
         elif group == "harmony":
             out += harmony.RECORDS
         elif group == "mooncake":

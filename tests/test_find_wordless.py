@@ -165,7 +165,7 @@ def test_a_set_aside_pattern_is_read_only_where_it_could_explain_a_looser_hit_be
     found = []
     for message in ("zq 1! - 2 - 3 - 4", "1 - 2 - 3 - 4"):
         (ctx,) = contexts_of(extract_reports(f"{tb}ValueError: {message}"), {})
-        aside = find._find_hits([index], ctx, set(), [frozenset()])[0]
+        aside = find._find_hits([index], ctx, set(), [frozenset])[0]
         found.append([(h.entry.pattern, h.hit.mode) for h in aside])
     assert found == [
         [(r"(.+?) - (.+?) - (.+?) - (.+?)", "full"), ("zq (.+?)!", "prefix")],

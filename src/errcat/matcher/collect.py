@@ -655,15 +655,16 @@ def _collect(
     return collector
 
 
-def _raise_files(ctx: ReportContext, catalog: Catalog) -> list[frozenset[int]] | None:
-    """Each part's records in the report's raise file (None: no frames, nothing set aside).
+def _raise_files(ctx: ReportContext, catalog: Catalog) -> list[Callable[[], frozenset[int]]] | None:
+    """Each part's records in the report's raise file, when asked (None: no frames).
 
     Patterns without words answer a traceback only there (:meth:`_Collector.add`):
     :func:`~errcat.matcher.find._find_hits` sets aside those no record there uses.
     """
     if not ctx.report.frames:
         return None
-    return [ctx.in_raise_file(part, store) for part, store in enumerate(catalog.parts)]
+    parts = catalog.parts
+    return [functools.partial(ctx.in_raise_file, part, store) for part, store in enumerate(parts)]
 
 
 def _hints(collector: _Collector, limit: int) -> list[Match]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -360,15 +360,16 @@ def _exact_hits(
     index: PatternIndex,
     ctx: ReportContext,
     exact: set[tuple[int, str]],
-    raise_file: AbstractSet[int] | None = None,
+    raise_file: Callable[[], AbstractSet[int]] | None = None,
     aside: list[_SetAside] | None = None,
 ) -> list[_Found]:
     """The patterns of one index that match a report's message forms as they are.
 
     The patterns that matched a form are added to ``exact`` (as ``(order,
     pattern)``): no drift is looked for there. With ``raise_file`` (the index's
-    records in a traceback's raise file) and ``aside``, the patterns :func:`_idle`
-    there are not read but added to ``aside``.
+    records in a traceback's raise file, asked for when a pattern without words
+    comes) and ``aside``, the patterns :func:`_idle` there are not read but added
+    to ``aside``.
     """
     hits: list[_Found] = []
     # A message quoted in prose may have lost its final period; one Python
@@ -382,7 +383,12 @@ def _exact_hits(
         for entry in index.candidates(lookup, leave_out):
             if ctx.bare and _is_wordless(entry):
                 continue  # only a frame at a record's raise line can tell it
-            if aside is not None and raise_file is not None and _idle(entry, raise_file):
+            if (
+                aside is not None
+                and raise_file is not None
+                and entry.wordless
+                and _idle(entry, raise_file())
+            ):
                 aside.append(_SetAside(len(hits), entry, text))
                 continue
             hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
@@ -430,7 +436,7 @@ def _find_hits(
     indexes: Sequence[PatternIndex],
     ctx: ReportContext,
     exact: set[tuple[int, str]],
-    raise_files: Sequence[AbstractSet[int]] | None = None,
+    raise_files: Sequence[Callable[[], AbstractSet[int]]] | None = None,
 ) -> list[list[_Found]]:
     """Every pattern hit on a report's message forms, per index: exact, then looser kinds.
 
@@ -443,7 +449,8 @@ def _find_hits(
     without words of its own (``{msg}``), which fits any message, is not a fit
     here (a traceback's frames propose such patterns too).
 
-    ``raise_files``: per index, its records in a traceback's raise file; the
+    ``raise_files``: per index, its records in a traceback's raise file (asked for
+    when needed); the
     patterns without words that no record there uses are read only where another
     hit needs them (:func:`_idle`, :func:`_put_back`).
     """

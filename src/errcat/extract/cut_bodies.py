@@ -22,9 +22,10 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
-__all__ = ["cut_body"]
+__all__ = ["cut_body", "read_quoted"]
 
 #: The ``message`` key of a body (JSON or a Python dict) and its value's opening quote.
 _MESSAGE: Final = re.compile(r"""\{[^{}]*?(?P<q>['"])message(?P=q)\s*:\s*(?P<open>['"])""")
@@ -49,21 +50,41 @@ def cut_body(text: str) -> tuple[int, str, str | None, str | None] | None:
     if found is None:
         return None
     quote = found.group("open")
+    message, close = read_quoted(text, found.end(), quote)
+    if not message.strip():
+        return None
+    if close is None:
+        return found.start(), message, quote, None
+    kind = _TYPE.match(text, close + 1)
+    name = kind.group("name") if kind is not None else None
+    error_class = name if name is not None and _CLASS_NAME.fullmatch(name) else None
+    return found.start(), message, None, error_class
+
+
+def read_quoted(
+    text: str, pos: int, quote: str, closes: Callable[[int], bool] | None = None
+) -> tuple[str, int | None]:
+    r"""A quoted value from ``pos`` (past its opening ``quote``), its escapes read.
+
+    Returns the value and where its closing quote is, None when the line ends first.
+    ``closes`` says whether the quote at an index closes the value (any does, unless).
+
+    >>> read_quoted("'zq \\'a\\' b', 1", 1, "'")
+    ("zq 'a' b", 11)
+    >>> read_quoted("'zq's', 1", 1, "'", lambda at: at == 5)
+    ("zq's", 5)
+    >>> read_quoted("'zq goes on", 1, "'")
+    ('zq goes on', None)
+    """
     chars: list[str] = []
-    pos = found.end()
     while pos < len(text):
         char = text[pos]
         if char == "\\" and pos + 1 < len(text):
             chars.append(_ESCAPES.get(text[pos + 1], text[pos + 1]))
             pos += 2
             continue
-        if char == quote:
-            message = "".join(chars)
-            kind = _TYPE.match(text, pos + 1)
-            name = kind.group("name") if kind is not None else None
-            error_class = name if name is not None and _CLASS_NAME.fullmatch(name) else None
-            return (found.start(), message, None, error_class) if message.strip() else None
+        if char == quote and (closes is None or closes(pos)):
+            return "".join(chars), pos
         chars.append(char)
         pos += 1
-    message = "".join(chars)
-    return (found.start(), message, quote, None) if message.strip() else None
+    return "".join(chars), None

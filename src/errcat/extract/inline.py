@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from errcat.extract.cut_bodies import cut_body
+from errcat.extract.error_dicts import error_dict_messages
 from errcat.extract.grammar import (
     _CLASS_MSG_RE,
     _CODE_BEFORE_RE,
@@ -88,6 +89,8 @@ def _line_hits(text: str) -> list[_Hit]:
         pydantic = _pydantic_hit(text)
         if pydantic is not None:
             hits.append(pydantic)
+        if "msg" in text:
+            hits.extend(_error_dict_hits(text, hits))
     hits.sort(key=lambda hit: hit.start)
     if len(hits) > _MAX_HITS_PER_LINE:
         half = _MAX_HITS_PER_LINE // 2
@@ -309,6 +312,19 @@ def _cut_body_hits(text: str) -> list[_Hit]:
         return []
     start, message, closer, error_class = cut
     return [_Hit(start, len(text), error_class, message, "line", True, closer is not None, closer)]
+
+
+def _error_dict_hits(text: str, hits: Sequence[_Hit]) -> list[_Hit]:
+    """Validator messages in pydantic error dicts (:mod:`errcat.extract.error_dicts`).
+
+    Those a body read whole already gave are not given twice.
+    """
+    known = {(hit.error_class, hit.message) for hit in hits}
+    return [
+        _Hit(start, end, error_class, message, "line", True, closer is not None, closer)
+        for start, end, error_class, message, closer in error_dict_messages(text)
+        if (error_class, message) not in known
+    ]
 
 
 def _object_hits(text: str) -> list[_Hit]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -12,6 +12,7 @@ from errcat import background
 from errcat.index import Entry, PatternIndex
 from errcat.matcher.context import ReportContext
 from errcat.matcher.head_cut import head_cut_hits
+from errcat.matcher.opening_cut import opening_candidates
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.text_evidence import _is_wordless
 from errcat.matcher.unticked import UntickedIndex, unticked_index
@@ -181,18 +182,40 @@ def _near_cut_hits(
     bounds as any cut-off paste hold (:func:`_cut_off`).
     """
     for text in variants:
-        seen = tried.setdefault(text, set())
-        for _, _, entry in index.near(text, limit=_NEAR_CUT_LIMIT):
-            if entry.pattern in seen:
-                continue
-            seen.add(entry.pattern)
-            found = _cut_off(entry, text)
-            if (
-                found is not None
-                and found.literal >= _NEAR_CUT_MIN_CHARS
-                and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
-            ):
-                yield found
+        near = (entry for _, _, entry in index.near(text, limit=_NEAR_CUT_LIMIT))
+        yield from _unproposed_cuts(near, text, tried.setdefault(text, set()))
+
+
+def _opening_cut_hits(
+    index: PatternIndex, variants: Sequence[str], tried: dict[str, set[str]]
+) -> Iterator[_Found]:
+    """Cut-off renderings of the patterns opening as each variant does (see opening_cut).
+
+    The bounds of :func:`_near_cut_hits`: the index did not propose these either.
+    """
+    for text in variants:
+        opening = opening_candidates(index, text)
+        yield from _unproposed_cuts(opening, text, tried.setdefault(text, set()))
+
+
+def _unproposed_cuts(entries: Iterable[Entry], text: str, seen: set[str]) -> Iterator[_Found]:
+    """``text`` read as a cut-off rendering of patterns the index did not propose for it.
+
+    Each pattern once per text (``seen``); a short head (``x.readme must be``) opens
+    several templates, of which those read may miss the one: it must hold
+    :data:`_NEAR_CUT_MIN_CHARS` of the literal text and end in the template's words.
+    """
+    for entry in entries:
+        if entry.pattern in seen:
+            continue
+        seen.add(entry.pattern)
+        found = _cut_off(entry, text)
+        if (
+            found is not None
+            and found.literal >= _NEAR_CUT_MIN_CHARS
+            and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
+        ):
+            yield found
 
 
 def _ends_in_literal(entry: Entry, text: str) -> bool:
@@ -524,6 +547,11 @@ def _looser_hits(
         # sharing the most words with the message, read as cut off.
         for hits, index, read in zip(found, indexes, tried, strict=True):
             hits.extend(_near_cut_hits(index, forms[:_WIDE_VARIANTS], read))
+    if not _worded(found):
+        # Cut inside the opening of a template whose first word opens too many for the
+        # wide pass (a title quoting ``"No valid attention backend found"``).
+        for hits, index, read in zip(found, indexes, tried, strict=True):
+            hits.extend(_opening_cut_hits(index, forms[:_WIDE_VARIANTS], read))
     if not any(_explains_most(f) for hits in found for f in hits):
         # Cut at its start: a chunk or title beginning mid-message (see head_cut).
         for hits, index in zip(found, indexes, strict=True):

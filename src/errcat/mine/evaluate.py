@@ -125,13 +125,27 @@ class _Env:
         self.excs[name] = None
 
 
-def _merge(envs: Sequence[_Env]) -> _Env:
+def _merge(envs: Sequence[_Env], params: frozenset[str] = frozenset()) -> _Env:
+    """Join what several paths know: a name keeps every value it may have.
+
+    A name one path never bound is left out there (it was unbound, so using it
+    would fail), except a parameter in ``params``: it still holds what the
+    caller passed, so a value set on one path only is not the name's value.
+
+    >>> a, b = _Env({"msg": (("x",),), "mode": (("auto",),)}), _Env()
+    >>> _merge([a, b]).strs
+    {'msg': (('x',),), 'mode': (('auto',),)}
+    >>> _merge([a, b], params=frozenset({"mode"})).strs
+    {'msg': (('x',),)}
+    """
     if len(envs) == 1:
         return envs[0]
     out = _Env()
     for name in dict.fromkeys(k for e in envs for k in e.strs):
         values = [e.strs.get(name, _ABSENT) for e in envs]
         present = [v for v in values if v is not _ABSENT]
+        if name in params and len(present) < len(values):
+            continue  # the caller's value on some path: read as the parameter itself
         if any(v is None for v in present):
             out.strs[name] = None
         elif any(v == () for v in present):

@@ -240,12 +240,11 @@ class _Walker(_ModuleNames):
         del self._clauses[depth:]
         return env, terminated
 
-    @staticmethod
-    def _join_paths(outs: Sequence[tuple[_Env, bool]], fallback: _Env) -> tuple[_Env, bool]:
+    def _join_paths(self, outs: Sequence[tuple[_Env, bool]], fallback: _Env) -> tuple[_Env, bool]:
         live = [e for e, done in outs if not done]
         if not live:
             return fallback, True
-        return _merge(live), False
+        return _merge(live, self._params), False
 
     def _stmt(self, node: ast.stmt, env: _Env) -> tuple[_Env, bool]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -303,7 +302,7 @@ class _Walker(_ModuleNames):
                             (node.iter, tuple(self._clauses), "for")
                         )
             body_env, _ = self._block(node.body, inner)
-            after = _merge([env, body_env])
+            after = _merge([env, body_env], self._params)
             return self._block(node.orelse, after)
         if isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
@@ -334,7 +333,7 @@ class _Walker(_ModuleNames):
 
     def _try(self, node: Any, env: _Env) -> tuple[_Env, bool]:
         body_env, body_done = self._block(node.body, env.copy())
-        handler_start = _merge([env, body_env])
+        handler_start = _merge([env, body_env], self._params)
         outs = []
         else_env, else_done = self._block(node.orelse, body_env.copy())
         outs.append((else_env, body_done or else_done))

@@ -3,18 +3,23 @@
 A message no pattern matches as it is reaches the cut-off and near stages, which
 read many patterns: :func:`~errcat.matcher.find._cut_inside` finds where a text
 ends partway through a fragment without trying every length,
-:meth:`PatternIndex.near` reads each pattern's words once (:attr:`Entry.words`),
+:meth:`PatternIndex.near` reads each pattern's words once (:attr:`Entry.words`, or
+the words and literal length a stored index keeps, :class:`~errcat.index.NearColumns`,
+building the :class:`~errcat.index.Entry` of only the patterns it returns),
 and :meth:`PatternIndex.unpunctuated_candidates` skips, by the key's word mask,
 keys whose words the text lacks. Each is checked against the reading it replaces.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errcat.index import PatternIndex
 from errcat.matcher.find import _cut_inside
+from errcat.store.format import near_columns
 from errcat.text import words
 
 # Words no message or template holds by chance ("zq" + letters).
@@ -77,10 +82,29 @@ TEMPLATES = st.lists(st.tuples(phrases(min_size=2), st.integers(0, 6)), min_size
 def test_near_finds_what_splitting_every_pattern_again_finds(
     templates: list[tuple[str, int]], text: str, limit: int
 ) -> None:
-    index = PatternIndex(sorted({_pattern(t, at) for t, at in templates}))
-    for _ in range(2):  # the second time from the words kept on each entry
-        found = [(shared, total, e.pattern) for shared, total, e in index.near(text, limit)]
-        assert found == _near_reference(index, text, limit)
+    patterns = sorted({_pattern(t, at) for t, at in templates})
+    index = PatternIndex(patterns)
+    expected = _near_reference(index, text, limit)
+    # In memory (from each Entry), built as a stored index is (its NearColumns), and
+    # read from tables as a stored index is read.
+    stored = PatternIndex.from_tables(replace(index.tables(), near=near_columns(patterns)))
+    for ranked in (index, PatternIndex(patterns, priors=True), stored):
+        for _ in range(2):  # the second time from the words kept
+            found = [(shared, total, e.pattern) for shared, total, e in ranked.near(text, limit)]
+            assert found == expected
+    assert len(stored._entries) <= limit  # only the patterns it returned were built
+
+
+def test_near_past_the_limit_reads_the_spelling_of_those_tied_with_the_last() -> None:
+    # Five patterns sharing one word of two with the text, of one literal length: the
+    # spelling decides, also for those the sort on share and length put past the limit.
+    patterns = [f"zqa (.+?) zq{c}" for c in "edcba"] + ["zqa zqx (.+?) zqy zqz"]
+    stored = PatternIndex.from_tables(
+        replace(PatternIndex(patterns).tables(), near=near_columns(patterns))
+    )
+    found = [e.pattern for _, _, e in stored.near("zqa zqq", limit=2)]
+    assert found == ["zqa (.+?) zqa", "zqa (.+?) zqb"]
+    assert found == [p for _, _, p in _near_reference(PatternIndex(patterns), "zqa zqq", 2)]
 
 
 @settings(max_examples=150, deadline=None)

@@ -20,7 +20,7 @@ from errcat.patterns import (
 from errcat.text import words as text_words
 from errcat.whole_message import whole_message_only
 
-__all__ = ["Entry", "read_pieces", "stored_pieces"]
+__all__ = ["Entry", "fragment_words", "read_pieces", "stored_pieces"]
 
 #: How a stored pattern's pieces are joined (no piece holds it: else they are not stored).
 _JOIN = "\x00"
@@ -45,6 +45,18 @@ def stored_pieces(pieces: tuple[str, ...] | None) -> str:
 def read_pieces(stored: str) -> tuple[str, ...] | None:
     """The pieces :func:`stored_pieces` kept (None: not kept, the pattern is parsed)."""
     return None if stored.startswith(_UNSTORED) else tuple(stored.split(_JOIN))
+
+
+def fragment_words(fragments: tuple[str, ...]) -> frozenset[str]:
+    """The lowercase words (:func:`errcat.text.words`) of a pattern's literal fragments.
+
+    What :attr:`Entry.words` holds, and what a stored index keeps of each pattern for
+    :meth:`PatternIndex.near <errcat.index.PatternIndex.near>`.
+
+    >>> sorted(fragment_words(("Bad value ", " for Shard count")))
+    ['bad', 'count', 'for', 'shard', 'value']
+    """
+    return frozenset(text_words(" ".join(fragments)))
 
 
 @dataclass(eq=False)
@@ -139,7 +151,7 @@ class Entry:
         ['bad', 'count', 'for', 'shard', 'value']
         """
         if self._words is None:
-            self._words = frozenset(text_words(" ".join(self.fragments)))
+            self._words = fragment_words(self.fragments)
         return self._words
 
     @property

@@ -31,7 +31,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from errcat.background import WordEvidence, word_evidence
-from errcat.entry import Entry, read_pieces, stored_pieces
+from errcat.entry import Entry, fragment_words, read_pieces, stored_pieces
 from errcat.patterns import literal_fragments, pattern_pieces
 from errcat.postings import Postings, hash_slots
 from errcat.text import fold_whitespace, words
@@ -39,6 +39,7 @@ from errcat.text import fold_whitespace, words
 __all__ = [
     "Entry",
     "IndexTables",
+    "NearColumns",
     "PatternIndex",
     "Postings",
     "ScanIndex",
@@ -130,6 +131,9 @@ class IndexTables:
     #: The index of the patterns without their backticks, and for each of its patterns
     #: the one it came from (:mod:`errcat.untick`), when a stored index keeps them.
     unticked: tuple[IndexTables, Sequence[int]] | None = None
+    #: For each pattern, what :meth:`PatternIndex.near` ranks it by (:class:`NearColumns`),
+    #: when a stored index keeps it.
+    near: NearColumns | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,29 @@ class WordColumns:
     flags: Sequence[int]
 
 
+@dataclass(frozen=True)
+class NearColumns:
+    """What :meth:`PatternIndex.near` reads of every pattern, column by column.
+
+    So that ranking the patterns a text proposes builds no :class:`Entry` (only
+    the few ranked first are built).
+    """
+
+    #: Its :attr:`~errcat.entry.Entry.words`, sorted and joined by spaces (:func:`near_words`).
+    words: Sequence[str]
+    #: Its :attr:`~errcat.entry.Entry.literal_length`.
+    literal: Sequence[int]
+
+
+def near_words(spelled: str) -> frozenset[str]:
+    """The words a :attr:`NearColumns.words` string holds.
+
+    >>> sorted(near_words("bad value")), near_words("")
+    (['bad', 'value'], frozenset())
+    """
+    return frozenset(spelled.split(" ")) if spelled else frozenset()
+
+
 class PatternIndex:
     """The prefilter: map a whitespace-folded message to the patterns it may match."""
 
@@ -153,11 +180,13 @@ class PatternIndex:
     def __init__(self, patterns: Iterable[str], *, priors: bool = False) -> None:
         """Index ``patterns``; the n-th pattern belongs to the record at position n.
 
-        ``priors`` also works out each pattern's word evidence (:attr:`priors`), from
-        the pieces indexing splits anyway: what a stored index keeps.
+        ``priors`` also works out each pattern's word evidence (:attr:`priors`) and
+        what :meth:`near` ranks it by (:attr:`near_columns`), from the pieces indexing
+        splits anyway: what a stored index keeps.
         """
         self._entries: dict[int, Entry] = {}
         self._keys_read: dict[int, str] = {}
+        self._near_read: dict[int, tuple[frozenset[str], int]] = {}
         #: What a stored index keeps of the unticked patterns (see :class:`IndexTables`).
         self.unticked_tables: tuple[IndexTables, Sequence[int]] | None = None
         ids: dict[str, int] = {}
@@ -188,6 +217,7 @@ class PatternIndex:
         index = cls.__new__(cls)
         index._entries = {}
         index._keys_read = {}
+        index._near_read = {}
         index.patterns = tables.patterns
         index._starts = tables.starts
         index._records = tables.records
@@ -199,6 +229,7 @@ class PatternIndex:
         index.key_masks = tables.key_masks
         index.priors = tables.priors
         index.pieces = tables.pieces
+        index.near_columns = tables.near
         index._pairs = tables.pairs
         index._common = tables.common
         index._pair_words, index._pair_later = _pair_words(tables.pairs)
@@ -222,6 +253,7 @@ class PatternIndex:
             pairs=self._pairs,
             common=self._common,
             unticked=self.unticked_tables,
+            near=self.near_columns,
         )
 
     def _build_anchors(self, priors: bool = False) -> None:
@@ -239,6 +271,8 @@ class PatternIndex:
         lead_bounds = array("I", [0])
         prior_bits, prior_projects, prior_flags = array("d"), array("I"), array("B")
         kept: list[str] = []
+        near_spelled: list[str] = []
+        near_literal = array("I")
         memo: dict[str, float] = {}
         for pid in range(len(self.patterns)):
             pattern = self.patterns[pid]
@@ -250,9 +284,10 @@ class PatternIndex:
             if priors:
                 kept.append(stored_pieces(pieces if simple else None))
                 # Entry.build's fragments, from the same pieces.
-                told = word_evidence(
-                    tuple(p for p in pieces if p.strip()) if simple else pieces[1:-1], memo
-                )
+                fragments = tuple(p for p in pieces if p.strip()) if simple else pieces[1:-1]
+                told = word_evidence(fragments, memo)
+                near_spelled.append(" ".join(sorted(fragment_words(fragments))))
+                near_literal.append(sum(map(len, fragments)))
                 prior_bits.append(told.information)
                 prior_projects.append(told.projects)
                 prior_flags.append(int(told.has_words) | 2 * int(told.c_wording))
@@ -332,6 +367,11 @@ class PatternIndex:
         )
         #: Each pattern's pieces (:func:`~errcat.entry.stored_pieces`), kept with the priors.
         self.pieces: Sequence[str] | None = kept if priors else None
+        #: What :meth:`near` ranks each pattern by, kept with the priors (else read from
+        #: each pattern's :class:`Entry`).
+        self.near_columns: NearColumns | None = (
+            NearColumns(near_spelled, near_literal) if priors else None
+        )
 
     def __len__(self) -> int:
         """Number of distinct patterns."""
@@ -524,25 +564,53 @@ class PatternIndex:
         Candidates are the patterns filed under the message's words, so a
         message that drifted (a word changed, a clause added) still reaches
         its pattern through the words it kept. With ``within``, only patterns
-        of those record positions count.
+        of those record positions count. Ranked by the share of words, then the
+        literal length, then the pattern; the words and lengths are read from
+        :attr:`near_columns` where the index keeps them, and only the patterns
+        returned (and those tied with the last on both) are read whole.
+
+        >>> index = PatternIndex(["bad zqa value (.+?)", "zqa (.+?) failed", "zqb"], priors=True)
+        >>> [(shared, total, e.pattern) for shared, total, e in index.near("zqa value", limit=2)]
+        [(2, 3, 'bad zqa value (.+?)'), (1, 2, 'zqa (.+?) failed')]
         """
         message_words = set(words(text))
-        if not message_words:
+        if not message_words or limit < 1:
             return []
-        scored = []
+        scored: list[tuple[float, int, int, int, int]] = []
         for pid in self._proposed(text):
             if within is not None and within.isdisjoint(self.records_of(pid)):
                 continue
-            entry = self.entry(pid)
-            entry_words = entry.words
+            entry_words, literal = self._near_of(pid)
             if not entry_words:
                 continue
             shared = len(entry_words & message_words)
             if shared:
                 overlap = 2 * shared / (len(entry_words) + len(message_words))
-                scored.append((overlap, shared, len(entry_words), entry))
-        scored.sort(key=lambda item: (-item[0], -item[3].literal_length, item[3].pattern))
-        return [(shared, total, entry) for _, shared, total, entry in scored[:limit]]
+                scored.append((-overlap, -literal, pid, shared, len(entry_words)))
+        scored.sort(key=_share_and_length)
+        if len(scored) > limit:
+            # Past the limit, only the patterns tied with the last kept on share and
+            # length can rank above it by their spelling.
+            edge, end = _share_and_length(scored[limit - 1]), limit
+            while end < len(scored) and _share_and_length(scored[end]) == edge:
+                end += 1
+            del scored[end:]
+        patterns = self.patterns
+        scored.sort(key=lambda item: (item[0], item[1], patterns[item[2]]))
+        return [(shared, total, self.entry(pid)) for _, _, pid, shared, total in scored[:limit]]
+
+    def _near_of(self, pid: int) -> tuple[frozenset[str], int]:
+        """Pattern ``pid``'s words and literal length (:meth:`near`), read once, then kept."""
+        found = self._near_read.get(pid)
+        if found is None:
+            columns = self.near_columns
+            if columns is None:
+                entry = self.entry(pid)
+                found = (entry.words, entry.literal_length)
+            else:
+                found = (near_words(columns.words[pid]), columns.literal[pid])
+            self._near_read[pid] = found
+        return found
 
 
 class ScanIndex(PatternIndex):
@@ -561,6 +629,11 @@ class ScanIndex(PatternIndex):
         """Every pattern (but ``leave_out``), most specific first."""
         every = (self.entry(pid) for pid in range(len(self.patterns)) if pid not in leave_out)
         return sorted(every, key=_rank_key)
+
+
+def _share_and_length(item: tuple[float, int, int, int, int]) -> tuple[float, int]:
+    """A :meth:`PatternIndex.near` candidate's rank before its spelling: share, then length."""
+    return item[0], item[1]
 
 
 def key_words(key: str) -> set[str]:

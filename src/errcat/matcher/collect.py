@@ -634,7 +634,9 @@ def _collect(
     contexts = contexts_of(reports, mentions, lean)
     collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
     indexes = [store.index for store in catalog.parts]
-    found = [_find_hits(indexes, ctx, collector.exact) for ctx in contexts]
+    found = [
+        _find_hits(indexes, ctx, collector.exact, _raise_files(ctx, catalog)) for ctx in contexts
+    ]
     for ctx, hits in zip(contexts, found, strict=True):
         collector.spreads[ctx.order] = ShapeSpread(catalog.parts, hits)
     for part, store in enumerate(catalog.parts):
@@ -651,6 +653,18 @@ def _collect(
             for candidate in _drift_candidates(ctx, store, in_files, collector.exact):
                 collector.add(ctx, candidate)
     return collector
+
+
+def _raise_files(ctx: ReportContext, catalog: Catalog) -> list[Callable[[], frozenset[int]]] | None:
+    """Each part's records in the report's raise file, when asked (None: no frames).
+
+    Patterns without words answer a traceback only there (:meth:`_Collector.add`):
+    :func:`~errcat.matcher.find._find_hits` sets aside those no record there uses.
+    """
+    if not ctx.report.frames:
+        return None
+    parts = catalog.parts
+    return [functools.partial(ctx.in_raise_file, part, store) for part, store in enumerate(parts)]
 
 
 def _hints(collector: _Collector, limit: int) -> list[Match]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from errcat import background
@@ -40,6 +41,11 @@ _NEAR_CUT_LIMIT = 5
 #: ... and how many of its literal characters such a text must hold: a short head
 #: (``x.readme must be``) opens several templates, of which those few may miss the one.
 _NEAR_CUT_MIN_CHARS = 30
+
+#: The least literal text of a pattern read as the message a wrapper holds (less is
+#: no message of its own: ``{a} in {b}`` is the wrapper, not the error wrapped; see
+#: :func:`errcat.matcher.hits._compositions`).
+_INNER_MIN = 12
 
 #: Where a message quoted without its final period goes on as a sentence: a space, then
 #: a lower-case word.
@@ -308,13 +314,85 @@ def _wordless(index: PatternIndex) -> frozenset[int]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class _SetAside:
+    """A pattern without words a traceback's message proposed, not read yet (:func:`_idle`)."""
+
+    #: Where among the report's exact hits its hit goes, if it has one.
+    at: int
+    entry: Entry
+    text: str
+
+
+def _idle(entry: Entry, raise_file: AbstractSet[int]) -> bool:
+    """Whether a traceback's hit of ``entry`` could change nothing but its own records' fate.
+
+    A pattern without words (``{a}: {b}``) fits any message, and only a record in the
+    raise frame's file can answer by it (:meth:`~errcat.matcher.collect._Collector.add`);
+    one with no record there is scored for nothing. Its hit still reaches the other
+    hits where it: has a word of three letters or more (:attr:`Entry.words`: the drift
+    search reads those, and skips a pattern that matched), or a shape word
+    (:func:`errcat.background.shape_key`: a shape's spread counts its records), holds
+    a wrapped message's worth of literal text (:data:`_INNER_MIN`), or has more literal
+    text than a looser hit it could explain better (:func:`_put_back` looks, once every
+    hit is found). Such a pattern is read, as before; the others are set aside.
+
+    >>> idle = Entry.build("(.+?): (.+?)", (3, 4))
+    >>> _idle(idle, frozenset({1, 2})), _idle(idle, frozenset({4}))
+    (True, False)
+    >>> _idle(Entry.build("(.+?) = x12 (.+?)", (3,)), frozenset())  # a word drift reads
+    False
+    """
+    if not entry.wordless or entry.literal_length >= _INNER_MIN or entry.words:
+        return False
+    prior = entry.prior  # what a stored index says: shape words or none
+    if prior.has_words if prior is not None else background.shape_key(entry.fragments):
+        return False
+    return entry.record_set.isdisjoint(raise_file)
+
+
+def _put_back(
+    index: PatternIndex,
+    hits: list[_Found],
+    aside: Sequence[_SetAside],
+    ctx: ReportContext,
+    exact: set[tuple[int, str]],
+) -> None:
+    """Read the set-aside patterns (:func:`_idle`) another hit could be explained better by.
+
+    A hit that leaves part of the message unexplained (not ``full``) with less literal
+    text than such a pattern could be dominated by its hit
+    (:func:`errcat.matcher.hits._dominated`): the pattern is read as it would have
+    been, and its hit put where the exact reading would have put it.
+    """
+    weakest = min((f.literal for f in hits if f.hit.mode != "full"), default=None)
+    if weakest is None:
+        return
+    # In reverse, so that each hit goes where it would have been among those before it.
+    for item in reversed(aside):
+        entry, text = item.entry, item.text
+        if entry.literal_length <= weakest:
+            continue
+        hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=ctx.prose)
+        if hit is not None:
+            hits.insert(item.at, _Found(entry, hit, text, entry.literal_length - hit.restored))
+            exact.add((ctx.order, entry.pattern))
+
+
 def _exact_hits(
-    index: PatternIndex, ctx: ReportContext, exact: set[tuple[int, str]]
+    index: PatternIndex,
+    ctx: ReportContext,
+    exact: set[tuple[int, str]],
+    raise_file: Callable[[], AbstractSet[int]] | None = None,
+    aside: list[_SetAside] | None = None,
 ) -> list[_Found]:
     """The patterns of one index that match a report's message forms as they are.
 
     The patterns that matched a form are added to ``exact`` (as ``(order,
-    pattern)``): no drift is looked for there.
+    pattern)``): no drift is looked for there. With ``raise_file`` (the index's
+    records in a traceback's raise file, asked for when a pattern without words
+    comes) and ``aside``, the patterns :func:`_idle` there are not read but added
+    to ``aside``.
     """
     hits: list[_Found] = []
     # A message quoted in prose may have lost its final period; one Python
@@ -328,6 +406,14 @@ def _exact_hits(
         for entry in index.candidates(lookup, leave_out):
             if ctx.bare and _is_wordless(entry):
                 continue  # only a frame at a record's raise line can tell it
+            if (
+                aside is not None
+                and raise_file is not None
+                and entry.wordless
+                and _idle(entry, raise_file())
+            ):
+                aside.append(_SetAside(len(hits), entry, text))
+                continue
             hit = _verify(entry, text, use_pieces=index.uses_pieces, prose=prose)
             if hit is None:
                 continue
@@ -370,7 +456,10 @@ def _worded(found: Sequence[Sequence[_Found]]) -> bool:
 
 
 def _find_hits(
-    indexes: Sequence[PatternIndex], ctx: ReportContext, exact: set[tuple[int, str]]
+    indexes: Sequence[PatternIndex],
+    ctx: ReportContext,
+    exact: set[tuple[int, str]],
+    raise_files: Sequence[Callable[[], AbstractSet[int]]] | None = None,
 ) -> list[list[_Found]]:
     """Every pattern hit on a report's message forms, per index: exact, then looser kinds.
 
@@ -382,13 +471,36 @@ def _find_hits(
     first word, then by the words the message shares with a pattern). A pattern
     without words of its own (``{msg}``), which fits any message, is not a fit
     here (a traceback's frames propose such patterns too).
+
+    ``raise_files``: per index, its records in a traceback's raise file (asked for
+    when needed); the
+    patterns without words that no record there uses are read only where another
+    hit needs them (:func:`_idle`, :func:`_put_back`).
     """
-    found = [_exact_hits(index, ctx, exact) for index in indexes]
+    aside: list[list[_SetAside]] = [[] for _ in indexes]
+    found = [
+        _exact_hits(index, ctx, exact, raise_files[n] if raise_files else None, aside[n])
+        for n, index in enumerate(indexes)
+    ]
+    _looser_hits(indexes, ctx, found, exact)
+    for index, hits, left in zip(indexes, found, aside, strict=True):
+        if left:
+            _put_back(index, hits, left, ctx, exact)
+    return found
+
+
+def _looser_hits(
+    indexes: Sequence[PatternIndex],
+    ctx: ReportContext,
+    found: list[list[_Found]],
+    exact: set[tuple[int, str]],
+) -> None:
+    """:func:`_find_hits` past the exact hits: each index's ``found`` extended in place."""
     # Per index, the patterns each form was read against as a cut-off rendering.
     tried: list[dict[str, set[str]]] = [{} for _ in indexes]
     forms = ctx.forms
     if not forms:
-        return found
+        return
     if not _worded(found):
         for hits, index in zip(found, indexes, strict=True):
             hits.extend(_unpunctuated_hits(index, forms[0]))
@@ -444,7 +556,6 @@ def _find_hits(
         # Cut at its start: a chunk or title beginning mid-message (see head_cut).
         for hits, index in zip(found, indexes, strict=True):
             hits.extend(_head_cut_hits(index, forms[:_TRUNCATED_VARIANTS]))
-    return found
 
 
 def _head_cut_hits(index: PatternIndex, variants: Sequence[str]) -> Iterator[_Found]:

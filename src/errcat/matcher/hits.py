@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from errcat.extract import ExceptionReport
 from errcat.index import Entry
 from errcat.matcher.classes import _class_state, _module_qualified, _raised_as_reported
-from errcat.matcher.find import _Found
+from errcat.matcher.find import _INNER_MIN, _Found
 from errcat.matcher.result import REGEX_TIMEOUT
 from errcat.matcher.summaries import class_may_end
 from errcat.matcher.summaries import summary as _summary
@@ -85,9 +85,6 @@ class _Inner:
     summary: RecordSummary
 
 
-#: The least literal text of a pattern read as the message a wrapper holds (less is
-#: no message of its own: ``{a} in {b}`` is the wrapper, not the error wrapped).
-_INNER_MIN = 12
 #: A wrapper pattern shared by more records than this is not read for the error it
 #: wraps (generic, ``{a}: {b}``: its projects would be read for every message).
 _WRAPPER_RECORDS = 64

@@ -33,6 +33,7 @@ from errcat.store.format import (
     PHRASE_ROWS,
     UNTICKED,
     StringTable,
+    near_of,
     postings_of,
     priors_of,
     tables_of,
@@ -95,6 +96,7 @@ class FileStore:
             tables_of(parts),
             priors=priors_of(parts),
             pieces=StringTable(parts["pieces"], parts["piece_offsets"]),
+            near=near_of(parts),
             unticked=(tables_of(parts, UNTICKED), parts[f"{UNTICKED}origins"]),
         )
         self._index: PatternIndex | None = None

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from errcat import background
-from errcat.entry import stored_pieces
-from errcat.index import Entry, IndexTables, PatternIndex, WordColumns
+from errcat.entry import fragment_words, stored_pieces
+from errcat.index import Entry, IndexTables, NearColumns, PatternIndex, WordColumns
 from errcat.patterns import pattern_pieces
 from errcat.postings import Postings, hash_slots
 from errcat.store.base import problem_dict
@@ -39,6 +39,8 @@ __all__ = [
     "PHRASE_ROWS",
     "UNTICKED",
     "StringTable",
+    "near_columns",
+    "near_of",
     "postings_of",
     "priors_of",
     "tables_of",
@@ -47,9 +49,9 @@ __all__ = [
 ]
 
 #: Bumped whenever the stored index layout changes, or what it keeps of a pattern does
-#: (:func:`errcat.patterns.pattern_pieces`, the background's word evidence); other
-#: versions are rebuilt.
-FORMAT_VERSION = 14
+#: (:func:`errcat.patterns.pattern_pieces`, the background's word evidence, the words
+#: :meth:`~errcat.index.PatternIndex.near` ranks by); other versions are rebuilt.
+FORMAT_VERSION = 15
 MAGIC = b"ERRCATIX"
 
 
@@ -199,6 +201,11 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
     yield "prior_projects", arr("I", priors.projects)
     yield "prior_flags", arr("B", priors.flags)
     del priors
+    # What PatternIndex.near ranks each pattern by, so that ranking builds no Entry.
+    ranked = tables.near or near_columns(tables.patterns)
+    yield from strings("pattern_words", "pattern_word_offsets", ranked.words)
+    yield "literal_lengths", arr("I", ranked.literal)
+    del ranked
     by_file: dict[str, list[int]] = {}
     for position, tail in enumerate(built.tails):
         by_file.setdefault(tail, []).append(position)
@@ -272,6 +279,8 @@ ARRAY_KINDS = {
     "prior_bits": "d",
     "prior_projects": "I",
     "prior_flags": "B",
+    "pattern_word_offsets": "Q",
+    "literal_lengths": "I",
     "file_word_offsets": "Q",
     "file_starts": "I",
     "file_ids": "I",
@@ -342,6 +351,22 @@ def word_columns(patterns: Iterable[str]) -> WordColumns:
     return WordColumns(bits, projects, flags)
 
 
+def near_columns(patterns: Iterable[str]) -> NearColumns:
+    """What :meth:`~errcat.index.PatternIndex.near` ranks each pattern by, as stored.
+
+    >>> columns = near_columns(["Bad value (.+?) for x", "(.+?): (.+?)"])
+    >>> list(columns.words), list(columns.literal)
+    (['bad for value', ''], [16, 2])
+    """
+    spelled: list[str] = []
+    literal = array("I")
+    for pattern in patterns:
+        fragments = Entry.build(pattern, ()).fragments
+        spelled.append(" ".join(sorted(fragment_words(fragments))))
+        literal.append(sum(map(len, fragments)))
+    return NearColumns(spelled, literal)
+
+
 def tables_of(parts: dict[str, Any], prefix: str = "") -> IndexTables:
     """The index tables stored in the sections named with ``prefix`` (no pieces nor priors)."""
     return IndexTables(
@@ -362,6 +387,13 @@ def tables_of(parts: dict[str, Any], prefix: str = "") -> IndexTables:
 def priors_of(parts: dict[str, Any]) -> WordColumns:
     """The per-pattern word evidence stored in the ``prior_*`` sections."""
     return WordColumns(parts["prior_bits"], parts["prior_projects"], parts["prior_flags"])
+
+
+def near_of(parts: dict[str, Any]) -> NearColumns:
+    """The per-pattern words and literal lengths stored for :meth:`PatternIndex.near`."""
+    return NearColumns(
+        StringTable(parts["pattern_words"], parts["pattern_word_offsets"]), parts["literal_lengths"]
+    )
 
 
 def postings_of(parts: dict[str, Any], name: str) -> Postings:

@@ -411,3 +411,22 @@ def test_the_platforms_package_holds_nothing_of_the_folders_sources_leaves_out()
     assert {repo for repo, _ in paths} == {"vllm-project/vllm-ascend", "vllm-project/vllm-omni"}
     for repo, excluded in left_out:
         assert not any(r == repo and f.startswith(excluded) for r, f in paths), excluded
+
+
+def test_the_readme_table_states_each_packages_record_count() -> None:
+    """The README's stack table says how many records each package holds: its manifest's count.
+
+    Three rows had drifted by a record or a rebuild; the table is what a reader
+    sizes an install by, so it is held to the manifests here.
+    """
+    readme = (STACK.parent / "README.md").read_text(encoding="utf-8")
+    stated = {}
+    for name, row in re.findall(r"^\| `errcat-data-([a-z]+)` \|(.*)$", readme, re.MULTILINE):
+        *_, total = re.findall(r"(\d[\d,]*) records\b", row)  # the row's last count is its total
+        stated[name] = int(total.replace(",", ""))
+    counts = {}
+    for package in PACKAGES:
+        (data,) = (package / "src").iterdir()
+        manifest = json.loads((data / "manifest.json").read_text(encoding="utf-8"))
+        counts[package.name.removeprefix("errcat-data-")] = manifest["count"]
+    assert stated == counts

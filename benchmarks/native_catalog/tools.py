@@ -344,7 +344,7 @@ RECORDS = (
             documentation="pip refused to install into the operating system's own Python: the"
             " distribution marks it as managed by its package manager (PEP 668: an"
             " EXTERNALLY-MANAGED file beside the standard library, on Debian 12, Ubuntu 23.04"
-            " and later, Fedora, Homebrew and Nix). Nothing was installed. The engines are"
+            " and later, Arch Linux, Homebrew and Nix). Nothing was installed. The engines are"
             " meant to go into a virtual environment (or their docker image) anyway: they pin"
             " their own torch, which must not replace the system's packages.",
             solutions=(

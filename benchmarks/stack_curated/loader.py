@@ -53,15 +53,10 @@ from dataclasses import replace
 
 from errcat.imports.site import HIDDEN_SITE_TAG
 from stack_curated.spec import Curated
+from stack_curated.symbols import DYNLOAD_SITE as _SITE
 
 __all__ = ["RECORDS"]
 
-_SITE = {
-    "repo": "python/cpython",
-    "path": "Python/dynload_shlib.c",
-    "line": 1,
-    "revision": "v3.11.7",
-}
 _TAGS = ("errcat:imports", "dynamic-loader", HIDDEN_SITE_TAG)
 _NO_FILE = r": cannot open shared object file(?:: No such file or directory)?"
 _VERSION = r"(\S+?): version [`'](?:{names})_([\w.]+)' not found(?: \(required by ([^)\n]+)\))?"

@@ -270,6 +270,15 @@ def native() -> Catalog:
             "tool-cmake-compiler",
             {},
         ),
+        ("(RayWorker pid=3554640) Fatal Python error: Bus error", "bus-error", {}),
+        ("Bus error (core dumped)", "bus-error", {}),
+        (
+            "error: externally-managed-environment\n\n\u00d7 This environment is externally"
+            " managed\n\u2570\u2500> To install Python packages system-wide, try apt install",
+            "tool-pip-externally-managed",
+            {},
+        ),
+        ("error: externally-managed-environment", "tool-pip-externally-managed", {}),
     ],
 )
 def test_real_shapes_answer_with_their_kind(

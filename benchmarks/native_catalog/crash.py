@@ -1,4 +1,4 @@
-"""Crashes with no Python exception: segmentation faults, aborts, the OOM killer.
+"""Crashes with no Python exception: segmentation faults, bus errors, aborts, the OOM killer.
 
 The shell prints a dead child's signal (bash: jobs.c prints the description from
 siglist.c and ``(core dumped)``); Python's faulthandler (enabled by vllm, sglang
@@ -33,6 +33,33 @@ _SEGV_FIX = (
     "# before\npip install vllm  # into an env that already had another torch\n# after\n"
     "python -m venv fresh && fresh/bin/pip install vllm && PYTHONFAULTHANDLER=1"
     " fresh/bin/vllm serve M"
+)
+
+_BUS_DOC = (
+    "The process got SIGBUS: it touched memory-mapped memory that no longer has anything"
+    " behind it. In serving and training stacks this is nearly always shared memory"
+    " (/dev/shm) running full: docker gives a container 64 MB of it unless told otherwise,"
+    " and vLLM's and SGLang's worker processes, NCCL's shared-memory transport, torch's"
+    " multiprocessing tensors and Ray's object store all write there. A weights file on a"
+    " network file system that changes or is truncated while mapped does it too."
+)
+_BUS_SOLUTIONS = (
+    "In docker, give the container the host's IPC namespace or a larger /dev/shm: docker"
+    " run --ipc=host ... (as the engines' docs do), or --shm-size=16g",
+    "In Kubernetes, mount a memory-backed emptyDir at /dev/shm (volumes: - name: dshm,"
+    " emptyDir: {medium: Memory, sizeLimit: 16Gi}; volumeMounts: mountPath: /dev/shm)",
+    "Check the space while the engine starts: df -h /dev/shm; outside containers, grow it"
+    " with sudo mount -o remount,size=32G /dev/shm",
+)
+_BUS_FIX = (
+    "# before\ndocker run --gpus all vllm/vllm-openai --model M --tensor-parallel-size 2\n"
+    "# after\ndocker run --gpus all --ipc=host vllm/vllm-openai --model M"
+    " --tensor-parallel-size 2"
+)
+_BUS_REFERENCES = (
+    "vllm-project/vllm#1710 (tensor parallelism in docker with 64 MB of /dev/shm; Ray's"
+    " warning and --shm-size)",
+    "https://docs.docker.com/reference/cli/docker/container/run/#ipc",
 )
 
 RECORDS = (
@@ -136,5 +163,36 @@ RECORDS = (
         example_fix="# before\ndocker run --gpus all --memory 32g vllm/vllm-openai ...\n#"
         " after\ndocker run --gpus all --memory 128g --ipc=host vllm/vllm-openai ...",
         references=("https://www.kernel.org/doc/gorman/html/understand/understand016.html",),
+    ),
+    Spec(
+        kind="bus-error",
+        repo="bminor/bash",
+        path="jobs.c",
+        line=2105,
+        sha=BASH_SHA,
+        error_class="Bus error",
+        tags=("crash", "host-memory"),
+        template="Bus error (core dumped)",
+        pattern=r"Bus error(?: \(core dumped\))?",
+        documentation=_BUS_DOC,
+        solutions=_BUS_SOLUTIONS,
+        example_fix=_BUS_FIX,
+        references=_BUS_REFERENCES,
+    ),
+    Spec(
+        kind="bus-error",
+        repo="python/cpython",
+        path="Modules/faulthandler.c",
+        line=98,
+        sha=CPYTHON_SHA,
+        error_class="Fatal Python error",
+        tags=("crash", "host-memory"),
+        template="Fatal Python error: Bus error",
+        documentation=_BUS_DOC + " Python's faulthandler printed the Python stack of every"
+        " thread below this line: a frame in the engine's shared-memory broadcast, in"
+        " torch.multiprocessing or in the weight loader says which.",
+        solutions=_BUS_SOLUTIONS,
+        example_fix=_BUS_FIX,
+        references=_BUS_REFERENCES,
     ),
 )

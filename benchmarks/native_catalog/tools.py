@@ -34,6 +34,19 @@ PIP_NO_VERSION_SHA = "895eb8c617e0a3e4f8ec0b4ce9245a1073e7f016"
 PIP_NO_VERSION_LINE = 387
 PIP_NO_DISTRIBUTION_LINE = 391
 PIP_BUILD_SHA = "09103e83e35dc6ba95639710148c100498010dfe"
+#: pip 23.2.1 (commit 4a79e65, as native_catalog.builds): ExternallyManagedEnvironment's
+#: message (exceptions.py); pip prints its reference first, "error:
+#: externally-managed-environment", then "This environment is externally managed" after a multiplication sign.
+PIP_PEP668_SHA = "4a79e65cb6aac84505ad92d272a29f0c3c1aedce"
+PIP_PEP668_LINE = 681
+PIP_PEP668_REFERENCE_LINE = 673
+_PEP668 = (
+    (PIP_PEP668_LINE, "This environment is externally managed",
+     r"(?:error: externally-managed-environment\s*)?(?:\u00d7 )?This environment is externally"
+     r" managed"),
+    (PIP_PEP668_REFERENCE_LINE, "error: externally-managed-environment",
+     r"(?:error: )?externally-managed-environment"),
+)  # fmt: skip
 PIP_BUILD_LINE = 33
 #: After a failed build, pip's install command stops on the whole set (install.py):
 #: InstallationError "Could not build wheels for ..." (pip 23.2.1, line 430), "ERROR: Failed
@@ -316,5 +329,44 @@ RECORDS = (
             references=_PIP_BUILD_REFERENCES,
         )
         for sha, line, error_class, template, pattern in _PIP_STOPS
+    ),
+    *(
+        Spec(
+            kind="tool-pip-externally-managed",
+            repo="pypa/pip",
+            path="src/pip/_internal/exceptions.py",
+            line=line,
+            sha=PIP_PEP668_SHA,
+            error_class="pip",
+            tags=("errcat:tool:pip", "install"),
+            template=template,
+            pattern=pattern,
+            documentation="pip refused to install into the operating system's own Python: the"
+            " distribution marks it as managed by its package manager (PEP 668: an"
+            " EXTERNALLY-MANAGED file beside the standard library, on Debian 12, Ubuntu 23.04"
+            " and later, Arch Linux, Homebrew and Nix). Nothing was installed. The engines are"
+            " meant to go into a virtual environment (or their docker image) anyway: they pin"
+            " their own torch, which must not replace the system's packages.",
+            solutions=(
+                "Create a virtual environment and install there: python3 -m venv .venv &&"
+                " . .venv/bin/activate && pip install vllm (on Debian or Ubuntu first sudo"
+                " apt-get install -y python3-venv); or uv venv --python 3.12 && uv pip install"
+                " sglang",
+                "Or run the engine's docker image (vllm/vllm-openai, lmsysorg/sglang) and install"
+                " nothing on the host",
+                "Only in a throwaway container whose system Python nothing else uses: pip install"
+                " --break-system-packages vllm, or ENV PIP_BREAK_SYSTEM_PACKAGES=1 in the"
+                " Dockerfile",
+            ),
+            example_fix="# before\npip install vllm  # error: externally-managed-environment\n"
+            "# after\npython3 -m venv ~/vllm-env && . ~/vllm-env/bin/activate\npip install vllm",
+            references=(
+                "https://peps.python.org/pep-0668/",
+                "https://packaging.python.org/en/latest/specifications/externally-managed-environments/",
+                "Chen-zexi/vllm-cli#2 (Debian's Python 3.13 refusing pip install; a venv as the"
+                " maintainer's answer)",
+            ),
+        )
+        for line, template, pattern in _PEP668
     ),
 )

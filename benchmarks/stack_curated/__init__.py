@@ -2,7 +2,8 @@
 
 ``SOURCES.json`` names a package's groups under ``curated``; :func:`curated`
 returns their envelopes. Groups: ``argparse`` (command-line errors),
-``symbols`` (``undefined symbol`` by whose symbol), ``kernels`` (flashinfer's and DeepEP's most pasted C++
+``symbols`` (``undefined symbol`` by whose symbol), ``loader`` (the dynamic loader's
+missing shared library and too-old glibc or libstdc++), ``kernels`` (flashinfer's and DeepEP's most pasted C++
 errors), ``torch-native`` (torch's most pasted ATen, c10 and autograd C++ errors), ``torch-runtime``
 (torch's C++ errors before a model runs: no NVIDIA driver, a TCPStore that cannot be reached), ``torch-compile`` (Dynamo's fake-tensor
 run of an op failing under torch.compile), ``trl-server`` (trl's
@@ -41,6 +42,7 @@ from stack_curated import (
     harmony,
     jinja_undefined,
     kernels,
+    loader,
     mooncake,
     nvcc,
     openai_client,
@@ -79,6 +81,8 @@ def curated(
             out += argparse_errors.RECORDS
         elif group == "symbols":
             out += symbols.RECORDS
+        elif group == "loader":
+            out += loader.RECORDS
         elif group == "kernels":
             out += kernels.RECORDS
         elif group == "torch-native":

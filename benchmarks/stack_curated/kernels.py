@@ -1,13 +1,14 @@
 r"""The kernel libraries' C++ errors users paste most, with advice in the engines' own levers.
 
-The C++ miner (:mod:`errcat.mine.cpp`) gives every flashinfer and DeepEP check a
+The C++ miner (:mod:`errcat.mine.cpp`) gives every flashinfer, DeepEP and flash-attn check a
 record, but its advice can only be generic (upgrade, report, the condition in
 words). For the few checks users hit again and again the cause is known and a
 flag or environment variable of the engine fixes it; these records replace the
 mined ones of the same message (``build_stack.finish``). Sources read:
 flashinfer-python 0.7.2's wheel (``include/flashinfer/trtllm/fmha/fmhaRunner.cuh``,
 ``include/flashinfer/allocator.h``, ``trtllm/common.h``: ``kSM_100/103/107``),
-DeepEP at sglang's ``DEEPEP_COMMIT`` (``csrc/deep_ep.cpp``), sglang 0.5.23's
+DeepEP at sglang's ``DEEPEP_COMMIT`` (``csrc/deep_ep.cpp``), flash-attention v2.8.3
+(``csrc/flash_attn/flash_api.cpp``), sglang 0.5.23's
 wheel (``environ.py``, ``arg_groups/choices.py``, ``layers/attention/
 flashinfer_backend.py``, ``layers/moe/token_dispatcher/deepep.py``) and vllm
 0.33.0's (``engine/arg_utils.py``, ``config/attention.py``, ``envs.py``).
@@ -22,9 +23,10 @@ builder's path), so each replaces the mined record of its message.
 True
 >>> [r.path for r in RECORDS]  # doctest: +NORMALIZE_WHITESPACE
 ['include/flashinfer/trtllm/fmha/fmhaRunner.cuh', 'include/flashinfer/allocator.h',
- 'include/flashinfer/allocator.h', 'csrc/deep_ep.cpp', 'csrc/kernels/exception.cuh']
+ 'include/flashinfer/allocator.h', 'csrc/deep_ep.cpp', 'csrc/kernels/exception.cuh',
+ 'csrc/flash_attn/flash_api.cpp']
 >>> peer = "Failed: CUDA error /x/DeepEP/csrc/deep_ep.cpp:200\n'peer access'"
->>> bool(regex.fullmatch(RECORDS[-1].pattern or "", peer))
+>>> bool(regex.fullmatch(RECORDS[-2].pattern or "", peer))
 True
 """
 
@@ -38,6 +40,9 @@ FLASHINFER = "flashinfer-ai/flashinfer"
 DEEPEP = "deepseek-ai/DeepEP"
 #: DeepEP has no release tags users install: sglang's docker image builds this commit.
 DEEPEP_COMMIT = "9af0e0d0e74f3577af1979c9b9e1ac2cad0104ee"
+FLASH_ATTN = "Dao-AILab/flash-attention"
+#: flash-attn v2.8.3 (the ``gitSources`` entry of the kernels package).
+FLASH_ATTN_COMMIT = "060c9188beec3a8b62b33a3bfa6d5d2d44975fab"
 
 _FI = "Error in function '{{__FUNCTION__}}' at {{__DIR__}}{file}:{{__LINE__}}: "
 _FI_PATTERN = r"Error in function '(.+?)' at (\S*?){file}:(\d+): "
@@ -242,4 +247,41 @@ _CUDA_CHECK = Curated(
     ),
 )
 
-RECORDS = (_ARCH, _OVERFLOW, _OVERFLOW_OLD, _DISPATCH, _CUDA_CHECK)
+_FA2_AMPERE = Curated(
+    repo=FLASH_ATTN,
+    path="csrc/flash_attn/flash_api.cpp",
+    line=370,
+    revision=FLASH_ATTN_COMMIT,
+    error_class="RuntimeError",
+    template="FlashAttention only supports Ampere GPUs or newer.",
+    error_type="configuration",
+    documentation="The flash-attn package's FlashAttention-2 kernels (flash_attn_2_cuda)"
+    " run on compute capability 8.0 and newer only (A100, RTX 30xx and later); every entry"
+    " point checks the GPU first. A T4, V100 or RTX 20xx (compute capability 7.x) reaches"
+    " the check when code calls flash-attn because it is installed: a vision encoder"
+    " (Qwen2-VL and kin, in vLLM or in transformers), a model loaded with"
+    " attn_implementation='flash_attention_2', or an engine backend chosen by hand. The"
+    " engines' own attention has backends for these GPUs.",
+    trigger="Serving or running a vision-language model, or training with"
+    " flash_attention_2, on a GPU older than Ampere with flash-attn installed.",
+    solutions=(
+        "Check the GPU: nvidia-smi --query-gpu=name,compute_cap --format=csv; below 8.0,"
+        " flash-attn 2 cannot run on it",
+        "Let callers fall back: pip uninstall -y flash-attn (vision encoders then use torch's"
+        " SDPA); in transformers load the model with attn_implementation='sdpa' instead of"
+        " 'flash_attention_2'",
+        "In vLLM, pick backends that run on the GPU: vllm serve M --mm-encoder-attn-backend"
+        " TORCH_SDPA for the vision encoder, --attention-backend TRITON_ATTN for the"
+        " language model",
+    ),
+    example_fix="# before (Tesla T4)\nmodel = AutoModel.from_pretrained(M,"
+    " attn_implementation='flash_attention_2')\n# after\nmodel = AutoModel.from_pretrained(M,"
+    " attn_implementation='sdpa')",
+    tags=("errcat:native:kernel-check", "cpp:TORCH_CHECK"),
+    references=(
+        f"flash-attention csrc/flash_attn/flash_api.cpp at v2.8.3 ({FLASH_ATTN_COMMIT[:12]})",
+        "vllm vllm/engine/arg_utils.py (--mm-encoder-attn-backend, --attention-backend)",
+    ),
+)
+
+RECORDS = (_ARCH, _OVERFLOW, _OVERFLOW_OLD, _DISPATCH, _CUDA_CHECK, _FA2_AMPERE)

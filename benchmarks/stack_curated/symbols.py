@@ -24,9 +24,10 @@ from __future__ import annotations
 from errcat.imports.site import HIDDEN_SITE_TAG
 from stack_curated.spec import Curated
 
-__all__ = ["RECORDS"]
+__all__ = ["DYNLOAD_SITE", "RECORDS"]
 
-_SITE = {
+#: Where CPython raises the loader's text as ImportError (the loader's records link here).
+DYNLOAD_SITE = {
     "repo": "python/cpython",
     "path": "Python/dynload_shlib.c",
     "line": 1,
@@ -35,7 +36,7 @@ _SITE = {
 
 RECORDS = (
     Curated(
-        **_SITE,  # type: ignore[arg-type]
+        **DYNLOAD_SITE,  # type: ignore[arg-type]
         error_class="ImportError",
         template="{path}: undefined symbol: cu{symbol}",
         pattern=r"(.*?)undefined symbol: (_ZN\w*?(?:3c10|2at|5torch)\w*|cu[A-Za-z]\w*)",

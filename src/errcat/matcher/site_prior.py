@@ -1,0 +1,182 @@
+"""One message raised at several sites: which site the paste shows, and when it cannot tell.
+
+sglang and vllm raise many messages from code one copied from the other;
+sglang's ``multimodal_gen`` runtime holds copies of ``srt`` files; a downstream
+project vendors an engine's file. A bare line fits every copy equally well, and
+the ranking's last tie-break (a record's place in its store) is no evidence of
+whose code printed it. :func:`settle_sites` reads the group of records tied at
+the top of a report's ranking (same confidence, frame evidence, engine lean and
+template, placeholder names aside):
+
+1. the paste's own evidence: a module or file path of one site's tree in the
+   text (``sglang.srt.managers``, ``multimodal_gen/runtime``), or the record's
+   class or log level word (``WARNING`` for a logged record, ``ActorDiedError``),
+   picks the site that shows most of it;
+2. else, within one project, a file nested deeper in the tree than a file of
+   the same name that raises the same message is the copy
+   (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
+   ``srt/layers/quantization/fp8.py``): the shallower one answers;
+3. a group that still spans several projects is no answer: the paste does not
+   say whose code printed it, so each of its matches is kept below the
+   confident threshold (:func:`errcat.match_all` still lists them, best first).
+
+>>> _path_pairs("python/sglang/srt/layers/fp8.py")
+('sglang/srt', 'srt/layers', 'layers/fp8')
+>>> _shown(_path_pairs("python/sglang/srt/layers/fp8.py"), "logger sglang.srt.layers.fp8 said")
+3
+>>> _deeper_copy("sglang/multimodal_gen/runtime/models/x.py", "sglang/srt/models/x.py")
+True
+>>> _deeper_copy("sglang/srt/models/x.py", "sglang/srt/models/x.py")
+False
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from errcat.matcher.result import Match
+from errcat.matcher.score import _GENERIC_CAP
+from errcat.store import RecordSummary
+
+__all__ = ["settle_sites"]
+
+#: Directories a source tree opens with that name no module (``python/sglang/...``).
+_ROOTS = frozenset({"python", "src", "lib"})
+#: Placeholders of a template (their names do not matter to which message it is).
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+#: How much of a paste is read for its evidence (as :mod:`.text_evidence` reads mentions).
+_READ = 200_000
+#: A word of the text (a class name or a log level).
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class _Member:
+    """A record of the tied group: the match that holds it (its place in the ranking)."""
+
+    at: int
+    summary: RecordSummary
+
+
+def _path_pairs(file_path: str) -> tuple[str, ...]:
+    """Each two neighbouring parts of a record's module path (its root and suffix left off)."""
+    parts = file_path.replace("\\", "/").split("/")
+    while len(parts) > 1 and parts[0] in _ROOTS:
+        parts = parts[1:]
+    if parts:
+        parts[-1] = parts[-1].rsplit(".", 1)[0]
+    parts = [p.lower() for p in parts if p]
+    return tuple(f"{a}/{b}" for a, b in itertools.pairwise(parts))
+
+
+def _shown(pairs: Sequence[str], lowered: str) -> int:
+    """How many of a path's neighbouring parts the (lowercased) text shows, as a path or module."""
+    return sum(pair in lowered or pair.replace("/", ".") in lowered for pair in pairs)
+
+
+def _class_named(summary: RecordSummary, words: frozenset[str]) -> bool:
+    """Whether the text names the record's class (its last dotted part) or its log level."""
+    name = summary.error_class.rsplit(".", 1)[-1]
+    return bool(name) and name in words
+
+
+def _deeper_copy(path: str, other: str) -> bool:
+    """Whether ``path`` is a file of ``other``'s name nested deeper in the tree (a copy)."""
+    a, b = path.replace("\\", "/").split("/"), other.replace("\\", "/").split("/")
+    return a[-1] == b[-1] and len(a) > len(b)
+
+
+def _template(summary: RecordSummary) -> str:
+    return _PLACEHOLDER.sub("{}", summary.error_message)
+
+
+def _ties(top: Match, other: Match) -> bool:
+    """Whether ``other`` is ``top``'s message at another site, on evidence as good."""
+    return (
+        other.report is top.report
+        and other.mode == top.mode
+        and other.confidence == top.confidence
+        and other._rank[1:3] == top._rank[1:3]
+        and other._rank[4:5] == top._rank[4:5]
+        and _template(other.summary) == _template(top.summary)
+    )
+
+
+def _promote(ranked: list[Match], member: _Member) -> list[Match]:
+    """The ranking with ``member``'s record first (taken out of its match's alternatives)."""
+    held = ranked[member.at]
+    if held.summary.id != member.summary.id:
+        store = held._store
+        position = store.position_of(member.summary.id) if store is not None else None
+        if position is None:
+            return ranked
+        rest = (held.summary, *(a for a in held.alternatives if a.id != member.summary.id))
+        held = replace(
+            held,
+            summary=member.summary,
+            _position=position,
+            alternatives=rest,
+        )
+    if member.at == 0 and held is ranked[0]:
+        return ranked
+    others = [m for n, m in enumerate(ranked) if n != member.at]
+    return [held, *others]
+
+
+def _capped(m: Match, projects: int) -> Match:
+    """``m`` kept below the threshold (in the same order among the capped: the map rises)."""
+    rank = min(m._rank[0], _GENERIC_CAP * (0.9 + 0.1 * m._rank[0]))
+    confidence = min(m.confidence, rank)
+    reason = (
+        f"{projects} projects raise this message and the paste shows nothing of whose code "
+        "printed it (no frame, module path, engine or class of one of them)"
+    )
+    return replace(
+        m,
+        confidence=round(confidence, 3),
+        reasons=(*m.reasons, reason),
+        _rank=(rank, *m._rank[1:]),
+    )
+
+
+def settle_sites(ranked: list[Match], paste: str) -> list[Match]:
+    """A report's ranking with its tied top group settled by the whole paste's evidence.
+
+    See the module's docstring; the ranking as it was when no records tie at its top.
+    """
+    if not ranked or ranked[0].mode == "fuzzy":
+        return ranked
+    top = ranked[0]
+    at = [0, *(n for n, m in enumerate(ranked[1:], 1) if _ties(top, m))]
+    members = [_Member(n, s) for n in at for s in (ranked[n].summary, *ranked[n].alternatives)]
+    if len(members) < 2:
+        return ranked
+    head = paste[:_READ]
+    lowered, words = head.lower(), frozenset(_WORD.findall(head))
+    scores = [
+        2 * _shown(_path_pairs(m.summary.file_path), lowered) + _class_named(m.summary, words)
+        for m in members
+    ]
+    best = max(scores)
+    if best > 0 and scores.count(best) == 1:
+        return _promote(ranked, members[scores.index(best)])
+    left = [m for m, score in zip(members, scores, strict=True) if score == best]
+    left = [
+        m
+        for m in left
+        if not any(
+            o.summary.repo == m.summary.repo
+            and _deeper_copy(m.summary.file_path, o.summary.file_path)
+            for o in left
+        )
+    ]
+    projects = len({m.summary.repo for m in left})
+    if projects > 1:
+        if not top.confident:
+            return ranked
+        capped = {n: _capped(ranked[n], projects) for n in at}
+        return [capped.get(n, m) for n, m in enumerate(ranked)]
+    return _promote(ranked, left[0])

@@ -32,6 +32,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -87,6 +88,13 @@ def _deeper_copy(path: str, other: str) -> bool:
     """Whether ``path`` is a file of ``other``'s name nested deeper in the tree (a copy)."""
     a, b = path.replace("\\", "/").split("/"), other.replace("\\", "/").split("/")
     return a[-1] == b[-1] and len(a) > len(b)
+
+
+@functools.lru_cache(maxsize=8)  # each report of one paste asks again
+def _evidence(paste: str) -> tuple[str, frozenset[str]]:
+    """The paste's head lowercased (for paths) and its words as written (for classes)."""
+    head = paste[:_READ]
+    return head.lower(), frozenset(_WORD.findall(head))
 
 
 def _template(summary: RecordSummary) -> str:
@@ -154,8 +162,7 @@ def settle_sites(ranked: list[Match], paste: str) -> list[Match]:
     members = [_Member(n, s) for n in at for s in (ranked[n].summary, *ranked[n].alternatives)]
     if len(members) < 2:
         return ranked
-    head = paste[:_READ]
-    lowered, words = head.lower(), frozenset(_WORD.findall(head))
+    lowered, words = _evidence(paste)
     scores = [
         2 * _shown(_path_pairs(m.summary.file_path), lowered) + _class_named(m.summary, words)
         for m in members

@@ -17,8 +17,9 @@ template, placeholder names aside):
    (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
    ``srt/layers/quantization/fp8.py``): the shallower one answers;
 3. a group that still spans several projects is no answer: the paste does not
-   say whose code printed it, so each of its matches is kept below the
-   confident threshold (:func:`errcat.match_all` still lists them, best first).
+   say whose code printed it, so each of its matches holds an even share of the
+   group's confidence, below the confident threshold (:func:`errcat.match_all`
+   still lists them, best first).
 
 >>> _path_pairs("python/sglang/srt/layers/fp8.py")
 ('sglang/srt', 'srt/layers', 'layers/fp8')
@@ -39,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from errcat.matcher.result import Match
-from errcat.matcher.score import _GENERIC_CAP
+from errcat.matcher.score import _FUZZY_CAP
 from errcat.store import RecordSummary
 
 __all__ = ["settle_sites"]
@@ -135,16 +136,22 @@ def _promote(ranked: list[Match], member: _Member) -> list[Match]:
 
 
 def _capped(m: Match, projects: int) -> Match:
-    """``m`` kept below the threshold (in the same order among the capped: the map rises)."""
-    rank = min(m._rank[0], _GENERIC_CAP * (0.9 + 0.1 * m._rank[0]))
-    confidence = min(m.confidence, rank)
+    """``m`` as one of ``projects`` equally likely answers: its share of the group's confidence.
+
+    The group's confidence is that one of its records is right; with nothing to tell the
+    projects apart each holds an even share, under the threshold (``_FUZZY_CAP`` at
+    most: two projects of a certain match hold a half each). The map rises, so the
+    capped keep their order.
+    """
+    rank = min(m._rank[0] / projects, _FUZZY_CAP)
     reason = (
         f"{projects} projects raise this message and the paste shows nothing of whose code "
-        "printed it (no frame, module path, engine or class of one of them)"
+        "printed it (no frame, module path, engine or class of one of them): "
+        f"each is one of {projects} equally likely answers"
     )
     return replace(
         m,
-        confidence=round(confidence, 3),
+        confidence=round(rank, 3),
         reasons=(*m.reasons, reason),
         _rank=(rank, *m._rank[1:]),
     )

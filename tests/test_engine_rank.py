@@ -13,13 +13,12 @@ from collections.abc import Callable
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import site_envelope
 from errcat.advice import Advice
 from errcat.catalog import Catalog
 from errcat.engine import lean
 from errcat.matcher import match_all, match_error
 from errcat.models import RecordEnvelope
-from errcat.patterns import template_to_pattern
 
 #: Messages both engines' bundled records raise, as each writes it: (class, template,
 #: sglang's file, vllm's file). From data/records (identical messagePattern in both).
@@ -68,18 +67,7 @@ _VALUE = st.from_regex(r"[A-Z][a-z]{2,8}[0-9]?(ForCausalLM)?", fullmatch=True)
 
 
 def _record(n: int, repo: str, path: str, error_class: str, template: str) -> RecordEnvelope:
-    return make_envelope(
-        id=f"{n:016x}",
-        repo=repo,
-        filePath=path,
-        lineNumber=120,
-        sourceCodeStart=100,
-        sourceCodeEnd=130,
-        errorClass=error_class,
-        errorMessage=template,
-        messagePattern=template_to_pattern(template),
-        githubUrl=f"https://github.com/{repo}/blob/{'0' * 40}/{path}#L100-L130",
-    )
+    return site_envelope(n, repo, path, error_class, template)
 
 
 def _pair(shared: tuple[str, str, str, str]) -> tuple[Catalog, dict[str, str]]:

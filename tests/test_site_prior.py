@@ -149,3 +149,18 @@ def test_the_log_level_word_picks_the_logged_record_of_one_text() -> None:
     line = "zqalpha zqbeta 3 zqgamma zqdelta"
     warned = match_all(f"WARNING 01-02 03:04:05 {line}", catalog=catalog)[0]
     assert warned.summary.id == _id(1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(case=CASES)
+def test_a_site_folded_in_from_another_part_of_the_catalog_answers_whole(case: Case) -> None:
+    # Ties fold across a catalog's parts (bundled data and a plug-in): the record the
+    # evidence picks is read from its own part.
+    package, own_dir, copy_dir, name = case.names
+    own = case.record(1, 0, f"python/{package}/{own_dir}/layers/{name}.py")
+    copy = case.record(2, 0, f"python/{package}/{copy_dir}/runtime/layers/{name}.py")
+    parts = (Catalog([own]), Catalog([copy]))
+    catalog = parts[0].merge(parts[1]) if case.first else parts[1].merge(parts[0])
+    answer = match_error(case.line, catalog=catalog)
+    assert answer is not None and answer.summary.id == _id(1)
+    assert answer.record.id == _id(1) and answer.record.file_path == own.record.file_path

@@ -582,7 +582,7 @@ class _Collector:
         if ranked is None:
             held = _lift_reported(_lift_dominant(list(self.best.get(order, {}).values())))
             ranked = _fold_ties(sorted(held, key=lambda m: m._rank, reverse=True))
-            ranked = settle_sites(ranked, self.paste)
+            ranked = settle_sites(ranked, self.paste, self.catalog.parts)
             self.ranked[order] = ranked
         return ranked
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 
 from errcat.matcher.result import Match
 from errcat.matcher.score import _FUZZY_CAP
-from errcat.store import RecordSummary
+from errcat.store import RecordSummary, Store
 
 __all__ = ["settle_sites"]
 
@@ -114,19 +114,28 @@ def _ties(top: Match, other: Match) -> bool:
     )
 
 
-def _promote(ranked: list[Match], member: _Member) -> list[Match]:
+def _place(held: Match, record_id: str, stores: Sequence[Store]) -> tuple[Store, int] | None:
+    """The store and position of a record folded into ``held`` (ties fold across parts)."""
+    for store in (held._store, *stores):
+        position = store.position_of(record_id) if store is not None else None
+        if store is not None and position is not None:
+            return store, position
+    return None
+
+
+def _promote(ranked: list[Match], member: _Member, stores: Sequence[Store]) -> list[Match]:
     """The ranking with ``member``'s record first (taken out of its match's alternatives)."""
     held = ranked[member.at]
     if held.summary.id != member.summary.id:
-        store = held._store
-        position = store.position_of(member.summary.id) if store is not None else None
-        if position is None:
+        place = _place(held, member.summary.id, stores)
+        if place is None:
             return ranked
         rest = (held.summary, *(a for a in held.alternatives if a.id != member.summary.id))
         held = replace(
             held,
             summary=member.summary,
-            _position=position,
+            _store=place[0],
+            _position=place[1],
             alternatives=rest,
         )
     if member.at == 0 and held is ranked[0]:
@@ -157,10 +166,12 @@ def _capped(m: Match, projects: int) -> Match:
     )
 
 
-def settle_sites(ranked: list[Match], paste: str) -> list[Match]:
+def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) -> list[Match]:
     """A report's ranking with its tied top group settled by the whole paste's evidence.
 
     See the module's docstring; the ranking as it was when no records tie at its top.
+    ``stores`` are the catalog's parts (a record folded into another part's match is
+    looked up there).
     """
     if not ranked or ranked[0].mode == "fuzzy":
         return ranked
@@ -176,7 +187,7 @@ def settle_sites(ranked: list[Match], paste: str) -> list[Match]:
     ]
     best = max(scores)
     if best > 0 and scores.count(best) == 1:
-        return _promote(ranked, members[scores.index(best)])
+        return _promote(ranked, members[scores.index(best)], stores)
     left = [m for m, score in zip(members, scores, strict=True) if score == best]
     left = [
         m
@@ -193,4 +204,4 @@ def settle_sites(ranked: list[Match], paste: str) -> list[Match]:
             return ranked
         capped = {n: _capped(ranked[n], projects) for n in at}
         return [capped.get(n, m) for n, m in enumerate(ranked)]
-    return _promote(ranked, left[0])
+    return _promote(ranked, left[0], stores)

@@ -164,3 +164,16 @@ def test_a_site_folded_in_from_another_part_of_the_catalog_answers_whole(case: C
     answer = match_error(case.line, catalog=catalog)
     assert answer is not None and answer.summary.id == _id(1)
     assert answer.record.id == _id(1) and answer.record.file_path == own.record.file_path
+
+
+def test_an_error_level_line_picks_the_raised_record_of_one_text() -> None:
+    # The same text logged as a warning in one project and raised in another, on a line an
+    # engine logs at ERROR (as it logs what it raises): the raised record.
+    template = "zqalpha zqbeta {n} zqgamma zqdelta"
+    logged = site_envelope(1, "zqorg/zqone", "zqone/check.py", "WARNING", template)
+    raised = site_envelope(2, "zqorg/zqtwo", "zqtwo/check.py", "ValueError", template)
+    found = match_all(
+        "ERROR 01-02 03:04:05 [x.py:1] zqalpha zqbeta 3 zqgamma zqdelta",
+        catalog=Catalog([logged, raised]),
+    )
+    assert found[0].summary.id == _id(2)

@@ -39,6 +39,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from errcat.extract import ExceptionReport
 from errcat.matcher.result import Match
 from errcat.matcher.score import _FUZZY_CAP
 from errcat.store import RecordSummary, Store
@@ -49,6 +50,10 @@ __all__ = ["settle_sites"]
 _ROOTS = frozenset({"python", "src", "lib"})
 #: Placeholders of a template (their names do not matter to which message it is).
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+#: The log level words a logged record's class is (the miner names it by its level).
+_LEVELS = frozenset({"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "EXCEPTION"})
+#: The levels an engine logs a raised error at.
+_RAISED_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "EXCEPTION"})
 #: How much of a paste is read for its evidence (as :mod:`.text_evidence` reads mentions).
 _READ = 200_000
 #: A word of the text (a class name or a log level).
@@ -79,10 +84,32 @@ def _shown(pairs: Sequence[str], lowered: str) -> int:
     return sum(pair in lowered or pair.replace("/", ".") in lowered for pair in pairs)
 
 
-def _class_named(summary: RecordSummary, words: frozenset[str]) -> bool:
-    """Whether the text names the record's class (its last dotted part) or its log level."""
+def _class_named(summary: RecordSummary, words: frozenset[str], levels: frozenset[str]) -> bool:
+    """Whether the paste shows the record's class, or the log level its line prints it at.
+
+    ``words`` are the paste's words, ``levels`` the log level words on the report's own
+    line. A logged record's class is its level (``WARNING``): that line must show it. A
+    raised record's class must be named in the paste, or its line be logged as an error
+    (an engine logs what it raises at ``ERROR``).
+    """
     name = summary.error_class.rsplit(".", 1)[-1]
-    return bool(name) and name in words
+    if name in _LEVELS:
+        return name in levels
+    return bool(name) and (name in words or not levels.isdisjoint(_RAISED_LEVELS))
+
+
+def _line_levels(paste: str, report: ExceptionReport) -> frozenset[str]:
+    """The log level words on the line the report starts on (none when unknown).
+
+    A report read from a part of the paste (a wrapper's captured text) has its span
+    in that part: its line is not the paste's, and says nothing.
+    """
+    start, end = report.start, report.end
+    if not 0 <= start <= len(paste) or report.message[:12] not in paste[start:end]:
+        return frozenset()
+    stop = paste.find("\n", start, end)
+    line = paste[paste.rfind("\n", 0, start) + 1 : end if stop < 0 else stop]
+    return frozenset(_WORD.findall(line)) & _LEVELS
 
 
 def _deeper_copy(path: str, other: str) -> bool:
@@ -181,8 +208,10 @@ def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) 
     if len(members) < 2:
         return ranked
     lowered, words = _evidence(paste)
+    levels = _line_levels(paste, top.report)
     scores = [
-        2 * _shown(_path_pairs(m.summary.file_path), lowered) + _class_named(m.summary, words)
+        2 * _shown(_path_pairs(m.summary.file_path), lowered)
+        + _class_named(m.summary, words, levels)
         for m in members
     ]
     best = max(scores)

@@ -7,12 +7,14 @@ no drawn message or path is a word real text holds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import site_envelope
 from errcat.catalog import Catalog
+from errcat.history import History, Lineage, Revision, Site, attach
 from errcat.matcher import Match, match_all, match_error
 from errcat.matcher.site_prior import settle_sites
 from errcat.models import RecordEnvelope
@@ -177,3 +179,27 @@ def test_an_error_level_line_picks_the_raised_record_of_one_text() -> None:
         catalog=Catalog([logged, raised]),
     )
     assert found[0].summary.id == _id(2)
+
+
+@settings(max_examples=15, deadline=None)
+@given(case=CASES, older=st.integers(min_value=0, max_value=1))
+def test_a_history_that_saw_one_project_s_message_longer_keeps_its_answer(
+    case: Case, older: int
+) -> None:
+    # The ranking's age tie-break (the original is older than its copies) stands for a
+    # catalog with history: one project's record raised over more revisions answers.
+    revisions = tuple(
+        Revision(f"r{n}", f"{n}" * 40, datetime(2024 + n, 1, 1, tzinfo=timezone.utc))
+        for n in range(1, 4)
+    )
+    records = [case.record(n + 1, n, f"{case.names[n]}/{case.names[n + 2]}/x.py") for n in range(2)]
+    catalog = case.catalog(*records)
+    lineages = []
+    for n, envelope in enumerate(records):
+        seen = revisions if n == older else revisions[2:]
+        path = envelope.record.file_path
+        lineages.append(Lineage(envelope.record.id, tuple(Site(r, path, 120) for r in seen)))
+    for store in catalog.parts:
+        attach(store, History("zqorg/zqhistory", revisions, lineages))
+    answer = match_error(case.line, catalog=catalog)
+    assert answer is not None and answer.summary.id == _id(older + 1)

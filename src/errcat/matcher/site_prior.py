@@ -16,10 +16,12 @@ template, placeholder names aside):
    the same name that raises the same message is the copy
    (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
    ``srt/layers/quantization/fp8.py``): the shallower one answers;
-3. a group that still spans several projects is no answer: the paste does not
-   say whose code printed it, so each of its matches holds an even share of the
-   group's confidence, below the confident threshold (:func:`errcat.match_all`
-   still lists them, best first).
+3. a group that still spans several projects is no answer, unless the
+   catalog's history saw the ranked answer's message raised longer than any
+   other project's record of it (the ranking's age tie-break: the original is
+   older than its copies): the paste does not say whose code printed it, so each
+   of its matches holds an even share of the group's confidence, below the
+   confident threshold (:func:`errcat.match_all` still lists them, best first).
 
 >>> _path_pairs("python/sglang/srt/layers/fp8.py")
 ('sglang/srt', 'srt/layers', 'layers/fp8')
@@ -35,11 +37,13 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from errcat.extract import ExceptionReport
+from errcat.history import history_of
 from errcat.matcher.result import Match
 from errcat.matcher.score import _FUZZY_CAP
 from errcat.store import RecordSummary, Store
@@ -193,6 +197,33 @@ def _capped(m: Match, projects: int) -> Match:
     )
 
 
+def _span(ranked: list[Match], member: _Member, stores: Sequence[Store]) -> float:
+    """How long the catalog's history saw the member's message raised (seconds; -inf: unknown)."""
+    place = _place(ranked[member.at], member.summary.id, stores)
+    history = history_of(place[0]) if place is not None else None
+    lineage = history.lineage(member.summary.id) if history is not None else None
+    if lineage is None:
+        return -math.inf
+    return (lineage.last.date - lineage.first.date).total_seconds()
+
+
+def _history_decides(ranked: list[Match], left: list[_Member], stores: Sequence[Store]) -> bool:
+    """Whether the catalog's history ranks the answer's message above the other projects'.
+
+    The ranking puts first, of records of equal evidence, the message its history saw
+    raised the longest (``_Collector.age``, which also counts the sites a moved message's
+    lineage links: a copy in another project comes later than what it copied). When that
+    raised it longer than any other project's record of the group, the answer stands as
+    ranked; without a history, or with none longer, nothing tells the projects apart.
+    """
+    top = ranked[0]
+    age = top._rank[6] if len(top._rank) > 6 else -math.inf
+    if not math.isfinite(age):
+        return False
+    others = [m for m in left if m.summary.repo != top.summary.repo]
+    return all(_span(ranked, m, stores) < age for m in others)
+
+
 def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) -> list[Match]:
     """A report's ranking with its tied top group settled by the whole paste's evidence.
 
@@ -229,7 +260,7 @@ def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) 
     ]
     projects = len({m.summary.repo for m in left})
     if projects > 1:
-        if not top.confident:
+        if not top.confident or _history_decides(ranked, left, stores):
             return ranked
         capped = {n: _capped(ranked[n], projects) for n in at}
         return [capped.get(n, m) for n, m in enumerate(ranked)]

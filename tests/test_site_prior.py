@@ -183,11 +183,9 @@ def test_an_error_level_line_picks_the_raised_record_of_one_text() -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(case=CASES, older=st.integers(min_value=0, max_value=1))
-def test_a_history_that_saw_one_project_s_message_longer_keeps_its_answer(
-    case: Case, older: int
-) -> None:
-    # The ranking's age tie-break (the original is older than its copies) stands for a
-    # catalog with history: one project's record raised over more revisions answers.
+def test_the_project_a_history_saw_raise_the_message_first_answers(case: Case, older: int) -> None:
+    # Code copied into another project is newer there: with a history, the project whose
+    # record it saw first answers (whichever the store order puts first).
     revisions = tuple(
         Revision(f"r{n}", f"{n}" * 40, datetime(2024 + n, 1, 1, tzinfo=timezone.utc))
         for n in range(1, 4)

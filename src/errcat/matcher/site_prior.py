@@ -16,10 +16,10 @@ template, placeholder names aside):
    the same name that raises the same message is the copy
    (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
    ``srt/layers/quantization/fp8.py``): the shallower one answers;
-3. a group that still spans several projects is no answer, unless the
-   catalog's history saw the ranked answer's message raised longer than any
-   other project's record of it (the ranking's age tie-break: the original is
-   older than its copies): the paste does not say whose code printed it, so each
+3. a group that still spans several projects answers with the project whose
+   record the catalog's history saw first (code copied into another project is
+   newer there: the original; a reworded message counts from its first wording);
+4. else it is no answer: the paste does not say whose code printed it, so each
    of its matches holds an even share of the group's confidence, below the
    confident threshold (:func:`errcat.match_all` still lists them, best first).
 
@@ -197,31 +197,41 @@ def _capped(m: Match, projects: int) -> Match:
     )
 
 
-def _span(ranked: list[Match], member: _Member, stores: Sequence[Store]) -> float:
-    """How long the catalog's history saw the member's message raised (seconds; -inf: unknown)."""
+def _first_seen(ranked: list[Match], member: _Member, stores: Sequence[Store]) -> float:
+    """When the catalog's history first saw the member's message (its rewordings' included).
+
+    A timestamp; +inf when the record has no history. The lineage is followed back
+    through the records it was reworded from (a message that moved and was reworded
+    is one message since its first site).
+    """
     place = _place(ranked[member.at], member.summary.id, stores)
     history = history_of(place[0]) if place is not None else None
     lineage = history.lineage(member.summary.id) if history is not None else None
-    if lineage is None:
-        return -math.inf
-    return (lineage.last.date - lineage.first.date).total_seconds()
+    if history is None or lineage is None:
+        return math.inf
+    first = lineage.first.date
+    seen = {member.summary.id}
+    while lineage is not None and (back := lineage.predecessor) is not None and back not in seen:
+        seen.add(back)
+        lineage = history.lineage(back)
+        if lineage is not None:
+            first = min(first, lineage.first.date)
+    return first.timestamp()
 
 
-def _history_decides(ranked: list[Match], left: list[_Member], stores: Sequence[Store]) -> bool:
-    """Whether the catalog's history ranks the answer's message above the other projects'.
+def _origin(ranked: list[Match], left: list[_Member], stores: Sequence[Store]) -> _Member | None:
+    """The member whose project the history saw raise the message first, if one did.
 
-    The ranking puts first, of records of equal evidence, the message its history saw
-    raised the longest (``_Collector.age``, which also counts the sites a moved message's
-    lineage links: a copy in another project comes later than what it copied). When that
-    raised it longer than any other project's record of the group, the answer stands as
-    ranked; without a history, or with none longer, nothing tells the projects apart.
+    Code copied from one project into another is newer there: of records of one message
+    in several projects, the one first seen strictly before every other project's record
+    is the original. None without a history, or when no project was first.
     """
-    top = ranked[0]
-    age = top._rank[6] if len(top._rank) > 6 else -math.inf
-    if not math.isfinite(age):
-        return False
-    others = [m for m in left if m.summary.repo != top.summary.repo]
-    return all(_span(ranked, m, stores) < age for m in others)
+    seen = [(_first_seen(ranked, m, stores), m) for m in left]
+    first, origin = min(seen, key=lambda pair: pair[0])
+    if not math.isfinite(first):
+        return None
+    others = [when for when, m in seen if m.summary.repo != origin.summary.repo]
+    return origin if all(first < when for when in others) else None
 
 
 def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) -> list[Match]:
@@ -260,8 +270,11 @@ def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) 
     ]
     projects = len({m.summary.repo for m in left})
     if projects > 1:
-        if not top.confident or _history_decides(ranked, left, stores):
+        if not top.confident:
             return ranked
+        origin = _origin(ranked, left, stores)
+        if origin is not None:
+            return _promote(ranked, origin, stores)
         capped = {n: _capped(ranked[n], projects) for n in at}
         return [capped.get(n, m) for n, m in enumerate(ranked)]
     return _promote(ranked, left[0], stores)

@@ -201,3 +201,19 @@ def test_the_project_a_history_saw_raise_the_message_first_answers(case: Case, o
         attach(store, History("zqorg/zqhistory", revisions, lineages))
     answer = match_error(case.line, catalog=catalog)
     assert answer is not None and answer.summary.id == _id(older + 1)
+
+
+def test_a_project_without_history_is_not_taken_for_the_later_copy() -> None:
+    # One project's record has a history, the other's (a plug-in catalog) none: which
+    # came first is unknown, so the tie is no answer.
+    template = "zqwalpha zqwbeta {n} zqwgamma zqwdelta"
+    kept = site_envelope(1, "zqorg/zqnone", "zqnone/x.py", "ValueError", template)
+    bare = site_envelope(2, "zqorg/zqntwo", "zqntwo/x.py", "ValueError", template)
+    first = Revision("r1", "1" * 40, datetime(2024, 1, 1, tzinfo=timezone.utc))
+    with_history = Catalog([kept])
+    attach(
+        with_history.parts[0],
+        History("zqorg/zqnone", (first,), [Lineage(_id(1), (Site(first, "zqnone/x.py", 120),))]),
+    )
+    catalog = with_history.merge(Catalog([bare]))
+    assert match_error("ValueError: zqwalpha zqwbeta 3 zqwgamma zqwdelta", catalog=catalog) is None

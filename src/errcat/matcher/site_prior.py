@@ -224,12 +224,12 @@ def _origin(ranked: list[Match], left: list[_Member], stores: Sequence[Store]) -
 
     Code copied from one project into another is newer there: of records of one message
     in several projects, the one first seen strictly before every other project's record
-    is the original. None without a history, or when no project was first.
+    is the original. None unless every record has a history, or when no project was first.
     """
     seen = [(_first_seen(ranked, m, stores), m) for m in left]
+    if not all(math.isfinite(when) for when, _ in seen):
+        return None  # a project without history may be the older: nothing is known
     first, origin = min(seen, key=lambda pair: pair[0])
-    if not math.isfinite(first):
-        return None
     others = [when for when, m in seen if m.summary.repo != origin.summary.repo]
     return origin if all(first < when for when in others) else None
 

@@ -13,7 +13,7 @@ template, placeholder names aside):
    class or log level word (``WARNING`` for a logged record, ``ActorDiedError``),
    picks the site that shows most of it;
 2. else, within one project, a file nested deeper in the tree than a file of
-   the same name that raises the same message is the copy
+   the same name and folder that raises the same message is the copy
    (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
    ``srt/layers/quantization/fp8.py``): the shallower one answers;
 3. a group that still spans several projects answers with the project whose
@@ -30,6 +30,8 @@ template, placeholder names aside):
 >>> _deeper_copy("sglang/multimodal_gen/runtime/models/x.py", "sglang/srt/models/x.py")
 True
 >>> _deeper_copy("sglang/srt/models/x.py", "sglang/srt/models/x.py")
+False
+>>> _deeper_copy("pandas/core/arrays/base.py", "pandas/core/base.py")
 False
 """
 
@@ -52,6 +54,8 @@ __all__ = ["settle_sites"]
 
 #: Directories a source tree opens with that name no module (``python/sglang/...``).
 _ROOTS = frozenset({"python", "src", "lib"})
+#: The parts (the file and its folder) a copy's path ends with, as the original's does.
+_COPY_TAIL = 2
 #: Placeholders of a template (their names do not matter to which message it is).
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 #: The log level words a logged record's class is (the miner names it by its level).
@@ -117,9 +121,14 @@ def _line_levels(paste: str, report: ExceptionReport) -> frozenset[str]:
 
 
 def _deeper_copy(path: str, other: str) -> bool:
-    """Whether ``path`` is a file of ``other``'s name nested deeper in the tree (a copy)."""
+    """Whether ``path`` is a copy of ``other``'s file nested deeper in the tree.
+
+    A copy keeps the file's folder with it (``layers/quantization/fp8.py`` under
+    another root): the two end alike in at least the file and its folder, and the
+    copy has more parts. Files that only share a name (``base.py``) are not copies.
+    """
     a, b = path.replace("\\", "/").split("/"), other.replace("\\", "/").split("/")
-    return a[-1] == b[-1] and len(a) > len(b)
+    return len(a) > len(b) >= _COPY_TAIL and a[-_COPY_TAIL:] == b[-_COPY_TAIL:]
 
 
 @functools.lru_cache(maxsize=8)  # each report of one paste asks again

@@ -189,10 +189,10 @@ def _capped(m: Match, projects: int) -> Match:
 
     The group's confidence is that one of its records is right; with nothing to tell the
     projects apart each holds an even share, under the threshold (``_FUZZY_CAP`` at
-    most: two projects of a certain match hold a half each). The map rises (its cap
-    too), so the capped keep their order.
+    most: two projects of a certain match hold a half each). Its rank is kept: it
+    still explains the text best, and a record the collector left for ranking below
+    it (:meth:`~errcat.matcher.collect._Collector.floor`) must not come up above it.
     """
-    rank = min(m._rank[0] / projects, _FUZZY_CAP * (0.99 + 0.01 * m._rank[0]))
     reason = (
         f"{projects} projects raise this message and the paste shows nothing of whose code "
         "printed it (no frame, module path, engine or class of one of them): "
@@ -200,9 +200,8 @@ def _capped(m: Match, projects: int) -> Match:
     )
     return replace(
         m,
-        confidence=round(rank, 3),
+        confidence=round(min(m._rank[0] / projects, _FUZZY_CAP), 3),
         reasons=(*m.reasons, reason),
-        _rank=(rank, *m._rank[1:]),
     )
 
 

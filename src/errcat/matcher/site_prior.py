@@ -27,12 +27,9 @@ template, placeholder names aside):
 ('sglang/srt', 'srt/layers', 'layers/fp8')
 >>> _shown(_path_pairs("python/sglang/srt/layers/fp8.py"), "logger sglang.srt.layers.fp8 said")
 3
->>> _deeper_copy("sglang/multimodal_gen/runtime/models/x.py", "sglang/srt/models/x.py")
-True
->>> _deeper_copy("sglang/srt/models/x.py", "sglang/srt/models/x.py")
-False
->>> _deeper_copy("pandas/core/arrays/base.py", "pandas/core/base.py")
-False
+>>> copy, own = "sglang/multimodal_gen/runtime/models/x.py", "sglang/srt/models/x.py"
+>>> _deeper_copy(copy, own), _deeper_copy(own, own), _deeper_copy("a/b/base.py", "a/base.py")
+(True, False, False)
 """
 
 from __future__ import annotations

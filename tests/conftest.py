@@ -62,6 +62,24 @@ def make_envelope(**record: Any) -> RecordEnvelope:
     return RecordEnvelope.model_validate(data)
 
 
+def site_envelope(n: int, repo: str, path: str, error_class: str, template: str) -> RecordEnvelope:
+    """A record of ``template`` raised at line 120 of ``path`` in ``repo`` (id ``n`` in hex)."""
+    from errcat.patterns import template_to_pattern
+
+    return make_envelope(
+        id=f"{n:016x}",
+        repo=repo,
+        filePath=path,
+        lineNumber=120,
+        sourceCodeStart=100,
+        sourceCodeEnd=130,
+        errorClass=error_class,
+        errorMessage=template,
+        messagePattern=template_to_pattern(template),
+        githubUrl=f"https://github.com/{repo}/blob/{'0' * 40}/{path}#L100-L130",
+    )
+
+
 def status_envelope(n: int, code: int, phrase: str, *phrases: str) -> RecordEnvelope:
     """uvicorn's record of a status with no error text, named ``<code> <phrase>`` or ``phrases``."""
     from errcat.patterns import template_to_pattern

@@ -13,13 +13,12 @@ from collections.abc import Callable
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import site_envelope
 from errcat.advice import Advice
 from errcat.catalog import Catalog
 from errcat.engine import lean
 from errcat.matcher import match_all, match_error
 from errcat.models import RecordEnvelope
-from errcat.patterns import template_to_pattern
 
 #: Messages both engines' bundled records raise, as each writes it: (class, template,
 #: sglang's file, vllm's file). From data/records (identical messagePattern in both).
@@ -68,18 +67,7 @@ _VALUE = st.from_regex(r"[A-Z][a-z]{2,8}[0-9]?(ForCausalLM)?", fullmatch=True)
 
 
 def _record(n: int, repo: str, path: str, error_class: str, template: str) -> RecordEnvelope:
-    return make_envelope(
-        id=f"{n:016x}",
-        repo=repo,
-        filePath=path,
-        lineNumber=120,
-        sourceCodeStart=100,
-        sourceCodeEnd=130,
-        errorClass=error_class,
-        errorMessage=template,
-        messagePattern=template_to_pattern(template),
-        githubUrl=f"https://github.com/{repo}/blob/{'0' * 40}/{path}#L100-L130",
-    )
+    return site_envelope(n, repo, path, error_class, template)
 
 
 def _pair(shared: tuple[str, str, str, str]) -> tuple[Catalog, dict[str, str]]:
@@ -170,29 +158,33 @@ def test_a_paste_with_one_engine_s_evidence_answers_that_engine_s_record(
     value=_VALUE,
     form=st.sampled_from(NEUTRAL),
 )
-def test_a_paste_without_evidence_claims_no_more_than_either_record_alone(
+def test_a_paste_without_evidence_is_no_confident_answer_for_either_engine(
     shared: tuple[str, str, str, str], value: str, form: Form
 ) -> None:
+    # Nothing tells whose code printed it: the two records are listed, neither answers
+    # (errcat.matcher.site_prior); each alone would.
     catalog, ids = _pair(shared)
     message = _message(shared[1], value)
     paste = form(f"{shared[0]}: {message}", message)
     assert lean(paste)[0] is None
-    answer = match_error(paste, catalog=catalog)
-    assert answer is not None
-    # One of the two answers, the other folded into it: nothing tells them apart.
-    assert {answer.summary.id, *(a.id for a in answer.alternatives)} == set(ids.values())
+    assert match_error(paste, catalog=catalog) is None
+    (top, *_) = match_all(paste, catalog=catalog)
+    assert {top.summary.id, *(a.id for a in top.alternatives)} == set(ids.values())
+    assert not top.confident
+    assert any("2 projects raise this message" in r for r in top.reasons)
     for engine, record_id in ids.items():
         alone = Catalog([r for r in catalog if r.id == record_id])
         single = match_error(paste, catalog=alone)
-        assert single is not None and answer.confidence <= single.confidence, engine
+        assert single is not None and top.confidence <= single.confidence, engine
 
 
 def test_advice_on_a_tie_between_the_engines_says_what_would_tell_them_apart() -> None:
     catalog, ids = _pair(SHARED[0])
     paste = "AttributeError: Model Qwen2ForCausalLM does not support BitsAndBytes quantization yet."
-    answer = match_error(paste, catalog=catalog)
-    assert answer is not None and answer.alternatives
-    (note,) = [n for n in Advice.from_match(answer, text=paste).notes if "also raised" in n]
+    assert match_error(paste, catalog=catalog) is None
+    (hint, *_) = match_all(paste, catalog=catalog)
+    assert hint.alternatives
+    (note,) = [n for n in Advice.from_match(hint, text=paste).notes if "also raised" in n]
     assert "sglang and vllm both raise it" in note and "launch command" in note
     # With the engine shown, the answer is that engine's and nothing is folded into it.
     shown = match_error(f"$ vllm serve m\n{paste}", catalog=catalog)

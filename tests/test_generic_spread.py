@@ -107,12 +107,20 @@ def test_the_spread_is_counted_over_every_store(split: bool) -> None:
     assert m is not None and m.confident
 
 
-def test_two_projects_copying_a_distinctive_message_still_answer() -> None:
+def test_two_projects_copying_a_distinctive_message_are_no_generic_shape() -> None:
     # sglang took vllm's "Cannot find the config file for {q}": two places, one error;
-    # its words (30 bits) say which error it is.
+    # its words (30 bits) say which error it is, not a shape many projects raise. Which
+    # project's code printed it a bare line does not say (errcat.matcher.site_prior):
+    # each holds half the confidence; a frame in one project's file answers with it.
     catalog = _catalog("Cannot find the config file for {quantization}", 2, split=True)
-    m = match_error("ValueError: Cannot find the config file for awq", catalog=catalog)
-    assert m is not None and m.confident
+    line = "ValueError: Cannot find the config file for awq"
+    assert match_error(line, catalog=catalog) is None
+    top = match_all(line, catalog=catalog)[0]
+    assert not any("shape many projects raise" in r for r in top.reasons)
+    assert any("2 projects raise this message" in r for r in top.reasons)
+    assert top.confidence >= 0.4
+    m = match_error(_traceback(1, line), catalog=catalog)
+    assert m is not None and m.confident and m.summary.id == f"{1:016x}"
 
 
 def test_a_project_s_copy_of_a_call_error_is_the_interpreter_s_without_a_frame() -> None:

@@ -116,7 +116,7 @@ def match_all(text: str, catalog: Catalog | None = None, limit: int = 5) -> list
     cat = _resolve(catalog)
     reports = _reports(text)
     engine, mentions = functools.partial(lean, text), _mentions(text)
-    collector = _collect(reports, cat, limit, mentions=mentions, lean=engine)
+    collector = _collect(reports, cat, limit, mentions=mentions, lean=engine, paste=text)
     answer = _answer(collector, text, reports, mentions, engine)
     matches = [answer] if answer is not None else []
     seen = {m.summary.id for m in matches}
@@ -149,7 +149,9 @@ def match_error(text: str, catalog: Catalog | None = None) -> Match | None:
     cat = _resolve(catalog)
     reports = _reports(text)
     engine, mentions = functools.partial(lean, text), _mentions(text)
-    collector = _collect(reports, cat, 1, confident_only=True, mentions=mentions, lean=engine)
+    collector = _collect(
+        reports, cat, 1, confident_only=True, mentions=mentions, lean=engine, paste=text
+    )
     return _answer(collector, text, reports, mentions, engine)
 
 
@@ -179,7 +181,7 @@ def _answer(
     found = (
         kept(
             dual_cause_answer(
-                inner_cause(_unwrap(collector.answer(), cat, engine), collector, engine), cat
+                inner_cause(_unwrap(collector.answer(), cat, engine, text), collector, engine), cat
             )
         )
         or kept(cut_wrapper_answer(collector, engine))
@@ -189,8 +191,10 @@ def _answer(
         return found
     for offset, rest in lead_word_rests(text, reports):
         rest_reports = _reports(rest)
-        inner = _collect(rest_reports, cat, 1, confident_only=True, mentions=mentions, lean=engine)
-        answer = unless_beside_cause(_unwrap(inner.answer(), cat, engine), rest, rest_reports)
+        inner = _collect(
+            rest_reports, cat, 1, confident_only=True, mentions=mentions, lean=engine, paste=text
+        )
+        answer = unless_beside_cause(_unwrap(inner.answer(), cat, engine, text), rest, rest_reports)
         if answer is not None and shows_enough(answer):
             return shifted(answer, offset, text[:offset])
     return None
@@ -234,5 +238,6 @@ def candidates(text: str, catalog: Catalog, limit: int = 10) -> list[Match]:
         keep_features=True,
         mentions=_mentions(text),
         lean=functools.partial(lean, text),
+        paste=text,
     )
     return [m for order in _chain_order(reports) for m in collector.ranked_matches(order)]

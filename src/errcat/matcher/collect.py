@@ -34,6 +34,7 @@ from errcat.matcher.record_evidence import record_evidence, record_site
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score, may_lift, record_ceiling
 from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
+from errcat.matcher.site_prior import settle_sites
 from errcat.matcher.spread import ShapeSpread
 from errcat.matcher.summaries import summary as _summary
 from errcat.matcher.text_evidence import (
@@ -109,6 +110,8 @@ class _Collector:
     _sources: dict[tuple[int, int], str] = field(default_factory=dict)
     #: Each report's hits in every part, by skeleton (see :mod:`errcat.matcher.spread`).
     spreads: dict[int, ShapeSpread] = field(default_factory=dict)
+    #: The whole paste, whose evidence settles records of one message at several sites.
+    paste: str = ""
 
     def statement_owners(
         self, ctx: ReportContext, records: Sequence[int]
@@ -570,12 +573,16 @@ class _Collector:
     def ranked_matches(self, order: int) -> list[Match]:
         """A report's matches, best first, each group of indistinguishable records folded.
 
-        Called once collecting is done; the result is kept (match_all asks twice).
+        Records of one message at several sites tied at the top are settled by the
+        paste's evidence, or kept from a confident answer when it shows none
+        (:mod:`errcat.matcher.site_prior`). Called once collecting is done; the
+        result is kept (match_all asks twice).
         """
         ranked = self.ranked.get(order)
         if ranked is None:
             held = _lift_reported(_lift_dominant(list(self.best.get(order, {}).values())))
             ranked = _fold_ties(sorted(held, key=lambda m: m._rank, reverse=True))
+            ranked = settle_sites(ranked, self.paste, self.catalog.parts)
             self.ranked[order] = ranked
         return ranked
 
@@ -625,14 +632,16 @@ def _collect(
     keep_features: bool = False,
     mentions: Mapping[str, int] = MappingProxyType({}),
     lean: Lean = no_lean,
+    paste: str = "",
 ) -> _Collector:
     """Every report's matches in every part of the catalog, best per record (:class:`_Collector`).
 
     Exact hits first, part by part; then, for a report without a confident
-    match, the records at its frames that its drifted message is near.
+    match, the records at its frames that its drifted message is near. ``paste``
+    is the whole text the reports come from (see :meth:`_Collector.ranked_matches`).
     """
     contexts = contexts_of(reports, mentions, lean)
-    collector = _Collector(catalog, limit, confident_only, keep_features, contexts)
+    collector = _Collector(catalog, limit, confident_only, keep_features, contexts, paste=paste)
     indexes = [store.index for store in catalog.parts]
     found = [
         _find_hits(indexes, ctx, collector.exact, _raise_files(ctx, catalog)) for ctx in contexts
@@ -701,6 +710,7 @@ def _unwrap(
     answer: Match | None,
     catalog: Catalog,
     lean: Lean = no_lean,
+    paste: str = "",
 ) -> Match | None:
     """A wrapper's answer replaced by the record of the error its own message holds, if any.
 
@@ -717,7 +727,9 @@ def _unwrap(
     if not texts and lead and message.startswith(lead) and len(message) > len(lead):
         texts = [message[len(lead) :]]
     for text in texts:
-        found = _collect(extract_reports(text), catalog, 1, confident_only=True, lean=lean).answer()
+        found = _collect(
+            extract_reports(text), catalog, 1, confident_only=True, lean=lean, paste=paste or text
+        ).answer()
         if found is not None and not _is_wrapper(found):
             return replace(found, related=(answer, *answer.related))
     return answer

@@ -76,12 +76,19 @@ def cut_wrapper_answer(collector: _Collector, lean: Lean) -> Match | None:
         if collector.confident_only and not any(_is_wrapper(m) for m in ranked):
             # match_error's collector dropped the wrapper's match (not confident itself):
             # this one report is read again with every match kept.
-            again = _collect([report], collector.catalog, _READ, mentions=ctx.mentions, lean=lean)
+            again = _collect(
+                [report],
+                collector.catalog,
+                _READ,
+                mentions=ctx.mentions,
+                lean=lean,
+                paste=collector.paste,
+            )
             ranked = again.ranked_matches(0)[:_READ]
         for match in ranked:
             if not (_is_wrapper(match) and match.exact):
                 continue
-            found = _unwrap(match, collector.catalog, lean)
+            found = _unwrap(match, collector.catalog, lean, collector.paste)
             if found is not None and found is not match and not _is_wrapper(found):
                 return found
     return None

@@ -88,7 +88,14 @@ def _after_lead(answer: Match, collector: _Collector, lean: Lean) -> Match | Non
     rest = message[at + len(lead) :].strip()
     if "\n" not in rest:
         return None  # one line: what _unwrap already read
-    found = _collect(extract_reports(rest), collector.catalog, 1, confident_only=True, lean=lean)
+    found = _collect(
+        extract_reports(rest),
+        collector.catalog,
+        1,
+        confident_only=True,
+        lean=lean,
+        paste=collector.paste or rest,
+    )
     inner = found.answer()
     return inner if inner is not None and not _wrapper(inner) else None
 

@@ -78,7 +78,8 @@ class Match:
     #: The answers for the chain's other exceptions (causes, wrapped errors), nearest first.
     related: tuple[Match, ...] = ()
     #: Other records raising the same message that the evidence cannot tell from this
-    #: one (no frame separates them); :attr:`confidence` is that one of them is right.
+    #: one (no frame separates them); :attr:`confidence` is that one of them is right,
+    #: kept below the threshold when they are in several projects (:mod:`.site_prior`).
     alternatives: tuple[RecordSummary, ...] = ()
     #: The confidence model's inputs, when asked for (:func:`candidates`); a fuzzy hint
     #: has its share of shared words (``fuzzy_share``, see confidence.fuzzy_probability).

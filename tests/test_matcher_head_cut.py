@@ -9,7 +9,7 @@ fell in. It is now read as a cut-off rendering of the patterns sharing its words
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import ZQ_WORD, templates_catalog
@@ -108,6 +108,7 @@ def test_a_short_tail_is_not_read_as_cut(words: list[str]) -> None:
 def test_head_cut_recovers_the_captures_after_the_cut(
     words: list[str], values: list[str], cut: int
 ) -> None:
+    assume(not set(values) & set(words))  # a value spelled as a word reads two ways
     a, b, c, d = words
     pieces = (f"{a} {b} ", f" {c} ", f" {d}.")
     rendered = f"{a} {b} {values[0]} {c} {values[1]} {d}."

@@ -16,8 +16,9 @@ from conftest import site_envelope
 from errcat.catalog import Catalog
 from errcat.history import History, Lineage, Revision, Site, attach
 from errcat.matcher import Match, match_all, match_error
-from errcat.matcher.site_prior import settle_sites
+from errcat.matcher.site_prior import _deeper_copy, _Member, _without_deeper_copies, settle_sites
 from errcat.models import RecordEnvelope
+from errcat.store import RecordSummary
 
 _WORD = st.from_regex(r"zqw[a-z]{3,7}", fullmatch=True)
 #: Project, package and file names: never a word of the message (a project the text
@@ -217,3 +218,34 @@ def test_a_project_without_history_is_not_taken_for_the_later_copy() -> None:
     )
     catalog = with_history.merge(Catalog([bare]))
     assert match_error("ValueError: zqwalpha zqwbeta 3 zqwgamma zqwdelta", catalog=catalog) is None
+
+
+_PART = st.sampled_from(["zqa", "zqb", "zqc", "layers", "srt"])
+
+
+@settings(max_examples=200)
+@given(
+    members=st.lists(
+        st.tuples(st.sampled_from(["r1", "r2"]), st.lists(_PART, min_size=1, max_size=5)),
+        max_size=12,
+    )
+)
+def test_dropping_deeper_copies_in_one_pass_agrees_with_the_pairwise_rule(
+    members: list[tuple[str, list[str]]],
+) -> None:
+    # The one-pass filter (a tied group may hold hundreds of folded records) keeps exactly
+    # the members no other member of their project shows to be a deeper copy.
+    group = [
+        _Member(n, RecordSummary(str(n), "", "ValueError", "/".join(p) + ".py", 1, repo, "m", ()))
+        for n, (repo, p) in enumerate(members)
+    ]
+    pairwise = [
+        m
+        for m in group
+        if not any(
+            o.summary.repo == m.summary.repo
+            and _deeper_copy(m.summary.file_path, o.summary.file_path)
+            for o in group
+        )
+    ]
+    assert _without_deeper_copies(group) == pairwise

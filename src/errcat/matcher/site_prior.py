@@ -128,6 +128,32 @@ def _deeper_copy(path: str, other: str) -> bool:
     return len(a) > len(b) >= _COPY_TAIL and a[-_COPY_TAIL:] == b[-_COPY_TAIL:]
 
 
+def _without_deeper_copies(members: list[_Member]) -> list[_Member]:
+    """The members but those a shallower member of their project shows to be copies.
+
+    One pass (a tied group can hold hundreds of records folded together): a member
+    is a copy when another of its project ends in the same file and folder with
+    fewer parts, as :func:`_deeper_copy` says for one pair.
+
+    >>> def member(path: str) -> _Member:
+    ...     return _Member(0, RecordSummary(path, "", "ValueError", path, 1, "r", "m", ()))
+    >>> paths = ["a/m/runtime/layers/fp8.py", "a/srt/layers/fp8.py", "a/base.py", "b/c/base.py"]
+    >>> [m.summary.file_path for m in _without_deeper_copies([member(p) for p in paths])]
+    ['a/srt/layers/fp8.py', 'a/base.py', 'b/c/base.py']
+    """
+    parts = [m.summary.file_path.replace("\\", "/").split("/") for m in members]
+    shallowest: dict[tuple[str, tuple[str, ...]], int] = {}
+    for m, a in zip(members, parts, strict=True):
+        if len(a) >= _COPY_TAIL:
+            key = (m.summary.repo, tuple(a[-_COPY_TAIL:]))
+            shallowest[key] = min(shallowest.get(key, len(a)), len(a))
+    return [
+        m
+        for m, a in zip(members, parts, strict=True)
+        if len(a) < _COPY_TAIL or len(a) <= shallowest[(m.summary.repo, tuple(a[-_COPY_TAIL:]))]
+    ]
+
+
 @functools.lru_cache(maxsize=8)  # each report of one paste asks again
 def _evidence(paste: str) -> tuple[str, frozenset[str]]:
     """The paste's head lowercased (for paths) and its words as written (for classes)."""
@@ -255,24 +281,15 @@ def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) 
         return ranked
     lowered, words = _evidence(paste)
     levels = _line_levels(paste, top.report)
-    scores = [
-        2 * _shown(_path_pairs(m.summary.file_path), lowered)
-        + _class_named(m.summary, words, levels)
-        for m in members
-    ]
+    shown: dict[str, int] = {}  # a group folds many records of few files: read each file once
+    for path in {m.summary.file_path for m in members}:
+        shown[path] = 2 * _shown(_path_pairs(path), lowered)
+    scores = [shown[m.summary.file_path] + _class_named(m.summary, words, levels) for m in members]
     best = max(scores)
     if best > 0 and scores.count(best) == 1:
         return _promote(ranked, members[scores.index(best)], stores)
     left = [m for m, score in zip(members, scores, strict=True) if score == best]
-    left = [
-        m
-        for m in left
-        if not any(
-            o.summary.repo == m.summary.repo
-            and _deeper_copy(m.summary.file_path, o.summary.file_path)
-            for o in left
-        )
-    ]
+    left = _without_deeper_copies(left)
     projects = len({m.summary.repo for m in left})
     if projects > 1:
         if not top.confident:

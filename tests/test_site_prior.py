@@ -16,7 +16,7 @@ from conftest import site_envelope
 from errcat.catalog import Catalog
 from errcat.history import History, Lineage, Revision, Site, attach
 from errcat.matcher import Match, match_all, match_error
-from errcat.matcher.site_prior import _deeper_copy, _Member, _without_deeper_copies, settle_sites
+from errcat.matcher.site_prior import _Member, _without_deeper_copies, settle_sites
 from errcat.models import RecordEnvelope
 from errcat.store import RecordSummary
 
@@ -221,6 +221,12 @@ def test_a_project_without_history_is_not_taken_for_the_later_copy() -> None:
 
 
 _PART = st.sampled_from(["zqa", "zqb", "zqc", "layers", "srt"])
+
+
+def _deeper_copy(path: str, other: str) -> bool:
+    """The rule for one pair: ``path`` ends in ``other``'s file and folder, with more parts."""
+    a, b = path.split("/"), other.split("/")
+    return len(a) > len(b) >= 2 and a[-2:] == b[-2:]
 
 
 @settings(max_examples=200)

@@ -27,9 +27,6 @@ template, placeholder names aside):
 ('sglang/srt', 'srt/layers', 'layers/fp8')
 >>> _shown(_path_pairs("python/sglang/srt/layers/fp8.py"), "logger sglang.srt.layers.fp8 said")
 3
->>> copy, own = "sglang/multimodal_gen/runtime/models/x.py", "sglang/srt/models/x.py"
->>> _deeper_copy(copy, own), _deeper_copy(own, own), _deeper_copy("a/b/base.py", "a/base.py")
-(True, False, False)
 """
 
 from __future__ import annotations
@@ -117,23 +114,13 @@ def _line_levels(paste: str, report: ExceptionReport) -> frozenset[str]:
     return frozenset(_WORD.findall(line)) & _LEVELS
 
 
-def _deeper_copy(path: str, other: str) -> bool:
-    """Whether ``path`` is a copy of ``other``'s file nested deeper in the tree.
-
-    A copy keeps the file's folder with it (``layers/quantization/fp8.py`` under
-    another root): the two end alike in at least the file and its folder, and the
-    copy has more parts. Files that only share a name (``base.py``) are not copies.
-    """
-    a, b = path.replace("\\", "/").split("/"), other.replace("\\", "/").split("/")
-    return len(a) > len(b) >= _COPY_TAIL and a[-_COPY_TAIL:] == b[-_COPY_TAIL:]
-
-
 def _without_deeper_copies(members: list[_Member]) -> list[_Member]:
     """The members but those a shallower member of their project shows to be copies.
 
-    One pass (a tied group can hold hundreds of records folded together): a member
-    is a copy when another of its project ends in the same file and folder with
-    fewer parts, as :func:`_deeper_copy` says for one pair.
+    One pass (a tied group can hold hundreds of records folded together). A copy keeps
+    the file's folder with it (``layers/quantization/fp8.py`` under another root): a
+    member is a copy when another of its project ends in the same file and folder with
+    fewer parts. Files that only share a name (``base.py``) are not copies.
 
     >>> def member(path: str) -> _Member:
     ...     return _Member(0, RecordSummary(path, "", "ValueError", path, 1, "r", "m", ()))

@@ -1,5 +1,8 @@
 """A parameter given a value on one path only is still the caller's value where paths join.
 
+A sentence it is given there (a default message) is printed when the caller passes
+none, so it stays one of its values.
+
 flashinfer's ``kda_decode`` sets ``backend`` to its default only when the caller
 passed ``None``, then rejects a backend outside its list: the miner used to read
 the message as ``got 'cute-dsl'`` (the default), a text that can never be printed
@@ -54,3 +57,17 @@ def test_a_local_bound_on_one_path_keeps_its_value(name: str, value: str, lead: 
         f"    raise ValueError(f'{lead} got {{{name}}}')\n"
     )
     assert _messages(source) == [f"{lead} got {value}"]
+
+
+@given(param=_WORD, words=st.lists(_WORD, min_size=3, max_size=6), lead=_WORD)
+def test_a_default_message_set_on_one_path_is_kept_beside_the_parameter(
+    param: str, words: list[str], lead: str
+) -> None:
+    # transformers' resolve_trust_remote_code: the caller's message, or a sentence of its own.
+    sentence = " ".join(words)
+    source = (
+        f"def run({param}=None):\n"
+        f"    if {param} is None:\n        {param} = {sentence!r}\n"
+        f"    raise ValueError(f'{{{param}}} {lead}')\n"
+    )
+    assert sorted(_messages(source)) == sorted([f"{sentence} {lead}", f"{{{param}}} {lead}"])

@@ -125,18 +125,44 @@ class _Env:
         self.excs[name] = None
 
 
+#: A word of prose: two letters or more.
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _sentences(present: Sequence[_Alts | None]) -> _Alts:
+    """The values among ``present`` that read as a sentence: three words or more, spaced.
+
+    >>> _sentences([(("Pass trust_remote_code=True to load it",),), (("cute-dsl",),)])
+    (('Pass trust_remote_code=True to load it',),)
+    >>> _sentences([None, (("A10G",),), (("cpu only",),)])
+    ()
+    """
+    out: list[tuple[Any, ...]] = []
+    for value in present:
+        for alt in value or ():
+            text = " ".join(piece for piece in alt if isinstance(piece, str))
+            if text.count(" ") >= 2 and len(_WORD.findall(text)) >= 3:
+                out.append(alt)
+    return tuple(out)
+
+
 def _merge(envs: Sequence[_Env], params: frozenset[str] = frozenset()) -> _Env:
     """Join what several paths know: a name keeps every value it may have.
 
     A name one path never bound is left out there (it was unbound, so using it
     would fail), except a parameter in ``params``: it still holds what the
     caller passed, so a value set on one path only is not the name's value.
+    A sentence set on one path (a default message) is one of its values,
+    beside the parameter itself.
 
     >>> a, b = _Env({"msg": (("x",),), "mode": (("auto",),)}), _Env()
     >>> _merge([a, b]).strs
     {'msg': (('x',),), 'mode': (('auto',),)}
     >>> _merge([a, b], params=frozenset({"mode"})).strs
     {'msg': (('x',),)}
+    >>> c = _Env({"msg": (("no such model here",),)})
+    >>> _merge([c, b], params=frozenset({"msg"})).strs["msg"][1]
+    (_Field(expr='msg', conversion='', spec='', ref='msg'),)
     """
     if len(envs) == 1:
         return envs[0]
@@ -145,7 +171,13 @@ def _merge(envs: Sequence[_Env], params: frozenset[str] = frozenset()) -> _Env:
         values = [e.strs.get(name, _ABSENT) for e in envs]
         present = [v for v in values if v is not _ABSENT]
         if name in params and len(present) < len(values):
-            continue  # the caller's value on some path: read as the parameter itself
+            # The caller's value on some path: read as the parameter itself, and as
+            # any sentence the function writes in its place (a default message is
+            # printed; a default token such as a backend's name passed the check).
+            said = _sentences(present)
+            if said:
+                out.strs[name] = _dedupe((*said, ((_Field(name, "", "", name),))))
+            continue
         if any(v is None for v in present):
             out.strs[name] = None
         elif any(v == () for v in present):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from errcat import background
 from errcat.index import Entry, PatternIndex
 from errcat.matcher.context import ReportContext
+from errcat.matcher.first_value_cut import cut_in_first_value
 from errcat.matcher.head_cut import head_cut_hits
 from errcat.matcher.opening_cut import opening_candidates
 from errcat.matcher.result import REGEX_TIMEOUT
@@ -191,30 +192,44 @@ def _opening_cut_hits(
 ) -> Iterator[_Found]:
     """Cut-off renderings of the patterns opening as each variant does (see opening_cut).
 
-    The bounds of :func:`_near_cut_hits`: the index did not propose these either.
+    The bounds of :func:`_near_cut_hits` (the index did not propose these either), but
+    every pattern opening so is read, as the wide pass reads those of a rarer first
+    word: a text holding a whole opening and cut inside its first value needs only the
+    bound the wide pass asks (:mod:`errcat.matcher.first_value_cut`). So a pattern an
+    earlier pass read against the text is read again (``tried`` is not consulted): only
+    that bound can differ, and the patterns opening so are few.
     """
     for text in variants:
         opening = opening_candidates(index, text)
-        yield from _unproposed_cuts(opening, text, tried.setdefault(text, set()))
+        yield from _unproposed_cuts(opening, text, set(), first_value=True)
 
 
-def _unproposed_cuts(entries: Iterable[Entry], text: str, seen: set[str]) -> Iterator[_Found]:
+def _unproposed_cuts(
+    entries: Iterable[Entry], text: str, seen: set[str], *, first_value: bool = False
+) -> Iterator[_Found]:
     """``text`` read as a cut-off rendering of patterns the index did not propose for it.
 
     Each pattern once per text (``seen``); a short head (``x.readme must be``) opens
     several templates, of which those read may miss the one: it must hold
     :data:`_NEAR_CUT_MIN_CHARS` of the literal text and end in the template's words.
+    With ``first_value`` (``entries`` are every pattern opening as the text does, not a
+    few nearest ones), a text holding a template's whole opening literal and stopping
+    inside its first value needs only the bound a proposed pattern's cut does
+    (:mod:`errcat.matcher.first_value_cut`).
     """
     for entry in entries:
         if entry.pattern in seen:
             continue
         seen.add(entry.pattern)
         found = _cut_off(entry, text)
+        if found is None:
+            continue
+        span = text[found.hit.start : found.hit.end]
         if (
-            found is not None
-            and found.literal >= _NEAR_CUT_MIN_CHARS
-            and _ends_in_literal(entry, text[found.hit.start : found.hit.end])
-        ):
+            found.literal >= _NEAR_CUT_MIN_CHARS
+            # a title stopping inside the first value it quotes (see first_value_cut)
+            or (first_value and cut_in_first_value(entry.fragments, span, found.literal))
+        ) and _ends_in_literal(entry, span):
             yield found
 
 

@@ -49,6 +49,7 @@ def _every_record_scored(monkeypatch: pytest.MonkeyPatch) -> None:
     generic=st.booleans(),
 )
 def test_the_memo_answers_as_scoring_every_record_does(
+    *,
     words: list[str],
     sites: list[tuple[str, str, str]],
     reported: str,

@@ -42,7 +42,7 @@ def _every_record_scored(monkeypatch: pytest.MonkeyPatch) -> None:
 @settings(max_examples=25, deadline=None)
 @given(
     words=st.lists(ZQ_WORD, min_size=3, max_size=3, unique=True),
-    sites=st.lists(SITE, min_size=2, max_size=12),
+    sites=st.lists(SITE, min_size=collect._MEMO_RECORDS + 1, max_size=24),
     reported=CLASSES,
     frame=st.one_of(st.none(), FILES),
     named=st.booleans(),

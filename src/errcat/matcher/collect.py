@@ -69,6 +69,8 @@ _CEILING_SLACK = 1e-9
 #: Taken off the floor a record's ceiling is compared with: a confidence is shown rounded
 #: to three places, and one just under the threshold is confident once rounded.
 _RECORD_MARGIN = 0.001
+#: A candidate's records are scored once per distinct evidence (ScoreMemo) past this many.
+_MEMO_RECORDS = 8
 #: Why a record raised where no frame shows is weighed on its text alone.
 _SILENT_FRAMES = (
     "raised in native code or the import system, which no traceback frame shows: "
@@ -351,7 +353,8 @@ class _Collector:
         # calibration, which reads every candidate's features.)
         prune = self.limit == 1 and not self.keep_features
         record_floor = floor - _RECORD_MARGIN
-        scores = ScoreMemo(enabled=not self.keep_features)
+        # (Only for many records: for a few, telling their evidence apart costs what it saves.)
+        scores = ScoreMemo(enabled=not self.keep_features and len(records) > _MEMO_RECORDS)
         for position in records:
             summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):

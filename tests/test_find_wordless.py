@@ -159,8 +159,10 @@ def test_a_set_aside_pattern_is_read_only_where_it_could_explain_a_looser_hit_be
     index = PatternIndex(
         [template_to_pattern("{a} - {b} - {c} - {d}"), template_to_pattern("zq {x}!")]
     )
-    assert find._idle(index.entry(0), frozenset())
-    assert not find._idle(index.entry(0), frozenset({0}))  # a record in the raise file
+    assert find._idle(index.entry(0), frozenset)
+    assert not find._idle(index.entry(0), lambda: frozenset({0}))  # a record in the raise file
+    # A pattern with a word is read whatever the raise file holds: that is not asked.
+    assert not find._idle(index.entry(1), _never_asked)
     tb = 'Traceback (most recent call last):\n  File "/x/a.py", line 1, in f\n    g()\n'
     found = []
     for message in ("zq 1! - 2 - 3 - 4", "1 - 2 - 3 - 4"):
@@ -171,3 +173,7 @@ def test_a_set_aside_pattern_is_read_only_where_it_could_explain_a_looser_hit_be
         [(r"(.+?) - (.+?) - (.+?) - (.+?)", "full"), ("zq (.+?)!", "prefix")],
         [],  # nothing it could explain better: set aside unread
     ]
+
+
+def _never_asked() -> frozenset[int]:
+    raise AssertionError("the raise file's records were worked out for a pattern with words")

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from errcat.background import WordEvidence, word_evidence
 from errcat.entry import Entry, fragment_words, read_pieces, stored_pieces
+from errcat.openings import OpeningColumns, opening_columns
 from errcat.patterns import literal_fragments, pattern_pieces
 from errcat.postings import Postings, hash_slots
 from errcat.text import fold_whitespace, words
@@ -40,6 +41,7 @@ __all__ = [
     "Entry",
     "IndexTables",
     "NearColumns",
+    "OpeningColumns",
     "PatternIndex",
     "Postings",
     "ScanIndex",
@@ -123,6 +125,9 @@ class IndexTables:
     #: For each pattern, the :func:`word_mask` of the words inside its key (see
     #: :func:`key_words`): a text whose mask lacks a bit of it cannot hold the key.
     key_masks: Sequence[int]
+    #: The opening literals of the patterns of each first word that opens more than
+    #: :data:`WIDE_FIRST_WORD` (:mod:`errcat.openings`).
+    openings: OpeningColumns
     #: For each pattern, its :class:`~errcat.background.WordEvidence`, as three columns
     #: (bits, projects, flags: see :class:`WordColumns`); None when not worked out.
     priors: WordColumns | None = None
@@ -234,6 +239,7 @@ class PatternIndex:
         index._common = tables.common
         index._pair_words, index._pair_later = _pair_words(tables.pairs)
         index.unticked_tables = tables.unticked
+        index.openings = tables.openings
         return index
 
     def tables(self) -> IndexTables:
@@ -254,6 +260,7 @@ class PatternIndex:
             common=self._common,
             unticked=self.unticked_tables,
             near=self.near_columns,
+            openings=self.openings,
         )
 
     def _build_anchors(self, priors: bool = False) -> None:
@@ -274,6 +281,9 @@ class PatternIndex:
         near_spelled: list[str] = []
         near_literal = array("I")
         memo: dict[str, float] = {}
+        # Each pattern's opening literal, and whether a placeholder follows it.
+        openings: list[str] = []
+        opening_groups: list[bool] = []
         for pid in range(len(self.patterns)):
             pattern = self.patterns[pid]
             pieces = pattern_pieces(pattern)
@@ -308,6 +318,8 @@ class PatternIndex:
             lead = _WORD.match(pieces[0])
             if lead:
                 first_words.setdefault(lead.group(), []).append(pid)
+            openings.append(pieces[0])
+            opening_groups.append(simple and len(pieces) > 1)
         spelled = list(vocab)
         del vocab
 
@@ -356,6 +368,10 @@ class PatternIndex:
         self._common = Postings.from_lists(common)
         self._pair_words, self._pair_later = _pair_words(self._pairs)
         self._first_words = Postings.from_lists(first_words)
+        #: Where a text cut inside a common first word's openings is looked up.
+        self.openings: OpeningColumns = opening_columns(
+            first_words, openings, opening_groups, least=WIDE_FIRST_WORD
+        )
         self.always: Sequence[int] = array("I", always)
         self.rarity: Sequence[int] = rarest
         self.keys: Sequence[str] = keys

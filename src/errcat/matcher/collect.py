@@ -33,6 +33,7 @@ from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant, _lift_
 from errcat.matcher.record_evidence import record_evidence, record_site
 from errcat.matcher.result import _AGREEMENT, Match, _Coverage
 from errcat.matcher.score import _FUZZY_CAP, _GENERIC_CAP, _score, may_lift, record_ceiling
+from errcat.matcher.score_memo import Asked, ScoreMemo
 from errcat.matcher.site_evidence import _frame_kinds, _in_other_function, _names_its_own
 from errcat.matcher.site_prior import settle_sites
 from errcat.matcher.spread import ShapeSpread
@@ -68,6 +69,8 @@ _CEILING_SLACK = 1e-9
 #: Taken off the floor a record's ceiling is compared with: a confidence is shown rounded
 #: to three places, and one just under the threshold is confident once rounded.
 _RECORD_MARGIN = 0.001
+#: A candidate's records are scored once per distinct evidence (ScoreMemo) past this many.
+_MEMO_RECORDS = 8
 #: Why a record raised where no frame shows is weighed on its text alone.
 _SILENT_FRAMES = (
     "raised in native code or the import system, which no traceback frame shows: "
@@ -350,6 +353,8 @@ class _Collector:
         # calibration, which reads every candidate's features.)
         prune = self.limit == 1 and not self.keep_features
         record_floor = floor - _RECORD_MARGIN
+        # (Only for many records: for a few, telling their evidence apart costs what it saves.)
+        scores = ScoreMemo(enabled=not self.keep_features and len(records) > _MEMO_RECORDS)
         for position in records:
             summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):
@@ -392,19 +397,30 @@ class _Collector:
                 c_printed=c_printed,
                 subject_first=subject_first,
             )
-            confidence, reasons, (frame_gain, closeness, engine), features = _score(
-                text=own_text,
-                text_logit=own_logit,
-                evidence=own,
-                reasons=[*text_reasons, _SILENT_FRAMES] if silent else text_reasons,
-                keep_features=self.keep_features,
-                wordless=wordless,
-                own_class=functools.partial(_is_lone, lone, position),
-                error_class=report.error_class,
-                has_message=bool(summary.error_message),
-                subject_first=subject_first,
-                spread=functools.partial(self.spread, order, entry),
-            )
+            # Records of one message at many sites (a tied group folds hundreds) mostly
+            # share their evidence: what _score made of the same evidence is used again.
+            # Everything else it reads is the pattern's, but whether the record is the
+            # lone one of its class, which the key holds once _score asked (ScoreMemo).
+            has_message = bool(summary.error_message)
+            own_class = functools.partial(_is_lone, lone, position)
+            scored = scores.get(own, silent, has_message, own_class)
+            if scored is None:
+                asked = Asked(own_class)
+                scored = _score(
+                    text=own_text,
+                    text_logit=own_logit,
+                    evidence=own,
+                    reasons=[*text_reasons, _SILENT_FRAMES] if silent else text_reasons,
+                    keep_features=self.keep_features,
+                    wordless=wordless,
+                    own_class=asked,
+                    error_class=report.error_class,
+                    has_message=has_message,
+                    subject_first=subject_first,
+                    spread=functools.partial(self.spread, order, entry),
+                )
+                scores.put(own, silent, has_message, asked, scored)
+            confidence, reasons, (frame_gain, closeness, engine), features = scored
             if mode == "drift" and frame_gain < 3.0:
                 continue  # a drifted message answers only at its raise site
             if features is not None and inner is not None:

@@ -339,7 +339,7 @@ class _SetAside:
     text: str
 
 
-def _idle(entry: Entry, raise_file: AbstractSet[int]) -> bool:
+def _idle(entry: Entry, raise_file: Callable[[], AbstractSet[int]]) -> bool:
     """Whether a traceback's hit of ``entry`` could change nothing but its own records' fate.
 
     A pattern without words (``{a}: {b}``) fits any message, and only a record in the
@@ -351,11 +351,13 @@ def _idle(entry: Entry, raise_file: AbstractSet[int]) -> bool:
     a wrapped message's worth of literal text (:data:`_INNER_MIN`), or has more literal
     text than a looser hit it could explain better (:func:`_put_back` looks, once every
     hit is found). Such a pattern is read, as before; the others are set aside.
+    ``raise_file`` is asked for the records there only once those checks leave the
+    pattern: working them out reads every record of that file name.
 
     >>> idle = Entry.build("(.+?): (.+?)", (3, 4))
-    >>> _idle(idle, frozenset({1, 2})), _idle(idle, frozenset({4}))
+    >>> _idle(idle, lambda: frozenset({1, 2})), _idle(idle, lambda: frozenset({4}))
     (True, False)
-    >>> _idle(Entry.build("(.+?) = x12 (.+?)", (3,)), frozenset())  # a word drift reads
+    >>> _idle(Entry.build("(.+?) = x12 (.+?)", (3,)), lambda: 1 / 0)  # a word drift reads
     False
     """
     if not entry.wordless or entry.literal_length >= _INNER_MIN or entry.words:
@@ -363,7 +365,7 @@ def _idle(entry: Entry, raise_file: AbstractSet[int]) -> bool:
     prior = entry.prior  # what a stored index says: shape words or none
     if prior.has_words if prior is not None else background.shape_key(entry.fragments):
         return False
-    return entry.record_set.isdisjoint(raise_file)
+    return entry.record_set.isdisjoint(raise_file())
 
 
 def _put_back(
@@ -425,7 +427,7 @@ def _exact_hits(
                 aside is not None
                 and raise_file is not None
                 and entry.wordless
-                and _idle(entry, raise_file())
+                and _idle(entry, raise_file)
             ):
                 aside.append(_SetAside(len(hits), entry, text))
                 continue

@@ -25,7 +25,7 @@ import re
 from typing import Final
 
 from errcat.index import WIDE_FIRST_WORD, Entry, PatternIndex
-from errcat.patterns import pattern_pieces
+from errcat.openings import opening_matches
 
 __all__ = ["opening_candidates"]
 
@@ -40,19 +40,14 @@ def opening_candidates(index: PatternIndex, text: str) -> list[Entry]:
 
     Only for a first word that opens more patterns than the wide pass reads (it read
     the others); none for one that opens no pattern or more than :data:`_MAX_OPENING`.
+    Found by bisection in the openings the index keeps sorted (:mod:`errcat.openings`),
+    in pattern order.
     """
     lead = _LEAD.match(text)
     if lead is None:
         return []
-    opening = index._first_words.get(lead.group())
+    word = lead.group()
+    opening = index._first_words.get(word)
     if not opening or not WIDE_FIRST_WORD < len(opening) <= _MAX_OPENING:
         return []
-    found = []
-    for pid in opening:
-        pieces = pattern_pieces(index.patterns[pid])
-        if pieces is None:
-            continue
-        first = pieces[0]
-        if first.startswith(text) or (len(pieces) > 1 and text.startswith(first)):
-            found.append(index.entry(pid))
-    return found
+    return [index.entry(pid) for pid in opening_matches(index.openings, word, text)]

@@ -24,7 +24,14 @@ from typing import Any
 
 from errcat import background
 from errcat.entry import fragment_words, stored_pieces
-from errcat.index import Entry, IndexTables, NearColumns, PatternIndex, WordColumns
+from errcat.index import (
+    Entry,
+    IndexTables,
+    NearColumns,
+    OpeningColumns,
+    PatternIndex,
+    WordColumns,
+)
 from errcat.patterns import pattern_pieces
 from errcat.postings import Postings, hash_slots
 from errcat.store.base import problem_dict
@@ -51,7 +58,7 @@ __all__ = [
 #: Bumped whenever the stored index layout changes, or what it keeps of a pattern does
 #: (:func:`errcat.patterns.pattern_pieces`, the background's word evidence, the words
 #: :meth:`~errcat.index.PatternIndex.near` ranks by); other versions are rebuilt.
-FORMAT_VERSION = 15
+FORMAT_VERSION = 16
 MAGIC = b"ERRCATIX"
 
 
@@ -174,6 +181,11 @@ def _sections(built: Built, index: PatternIndex) -> Iterator[tuple[str, bytes | 
         yield f"{prefix}key_masks", arr("Q", t.key_masks)
         yield from postings(f"{prefix}pair", t.pairs)
         yield from postings(f"{prefix}common", t.common)
+        yield from postings(f"{prefix}opening", t.openings.by_word)
+        yield from strings(
+            f"{prefix}opening_literals", f"{prefix}opening_literal_offsets", t.openings.literals
+        )
+        yield f"{prefix}opening_groups", arr("B", t.openings.groups)
 
     yield from index_tables("", tables)
     # The patterns without their backticks, indexed here once rather than on the
@@ -266,6 +278,12 @@ _INDEX_KINDS = {
     "common_starts": "I",
     "common_ids": "I",
     "common_slots": "I",
+    "opening_word_offsets": "Q",
+    "opening_starts": "I",
+    "opening_ids": "I",
+    "opening_slots": "I",
+    "opening_literal_offsets": "Q",
+    "opening_groups": "B",
 }
 #: Prefix of the sections of the unticked patterns' index (:mod:`errcat.untick`).
 UNTICKED = "unticked_"
@@ -381,6 +399,13 @@ def tables_of(parts: dict[str, Any], prefix: str = "") -> IndexTables:
         key_masks=parts[f"{prefix}key_masks"],
         pairs=postings_of(parts, f"{prefix}pair"),
         common=postings_of(parts, f"{prefix}common"),
+        openings=OpeningColumns(
+            postings_of(parts, f"{prefix}opening"),
+            StringTable(
+                parts[f"{prefix}opening_literals"], parts[f"{prefix}opening_literal_offsets"]
+            ),
+            parts[f"{prefix}opening_groups"],
+        ),
     )
 
 

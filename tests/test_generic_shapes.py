@@ -12,13 +12,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import make_envelope
+from conftest import one_frame_traceback, site_envelope
 from errcat.catalog import Catalog
 from errcat.confidence import TextEvidence
 from errcat.matcher import match_all, match_error
 from errcat.matcher.generic import generic_shape, holds_clause
 from errcat.models import RecordEnvelope
-from errcat.patterns import template_to_pattern
 
 #: Words no background or catalog holds: drawn values never meet a real word ("non", "Is").
 zq_words = st.from_regex(r"zq[a-z]{2,8}", fullmatch=True)
@@ -26,38 +25,20 @@ zq_words = st.from_regex(r"zq[a-z]{2,8}", fullmatch=True)
 non_words = st.sampled_from(["3", "4.5", "-", "x", "(7)", "=", "0x1f"])
 
 
-def _record(n: int, template: str, cls: str = "ValueError") -> RecordEnvelope:
-    path = "proj0/core.py"
-    return make_envelope(
-        id=f"{n:016x}",
-        slug=f"record-{n}",
-        repo="org0/proj0",
-        errorMessage=template,
-        messagePattern=template_to_pattern(template),
-        errorClass=cls,
-        filePath=path,
-        lineNumber=40,
-        sourceCodeStart=22,
-        sourceCodeEnd=58,
-        githubUrl=f"https://github.com/org0/proj0/blob/{'0' * 40}/{path}#L22-L58",
-    )
-
-
 def _catalog(template: str, cls: str = "ValueError") -> Catalog:
     """The record of ``template`` among unrelated fillers (a catalog's word counts)."""
-    fillers = [_record(10 + n, f"zqfill{n} zqthing {{x}}") for n in range(30)]
+    fillers = [_record(10 + n, f"zqfill{n} zqthing {{x}}", "ValueError") for n in range(30)]
     return Catalog([_record(1, template, cls), *fillers])
 
 
+def _record(n: int, template: str, cls: str) -> RecordEnvelope:
+    return site_envelope(n, "org0/proj0", "proj0/core.py", cls, template)
+
+
 def _traceback(line: str) -> str:
-    return (
-        "Traceback (most recent call last):\n"
-        '  File "/srv/app/main.py", line 12, in <module>\n'
-        "    run()\n"
-        '  File "/venv/lib/python3.12/site-packages/proj0/core.py", line 40, in check\n'
-        "    raise ValueError(message)\n"
-        f"{line}\n"
-    )
+    """``line`` raised in the record's file (a frame that ties the record to the report)."""
+    path = "/venv/lib/python3.12/site-packages/proj0/core.py"
+    return one_frame_traceback(path, "check", "raise ValueError(message)", line)
 
 
 @settings(max_examples=80, deadline=None)

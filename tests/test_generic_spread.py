@@ -1,6 +1,6 @@
 """A shape several projects of the catalog raise is generic: only site evidence makes it an answer.
 
-See :mod:`errcat.matcher.spread` and :func:`errcat.matcher.score._generic_shape`:
+See :mod:`errcat.matcher.spread` and :func:`errcat.matcher.generic.generic_shape`:
 the projects that raise a hit's literal skeleton are counted over the whole
 catalog, whatever store (part) holds them, and a generic hit without a frame
 in the record's file, or its class named with its module, stays below the
@@ -17,7 +17,7 @@ from conftest import make_envelope
 from errcat import background
 from errcat.catalog import Catalog
 from errcat.matcher import CONFIDENCE_THRESHOLD, match_all, match_error
-from errcat.matcher.score import _spread_bits
+from errcat.matcher.generic import spread_bits as _spread_bits
 from errcat.matcher.text_evidence import _MIN_BITS
 from errcat.models import RecordEnvelope
 from errcat.patterns import literal_fragments, template_to_pattern

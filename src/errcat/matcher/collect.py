@@ -27,6 +27,7 @@ from errcat.matcher.context import Lean, ReportContext, contexts_of, no_lean
 from errcat.matcher.drift import _drift_candidates, _near_candidates
 from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
+from errcat.matcher.generic import CLAUSE_BITS, holds_clause
 from errcat.matcher.hidden_sites import hidden_positions
 from errcat.matcher.hits import Candidate, _candidates
 from errcat.matcher.rank import _chain_order, _fold_ties, _lift_dominant, _lift_reported
@@ -340,6 +341,8 @@ class _Collector:
             # Only a hint: a generic pattern shared all over is sampled, not scored whole.
             records = records[:_HINT_RECORDS]
         subject_first = entry.pattern.startswith(GROUP)
+        # A value the pattern's few words frame but do not explain (matcher.generic).
+        clause = evidence.information < CLAUSE_BITS and holds_clause(told)
         # A raise without a message is told by its statement alone: whose is it?
         owners, sharing = (
             self.statement_owners(ctx, records)
@@ -418,6 +421,7 @@ class _Collector:
                     has_message=has_message,
                     subject_first=subject_first,
                     spread=functools.partial(self.spread, order, entry),
+                    clause=clause,
                 )
                 scores.put(own, silent, has_message, asked, scored)
             confidence, reasons, (frame_gain, closeness, engine), features = scored

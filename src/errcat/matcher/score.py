@@ -3,36 +3,15 @@
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Sequence
 
 from errcat._calibration import WORDLESS, WORDLESS_SITE
 from errcat.confidence import TextEvidence, probability, record_features, record_logit
+from errcat.matcher.generic import generic_shape
 from errcat.matcher.record_evidence import RecordEvidence
 from errcat.matcher.result import CONFIDENCE_THRESHOLD
-from errcat.matcher.spread import MAX_REPOS as _MAX_SPREAD
 from errcat.matcher.text_evidence import _FEW_BITS, _MIN_BITS
 
-#: Below this many bits a pattern's literal words are a predicate any subject may fill
-#: (``{name} must be non-negative``, ``File {path} does not exist.``): a generic shape.
-_GENERIC_BITS = 25.0
-#: ... and at most this many literal characters.
-_GENERIC_CHARS = 32
-#: A shape generic by its words alone (the background's projects, a short predicate)
-#: that the model is this sure of stands without evidence: its words and the value
-#: they frame say more than the shape (in the catalogs measured, such answers on other
-#: projects' errors sit near 0.74; those on the catalog's own, above 0.89). Not so a
-#: shape the loaded catalog itself shows several projects raising (below).
-_GENERIC_SURE = 0.85
-#: A shape several projects of the loaded catalog raise (its spread: see
-#: :mod:`errcat.matcher.spread`) is generic below :data:`_GENERIC_BITS` plus this many
-#: bits per doubling of them beyond two. Two projects may be one and its copy (sglang
-#: took many of vllm's messages): the words decide, as for a predicate, wherever its
-#: placeholders stand (``Unsupported activation: {x}``, 15 bits). Three projects'
-#: ``{fn}() got an unexpected keyword argument '{arg}'`` (26 bits) is a phrase any
-#: project writes; two projects' ``Cannot find the config file for {q}`` (30 bits),
-#: one error in two places.
-_SPREAD_BITS = 10.0
 #: The confidence of the import system's own record for its message in its very form
 #: (``No module named 'x'``): set, not fitted; a copy of the wording elsewhere (pydantic's
 #: lazy importer) prints it only with its frames, which a report would show.
@@ -75,55 +54,28 @@ def may_lift(record_repo: str, wordless_at_site: bool) -> bool:
     return wordless_at_site or record_repo == _INTERPRETER
 
 
-def _spread_bits(projects: int) -> float:
-    """The bits below which a shape ``projects`` projects of the catalog raise is generic.
+def _ties(evidence: RecordEvidence, own_class: Callable[[], bool]) -> bool:
+    """Whether the report ties a record to itself beyond its words (what a generic shape needs).
 
-    >>> _spread_bits(2), round(_spread_bits(3), 1), _spread_bits(8)
-    (25.0, 30.8, 45.0)
-    """
-    return _GENERIC_BITS + _SPREAD_BITS * math.log2(max(projects, 2) / 2)
+    A frame in the record's file or package (or at its raise line), its class
+    named with its module (or one of its package's), its own class named in a
+    log line, or its class its own with no other record of it fitting the text
+    (``own_class()``, asked last: it reads every record of the hits).
 
-
-def _generic_shape(
-    text: TextEvidence,
-    subject_first: bool,
-    spread: Callable[[], int] = lambda: 1,
-    confidence: float = 0.0,
-) -> bool:
-    """Whether a hit's words are a generic shape: many projects raise it, any subject fits it.
-
-    ``subject_first``: the pattern opens with a placeholder (what the message is
-    about), so its literal text is a predicate; one of few bits and characters
-    (``{name} must be non-negative``) is true of anything. So is a shape the
-    background says several projects raise, while the model is less sure of the
-    words than :data:`_GENERIC_SURE` (``confidence``). ``spread()``: how many
-    projects of the loaded catalog raise the shape (asked only when the words
-    leave it open): the more of them, the more bits a shape needs to be one
-    project's (:func:`_spread_bits`), however sure the model is.
-
-    >>> from errcat.confidence import TextEvidence
-    >>> def evidence(bits: float, projects: int) -> TextEvidence:
-    ...     return TextEvidence("full", 20, 0.5, 0.0, 1, bits, projects, 0.0, 1)
-    >>> _generic_shape(evidence(15.9, 1), True), _generic_shape(evidence(15.9, 1), False)
-    (True, False)
-    >>> _generic_shape(evidence(46.4, 1), True), _generic_shape(evidence(40.0, 6), False)
-    (False, True)
-    >>> _generic_shape(evidence(40.0, 6), False, confidence=0.95)
+    >>> from errcat.evidence import FrameEvidence
+    >>> from errcat.matcher.record_evidence import RecordEvidence
+    >>> none = FrameEvidence("none", 0, 0, None)
+    >>> _ties(RecordEvidence("agree", none, False, named=True), lambda: False)
     False
-    >>> _generic_shape(evidence(26.2, 1), True, lambda: 3, confidence=0.95)
+    >>> _ties(RecordEvidence("custom", none, False, False, qualified=True), lambda: False)
     True
-    >>> _generic_shape(evidence(30.2, 1), False, lambda: 2)
-    False
     """
-    if confidence < _GENERIC_SURE and (
-        text.background > 1
-        or (subject_first and text.information < _GENERIC_BITS and text.literal <= _GENERIC_CHARS)
-    ):
-        return True
-    if text.information >= _spread_bits(_MAX_SPREAD):
-        return False  # no spread the catalog could show makes these words generic
-    projects = spread()
-    return projects > 1 and text.information < _spread_bits(projects)
+    return (
+        evidence.site.kind in _HOLDING_SITES
+        or evidence.class_named
+        or evidence.qualified
+        or own_class()
+    )
 
 
 def _score(
@@ -139,6 +91,7 @@ def _score(
     has_message: bool = True,
     subject_first: bool = False,
     spread: Callable[[], int] = lambda: 1,
+    clause: bool = False,
 ) -> tuple[float, list[str], tuple[float, int, int], dict[str, float] | None]:
     """Confidence, reasons, tie-break evidence and (when asked) the features, for one record.
 
@@ -153,8 +106,9 @@ def _score(
     it, so few words are enough for the model to weigh (asked only where it
     matters: finding that record reads every record of the hits). ``has_message``: the
     record's template is not empty (a raise without a message); ``subject_first``:
-    its pattern opens with a placeholder, and ``spread()`` how many projects of the
-    loaded catalog raise its shape (see :func:`_generic_shape`). A family record
+    its pattern opens with a placeholder, ``spread()`` how many projects of the
+    loaded catalog raise its shape, and ``clause`` whether a value of the hit is a
+    whole clause (see :func:`errcat.matcher.generic.generic_shape`). A family record
     (:mod:`errcat.matcher.family`) stays under the cap without a raise frame in its scope.
 
     The tie-break ranks records of equal confidence: how strongly the frames tie the
@@ -220,37 +174,36 @@ def _score(
         )
     elif (
         confidence > _GENERIC_CAP
-        and site.kind not in _HOLDING_SITES
-        and not (evidence.class_named or evidence.qualified or own_class())
         and not evidence.c_copy  # capped below, with the interpreter named as the reason
-        and _generic_shape(
-            text,
-            subject_first,
-            spread,
-            # How sure the model is of the words: the project named is no evidence here.
-            probability(
-                text_logit + record_logit(evidence.state, site.kind, named=False), bare=text.bare
+        and not _ties(evidence, own_class)
+        and (
+            generic := generic_shape(
+                text,
+                subject_first,
+                spread,
+                # How sure the model is of the words: the project named is no evidence here.
+                probability(
+                    text_logit + record_logit(evidence.state, site.kind, named=False),
+                    bare=text.bare,
+                )
+                if evidence.named
+                else confidence,
+                clause,
             )
-            if evidence.named
-            else confidence,
         )
     ):
         # A shape many projects raise, or a short predicate any phrase completes
-        # ("The order of integration must be non-negative"): the words do not say
-        # that the catalog holds this error (nor, for a shape the catalog shows
-        # several projects raising, however sure the model is of them); a frame in
-        # its file or package, or the class named with its module (or its own
-        # class's name) would. The project named is not: a project built on
-        # it (a trainer on an engine) names it in every report. Just under the cap,
-        # in the model's order: of such hints the likelier still ranks first.
+        # ("The order of integration must be non-negative"), or a few words framing a
+        # clause they do not explain ("Length mismatch: {details}"): the words do not
+        # say that the catalog holds this error; a frame in its file or package, or the
+        # class named with its module (or its own class's name) would. The project
+        # named is not: a project built on it (a trainer on an engine) names it in
+        # every report. Just under the cap, in the model's order: of such hints the
+        # likelier still ranks first.
         confidence = _GENERIC_CAP * (0.9 + 0.1 * confidence)
-        projects = spread()
         reasons.append(
-            "its words are a shape many projects raise"
-            + (f" ({text.background} in Python at large)" if text.background > 1 else "")
-            + (f" ({projects} projects of the catalog raise it)" if projects > 1 else "")
-            + ": an answer needs a frame in the record's file or package, or its class "
-            "named with its module"
+            f"its words are a shape many projects raise ({generic}): an answer needs a "
+            "frame in the record's file or package, or its class named with its module"
         )
     elif site.kind != "site" and text.information < _MIN_BITS and own_class():
         reasons.append(

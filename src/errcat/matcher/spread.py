@@ -12,7 +12,7 @@ than :data:`SUBJECT_BITS` (``alpha must be positive`` is transformers' wording
 of sglang's and vllm's ``{name} must be positive``: a subject filled in). A
 shape that several projects of the catalog raise, with few bits of distinctive
 text, is what any other project may raise too (see
-:func:`errcat.matcher.score._generic_shape`).
+:func:`errcat.matcher.generic.generic_shape`).
 
 >>> from errcat.index import Entry
 >>> from errcat.store import MemoryStore

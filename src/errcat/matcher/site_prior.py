@@ -16,9 +16,16 @@ template, placeholder names aside):
    the same name and folder that raises the same message is the copy
    (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
    ``srt/layers/quantization/fp8.py``): the shallower one answers;
-3. a group that still spans several projects answers with the project whose
-   record the catalog's history saw first (code copied into another project is
-   newer there: the original; a reworded message counts from its first wording);
+3. a group that still spans several projects drops the members whose file sits in a
+   vendored folder (``third_party``, ``_vendor``, ``vendor``) when others remain, and
+   answers with the original project if the data shows one
+   (:mod:`errcat.matcher.site_origin`): the project every other one builds on (vllm
+   requires transformers: a transformers message vllm also raises is transformers'),
+   else the project whose record the history saw while every other project's history
+   shows its record absent (code copied into another project is newer there; a
+   reworded message counts from its first wording; first-seen dates compare only
+   inside both projects' windows, since a message seen at a window's first revision
+   may be older than it);
 4. else it is no answer: the paste does not say whose code printed it, so each
    of its matches holds an even share of the group's confidence, below the
    confident threshold (:func:`errcat.match_all` still lists them, best first).
@@ -42,6 +49,7 @@ from errcat.extract import ExceptionReport
 from errcat.history import history_of
 from errcat.matcher.result import Match
 from errcat.matcher.score import _FUZZY_CAP
+from errcat.matcher.site_origin import Provenance, default_provenance
 from errcat.store import RecordSummary, Store
 
 __all__ = ["settle_sites"]
@@ -58,6 +66,8 @@ _LEVELS = frozenset({"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "F
 _RAISED_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "EXCEPTION"})
 #: How much of a paste is read for its evidence (as :mod:`.text_evidence` reads mentions).
 _READ = 200_000
+#: Folders that hold code vendored from another project (a copy, never the original).
+_VENDORED = frozenset({"third_party", "third-party", "thirdparty", "_vendor", "vendor", "vendored"})
 #: A word of the text (a class name or a log level).
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -237,27 +247,67 @@ def _first_seen(ranked: list[Match], member: _Member, stores: Sequence[Store]) -
     return first.timestamp()
 
 
-def _origin(ranked: list[Match], left: list[_Member], stores: Sequence[Store]) -> _Member | None:
-    """The member whose project the history saw raise the message first, if one did.
+def _vendored(summary: RecordSummary) -> bool:
+    """Whether a record's file sits in a folder of code vendored from another project.
 
-    Code copied from one project into another is newer there: of records of one message
-    in several projects, the one first seen strictly before every other project's record
-    is the original. None unless every record has a history, or when no project was first.
+    >>> _vendored(RecordSummary("i", "", "E", "pkg/third_party/x/a.py", 1, "r", "m", ()))
+    True
+    >>> _vendored(RecordSummary("i", "", "E", "pkg/vendors.py", 1, "r", "m", ()))
+    False
     """
-    seen = [(_first_seen(ranked, m, stores), m) for m in left]
-    if not all(math.isfinite(when) for when, _ in seen):
-        return None  # a project without history may be the older: nothing is known
-    first, origin = min(seen, key=lambda pair: pair[0])
-    others = [when for when, m in seen if m.summary.repo != origin.summary.repo]
-    return origin if all(first < when for when in others) else None
+    return not _VENDORED.isdisjoint(summary.file_path.replace("\\", "/").split("/")[:-1])
 
 
-def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) -> list[Match]:
+def _older(a: tuple[float, _Member], b: tuple[float, _Member], facts: Provenance) -> bool:
+    """Whether the history shows ``a``'s message raised before ``b``'s existed.
+
+    Only inside both windows: ``a`` first seen at a real revision of its project, and
+    ``b``'s project mined a revision no older than that at which ``b``'s message was
+    absent. A message seen at its project's first revision may be older than that.
+    """
+    (when_a, ma), (when_b, mb) = a, b
+    if not facts.dated(ma.summary.repo, when_a) or not facts.dated(mb.summary.repo, when_b):
+        return False
+    absent = facts.absent_before(mb.summary.repo, when_b)
+    return absent is not None and when_a <= absent
+
+
+def _origin(
+    ranked: list[Match], left: list[_Member], stores: Sequence[Store], facts: Provenance
+) -> _Member | None:
+    """The member whose project is the original of the message, if the data shows one.
+
+    1. a project every other tied project builds on (requires, directly or through
+       others): an engine raising a transformers message raises transformers' copy;
+    2. else a project whose record the history saw before every other project's
+       record existed, compared inside both windows only (:func:`_older`).
+
+    None when neither names one project.
+    """
+    projects = sorted({m.summary.repo for m in left})
+    for repo in projects:
+        if all(facts.depends_on(other, repo) for other in projects if other != repo):
+            return next(m for m in left if m.summary.repo == repo)
+    seen = sorted(((_first_seen(ranked, m, stores), m) for m in left), key=lambda pair: pair[0])
+    for first in seen:
+        others = [pair for pair in seen if pair[1].summary.repo != first[1].summary.repo]
+        if all(_older(first, other, facts) for other in others):
+            return first[1]
+    return None
+
+
+def settle_sites(
+    ranked: list[Match],
+    paste: str,
+    stores: Sequence[Store] = (),
+    facts: Provenance | None = None,
+) -> list[Match]:
     """A report's ranking with its tied top group settled by the whole paste's evidence.
 
     See the module's docstring; the ranking as it was when no records tie at its top.
     ``stores`` are the catalog's parts (a record folded into another part's match is
-    looked up there).
+    looked up there); ``facts`` what the data says of the projects (by default the
+    bundled data's and the installed data packages': :func:`.site_origin.default_provenance`).
     """
     if not ranked or ranked[0].mode == "fuzzy":
         return ranked
@@ -277,11 +327,13 @@ def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) 
         return _promote(ranked, members[scores.index(best)], stores)
     left = [m for m, score in zip(members, scores, strict=True) if score == best]
     left = _without_deeper_copies(left)
+    if not all(map(_vendored, (m.summary for m in left))):
+        left = [m for m in left if not _vendored(m.summary)]
     projects = len({m.summary.repo for m in left})
     if projects > 1:
         if not top.confident:
             return ranked
-        origin = _origin(ranked, left, stores)
+        origin = _origin(ranked, left, stores, facts or default_provenance())
         if origin is not None:
             return _promote(ranked, origin, stores)
         capped = {n: _capped(ranked[n], projects) for n in at}

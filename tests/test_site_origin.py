@@ -1,0 +1,232 @@
+"""Which project's copy of a message tied across projects is the original (issue 27, site2).
+
+See :mod:`errcat.matcher.site_origin` and step 3 of :mod:`errcat.matcher.site_prior`:
+the project every other one builds on answers; else first-seen dates decide only
+inside both projects' history windows; else nothing is confident. Words and names are
+drawn with a ``zq`` prefix so that no drawn text is a word real text holds.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import site_envelope
+from errcat.catalog import Catalog
+from errcat.history import History, Lineage, Revision, Site, attach
+from errcat.matcher import match_error, site_prior
+from errcat.matcher.site_origin import Provenance, read_provenance, trusted_dates
+
+_WORD = st.from_regex(r"zqw[a-z]{3,7}", fullmatch=True)
+_NAME = st.from_regex(r"zqn[a-z]{3,7}", fullmatch=True)
+_START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def _revisions(label: str, months: Sequence[int]) -> tuple[Revision, ...]:
+    """Revisions of one project, ``months`` after 2024-01 each (its window, oldest first)."""
+    return tuple(
+        Revision(f"{label}{m}", f"{label[0]}{m:039d}"[:40], _START + timedelta(days=30 * m))
+        for m in months
+    )
+
+
+@dataclass(frozen=True)
+class Tie:
+    """Two projects raising one drawn message, each with its own history window."""
+
+    words: list[str]
+    names: list[str]
+    first: bool
+
+    @property
+    def template(self) -> str:
+        return " ".join(self.words[:2]) + " {count} " + " ".join(self.words[2:])
+
+    @property
+    def line(self) -> str:
+        return "ValueError: " + self.template.replace("{count}", "37")
+
+    def repo(self, n: int) -> str:
+        return f"zqorg/{self.names[n]}"
+
+    def catalog(
+        self, windows: Sequence[tuple[Revision, ...]], seen: Sequence[tuple[Revision, ...]]
+    ) -> Catalog:
+        """Project ``n``'s record seen at ``seen[n]`` of its window ``windows[n]``."""
+        records = [
+            site_envelope(
+                n + 1,
+                self.repo(n),
+                f"{self.names[n]}/{self.names[n + 2]}/x.py",
+                "ValueError",
+                self.template,
+            )
+            for n in range(2)
+        ]
+        catalog = Catalog(records if self.first else records[::-1])
+        lineages = [
+            Lineage(r.record.id, tuple(Site(v, r.record.file_path, 120) for v in seen[n]))
+            for n, r in enumerate(records)
+        ]
+        every = sorted({v for w in windows for v in w}, key=lambda v: v.date)
+        for store in catalog.parts:
+            attach(store, History("zqorg/zqboth", every, lineages))
+        return catalog
+
+    def facts(
+        self, windows: Sequence[tuple[Revision, ...]], depends: dict[int, int] | None = None
+    ) -> Provenance:
+        """The windows as the data records them; ``depends``: project n builds on m."""
+        return Provenance(
+            {self.repo(n): frozenset({self.repo(m)}) for n, m in (depends or {}).items()},
+            {self.repo(n): tuple(v.date.timestamp() for v in w) for n, w in enumerate(windows)},
+        )
+
+
+TIES = st.builds(
+    Tie,
+    words=st.lists(_WORD, min_size=4, max_size=6, unique=True),
+    names=st.lists(_NAME, min_size=4, max_size=4, unique=True),
+    first=st.booleans(),
+)
+
+
+@contextmanager
+def _using(facts: Provenance) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(site_prior, "default_provenance", lambda: facts)
+        yield
+
+
+def _answer(tie: Tie, catalog: Catalog, facts: Provenance) -> str | None:
+    with _using(facts):
+        found = match_error(tie.line, catalog=catalog)
+    return found.summary.repo if found is not None else None
+
+
+@settings(max_examples=15, deadline=None)
+@given(tie=TIES, early=st.integers(min_value=0, max_value=1), gap=st.integers(1, 20))
+def test_a_message_each_window_opens_with_is_no_answer(tie: Tie, early: int, gap: int) -> None:
+    # Both records are seen at their project's first mined revision: each message may be
+    # older than its window, so the earlier window says nothing of which came first.
+    windows = [_revisions("a", [0, 30]), _revisions("b", [0, 30])]
+    windows[1 - early] = _revisions("b" if early == 0 else "a", [gap, 30 + gap])
+    assert _answer(tie, tie.catalog(windows, windows), tie.facts(windows)) is None
+
+
+@settings(max_examples=15, deadline=None)
+@given(tie=TIES, copy=st.integers(min_value=0, max_value=1))
+def test_an_engine_s_copy_older_than_the_dependency_s_window_gives_way_to_it(
+    tie: Tie, copy: int
+) -> None:
+    # The engine's history (from 2024) saw its copy long before the dependency's (from
+    # 2026, its first release mined) saw the original: first-seen dates would crown the
+    # copy. The engine requires the dependency: the dependency's record answers.
+    original = 1 - copy
+    windows = [_revisions("a", [0, 10, 30]), _revisions("b", [0, 10, 30])]
+    windows[original] = _revisions("d", [24, 30])
+    seen = [windows[0][1:], windows[1][1:]]
+    seen[original] = windows[original]
+    catalog = tie.catalog(windows, seen)
+    assert _answer(tie, catalog, tie.facts(windows, {copy: original})) == tie.repo(original)
+    # Without the dependency the dates do not decide: the original's window opens later.
+    assert _answer(tie, catalog, tie.facts(windows)) is None
+
+
+@settings(max_examples=15, deadline=None)
+@given(tie=TIES, older=st.integers(0, 1), months=st.lists(st.integers(1, 40), min_size=2))
+def test_the_dependency_answers_whatever_the_history_saw(
+    tie: Tie, older: int, months: list[int]
+) -> None:
+    base = sorted(set(months)) if len(set(months)) > 1 else [1, 2]
+    windows = [_revisions("a", [0, *base]), _revisions("b", [0, *base])]
+    seen = [windows[0], windows[1]]
+    seen[1 - older] = windows[1 - older][-1:]
+    catalog = tie.catalog(windows, seen)
+    dependency = 1 - older  # the dependency's own record is the newer one here
+    facts = tie.facts(windows, {older: dependency})
+    assert _answer(tie, catalog, facts) == tie.repo(dependency)
+
+
+@settings(max_examples=10, deadline=None)
+@given(tie=TIES, vendored=st.integers(0, 1), folder=st.sampled_from(["third_party", "_vendor"]))
+def test_a_vendored_copy_in_another_project_gives_way(tie: Tie, vendored: int, folder: str) -> None:
+    paths = [f"{tie.names[n]}/{tie.names[n + 2]}/x.py" for n in range(2)]
+    paths[vendored] = f"{tie.names[vendored]}/{folder}/{tie.names[3]}/x.py"
+    records = [
+        site_envelope(n + 1, tie.repo(n), paths[n], "ValueError", tie.template) for n in range(2)
+    ]
+    found = match_error(tie.line, catalog=Catalog(records if tie.first else records[::-1]))
+    assert found is not None and found.summary.repo == tie.repo(1 - vendored)
+
+
+_PROJECTS = st.lists(_NAME, min_size=2, max_size=6, unique=True)
+
+
+@settings(max_examples=50)
+@given(names=_PROJECTS, by_requires=st.lists(st.booleans(), min_size=5, max_size=5))
+def test_a_chain_of_requirements_reaches_every_later_project(
+    names: list[str], by_requires: list[bool]
+) -> None:
+    # names[0] requires names[1], which requires names[2], ...: each edge written either
+    # as the requirer's `requires` or as the required one's `requiredBy`.
+    entries: list[dict[str, object]] = [{"repo": f"zqo/{n}", "dist": n} for n in names]
+    for k in range(len(names) - 1):
+        if by_requires[k]:
+            entries[k]["requires"] = [names[k + 1].upper()]
+        else:
+            entries[k + 1]["requiredBy"] = [names[k]]
+    facts = Provenance.of([{"builtFrom": entries}], {})
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            assert facts.depends_on(f"zqo/{a}", f"zqo/{b}") == (i < j)
+
+
+_DAYS = st.lists(st.integers(0, 3000), min_size=2, max_size=8)
+
+
+@given(days=_DAYS)
+def test_a_window_is_trusted_only_when_its_dates_are_distinct_and_open_with_the_first(
+    days: list[int],
+) -> None:
+    dates = [_START + timedelta(days=d) for d in days]
+    stamps = trusted_dates(dates)
+    real = len(set(days)) == len(days) and days[0] == min(days)
+    assert (stamps is not None) == real
+    if stamps is not None:
+        assert list(stamps) == sorted(d.timestamp() for d in dates)
+
+
+def test_the_facts_are_read_from_a_data_directory(tmp_path: Path) -> None:
+    dated = _revisions("z", [0, 5, 9])
+    fixed = (
+        Revision("1.0", "0" * 40, datetime(2020, 2, 2, tzinfo=timezone.utc)),
+        Revision("2.0", "0" * 40, datetime(2020, 2, 2, tzinfo=timezone.utc)),
+    )
+    (tmp_path / "records").mkdir()
+    for name, repo, revisions in (("a", "zqo/zqna", dated), ("b", "zqo/zqnb", fixed)):
+        plain = tmp_path / f"{name}.json"
+        History(repo, revisions, []).dump(plain)
+        sidecar = tmp_path / "records" / f"{name}.history.json.gz"
+        sidecar.write_bytes(gzip.compress(plain.read_bytes()))
+    manifest = {
+        "builtFrom": [
+            {"repo": "zqo/zqna", "dist": "zqna", "requiredBy": ["zqnb"]},
+            {"repo": "zqo/zqnb", "dist": "zqnb"},
+        ],
+        "history": {"records/a.history.json.gz": {}, "records/b.history.json.gz": {}},
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    facts = read_provenance([tmp_path, tmp_path / "missing"])
+    assert facts.windows == {"zqo/zqna": tuple(r.date.timestamp() for r in dated)}
+    assert facts.depends_on("zqo/zqnb", "zqo/zqna")
+    assert not facts.depends_on("zqo/zqna", "zqo/zqnb")

@@ -12,7 +12,7 @@ import gzip
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 from conftest import site_envelope
 from errcat.catalog import Catalog
 from errcat.history import History, Lineage, Revision, Site, attach
-from errcat.matcher import match_error, site_prior
+from errcat.matcher import match_all, match_error, site_prior
 from errcat.matcher.site_origin import Provenance, read_provenance, trusted_dates
+from errcat.matcher.site_prior import settle_sites
 
 _WORD = st.from_regex(r"zqw[a-z]{3,7}", fullmatch=True)
 _NAME = st.from_regex(r"zqn[a-z]{3,7}", fullmatch=True)
@@ -155,6 +156,40 @@ def test_the_dependency_answers_whatever_the_history_saw(
     dependency = 1 - older  # the dependency's own record is the newer one here
     facts = tie.facts(windows, {older: dependency})
     assert _answer(tie, catalog, facts) == tie.repo(dependency)
+
+
+@settings(max_examples=10, deadline=None)
+@given(tie=TIES, engine=st.integers(0, 1), share=st.floats(0.6, 0.95))
+def test_the_dependency_answers_though_its_record_holds_less_confidence(
+    tie: Tie, engine: int, share: float
+) -> None:
+    # A text copied many times within the dependency holds a smaller share there than the
+    # engine's single copy: the two do not tie on confidence. The engine builds on the
+    # dependency: the dependency's record answers, still confident.
+    dependency = 1 - engine
+    found = []
+    for n in (engine, dependency):
+        record = site_envelope(
+            n + 1,
+            tie.repo(n),
+            f"{tie.names[n]}/{tie.names[n + 2]}/x.py",
+            "ValueError",
+            tie.template,
+        )
+        (match, *_) = match_all(tie.line, catalog=Catalog([record]))
+        found.append(match)
+    lower = replace(
+        found[1],
+        report=found[0].report,
+        confidence=round(share, 3),
+        _rank=(share, *found[1]._rank[1:]),
+    )
+    ranked = settle_sites(
+        [found[0], lower], tie.line, facts=tie.facts([(), ()], {engine: dependency})
+    )
+    assert ranked[0].summary.repo == tie.repo(dependency) and ranked[0].confident
+    # Without the dependency the engine's more confident record stays the answer.
+    assert settle_sites([found[0], lower], tie.line, facts=tie.facts([(), ()]))[0] is found[0]
 
 
 @settings(max_examples=10, deadline=None)

@@ -25,7 +25,10 @@ template, placeholder names aside):
    shows its record absent (code copied into another project is newer there; a
    reworded message counts from its first wording; first-seen dates compare only
    inside both projects' windows, since a message seen at a window's first revision
-   may be older than it);
+   may be older than it). The project every other one builds on answers even when its
+   record does not tie on confidence with the copies (the confident records of the
+   same text, frame evidence and engine lean): a message copied many times within
+   the dependency holds a smaller share there than the engine's single copy does;
 4. else it is no answer: the paste does not say whose code printed it, so each
    of its matches holds an even share of the group's confidence, below the
    confident threshold (:func:`errcat.match_all` still lists them, best first).
@@ -272,28 +275,57 @@ def _older(a: tuple[float, _Member], b: tuple[float, _Member], facts: Provenance
     return absent is not None and when_a <= absent
 
 
-def _origin(
-    ranked: list[Match], left: list[_Member], stores: Sequence[Store], facts: Provenance
-) -> _Member | None:
-    """The member whose project is the original of the message, if the data shows one.
+def _dependency(left: list[_Member], facts: Provenance) -> _Member | None:
+    """The member of the project every other tied project builds on, if one is.
 
-    1. a project every other tied project builds on (requires, directly or through
-       others): an engine raising a transformers message raises transformers' copy;
-    2. else a project whose record the history saw before every other project's
-       record existed, compared inside both windows only (:func:`_older`).
-
-    None when neither names one project.
+    An engine raising a transformers message raises transformers' copy of it.
     """
     projects = sorted({m.summary.repo for m in left})
     for repo in projects:
         if all(facts.depends_on(other, repo) for other in projects if other != repo):
             return next(m for m in left if m.summary.repo == repo)
+    return None
+
+
+def _by_history(
+    ranked: list[Match], left: list[_Member], stores: Sequence[Store], facts: Provenance
+) -> _Member | None:
+    """The member whose record the history saw before every other project's record existed.
+
+    Compared inside both windows only (:func:`_older`); None when no member was first.
+    """
     seen = sorted(((_first_seen(ranked, m, stores), m) for m in left), key=lambda pair: pair[0])
     for first in seen:
         others = [pair for pair in seen if pair[1].summary.repo != first[1].summary.repo]
         if all(_older(first, other, facts) for other in others):
             return first[1]
     return None
+
+
+def _kin(top: Match, other: Match) -> bool:
+    """Whether ``other`` is ``top``'s message at another site, confident, at any confidence.
+
+    A message copied many times in one project holds a smaller share there than its
+    copy elsewhere: the copies of one text need not tie on confidence.
+    """
+    return (
+        other.confident
+        and other.report is top.report
+        and other.mode == top.mode
+        and other._rank[1:3] == top._rank[1:3]
+        and other._rank[4:5] == top._rank[4:5]
+        and _template(other.summary) == _template(top.summary)
+    )
+
+
+def _best(members: list[_Member], scores: list[int]) -> list[_Member]:
+    """The members the paste's evidence favours most, less copies (deeper, vendored)."""
+    best = max(scores)
+    left = [m for m, score in zip(members, scores, strict=True) if score == best]
+    left = _without_deeper_copies(left)
+    if not all(map(_vendored, (m.summary for m in left))):
+        left = [m for m in left if not _vendored(m.summary)]
+    return left
 
 
 def settle_sites(
@@ -313,27 +345,37 @@ def settle_sites(
         return ranked
     top = ranked[0]
     at = [0, *(n for n, m in enumerate(ranked[1:], 1) if _ties(top, m))]
+    kin = [n for n, m in enumerate(ranked[1:], 1) if n not in at and _kin(top, m)]
     members = [_Member(n, s) for n in at for s in (ranked[n].summary, *ranked[n].alternatives)]
-    if len(members) < 2:
+    extra = [_Member(n, s) for n in kin for s in (ranked[n].summary, *ranked[n].alternatives)]
+    if len(members) + len(extra) < 2:
         return ranked
     lowered, words = _evidence(paste)
     levels = _line_levels(paste, top.report)
     shown: dict[str, int] = {}  # a group folds many records of few files: read each file once
-    for path in {m.summary.file_path for m in members}:
+    for path in {m.summary.file_path for m in (*members, *extra)}:
         shown[path] = 2 * _shown(_path_pairs(path), lowered)
-    scores = [shown[m.summary.file_path] + _class_named(m.summary, words, levels) for m in members]
+    scores = [
+        shown[m.summary.file_path] + _class_named(m.summary, words, levels)
+        for m in (*members, *extra)
+    ]
+    facts = facts or default_provenance()
+    if extra and top.confident:
+        found = _best([*members, *extra], scores)
+        if len({m.summary.repo for m in found}) > 1 and (origin := _dependency(found, facts)):
+            return _promote(ranked, origin, stores)
+    scores = scores[: len(members)]
+    if len(members) < 2:
+        return ranked
     best = max(scores)
     if best > 0 and scores.count(best) == 1:
         return _promote(ranked, members[scores.index(best)], stores)
-    left = [m for m, score in zip(members, scores, strict=True) if score == best]
-    left = _without_deeper_copies(left)
-    if not all(map(_vendored, (m.summary for m in left))):
-        left = [m for m in left if not _vendored(m.summary)]
+    left = _best(members, scores)
     projects = len({m.summary.repo for m in left})
     if projects > 1:
         if not top.confident:
             return ranked
-        origin = _origin(ranked, left, stores, facts or default_provenance())
+        origin = _dependency(left, facts) or _by_history(ranked, left, stores, facts)
         if origin is not None:
             return _promote(ranked, origin, stores)
         capped = {n: _capped(ranked[n], projects) for n in at}

@@ -26,8 +26,8 @@ from errcat.history import History, Lineage, Revision, Site, attach
 from errcat.matcher import match_all, match_error, site_prior
 from errcat.matcher.site_origin import Provenance, read_provenance, trusted_dates
 from errcat.matcher.site_prior import settle_sites
+from test_site_prior import CASES, Case
 
-_WORD = st.from_regex(r"zqw[a-z]{3,7}", fullmatch=True)
 _NAME = st.from_regex(r"zqn[a-z]{3,7}", fullmatch=True)
 _START = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
@@ -41,25 +41,13 @@ def _revisions(label: str, months: Sequence[int]) -> tuple[Revision, ...]:
 
 
 @dataclass(frozen=True)
-class Tie:
+class Tie(Case):
     """Two projects raising one drawn message, each with its own history window."""
-
-    words: list[str]
-    names: list[str]
-    first: bool
-
-    @property
-    def template(self) -> str:
-        return " ".join(self.words[:2]) + " {count} " + " ".join(self.words[2:])
-
-    @property
-    def line(self) -> str:
-        return "ValueError: " + self.template.replace("{count}", "37")
 
     def repo(self, n: int) -> str:
         return f"zqorg/{self.names[n]}"
 
-    def catalog(
+    def with_history(
         self, windows: Sequence[tuple[Revision, ...]], seen: Sequence[tuple[Revision, ...]]
     ) -> Catalog:
         """Project ``n``'s record seen at ``seen[n]`` of its window ``windows[n]``."""
@@ -93,12 +81,7 @@ class Tie:
         )
 
 
-TIES = st.builds(
-    Tie,
-    words=st.lists(_WORD, min_size=4, max_size=6, unique=True),
-    names=st.lists(_NAME, min_size=4, max_size=4, unique=True),
-    first=st.booleans(),
-)
+TIES = CASES.map(lambda c: Tie(c.words, c.value, c.names, c.first))
 
 
 @contextmanager
@@ -121,7 +104,7 @@ def test_a_message_each_window_opens_with_is_no_answer(tie: Tie, early: int, gap
     # older than its window, so the earlier window says nothing of which came first.
     windows = [_revisions("a", [0, 30]), _revisions("b", [0, 30])]
     windows[1 - early] = _revisions("b" if early == 0 else "a", [gap, 30 + gap])
-    assert _answer(tie, tie.catalog(windows, windows), tie.facts(windows)) is None
+    assert _answer(tie, tie.with_history(windows, windows), tie.facts(windows)) is None
 
 
 @settings(max_examples=15, deadline=None)
@@ -137,7 +120,7 @@ def test_an_engine_s_copy_older_than_the_dependency_s_window_gives_way_to_it(
     windows[original] = _revisions("d", [24, 30])
     seen = [windows[0][1:], windows[1][1:]]
     seen[original] = windows[original]
-    catalog = tie.catalog(windows, seen)
+    catalog = tie.with_history(windows, seen)
     assert _answer(tie, catalog, tie.facts(windows, {copy: original})) == tie.repo(original)
     # Without the dependency the dates do not decide: the original's window opens later.
     assert _answer(tie, catalog, tie.facts(windows)) is None
@@ -152,7 +135,7 @@ def test_the_dependency_answers_whatever_the_history_saw(
     windows = [_revisions("a", [0, *base]), _revisions("b", [0, *base])]
     seen = [windows[0], windows[1]]
     seen[1 - older] = windows[1 - older][-1:]
-    catalog = tie.catalog(windows, seen)
+    catalog = tie.with_history(windows, seen)
     dependency = 1 - older  # the dependency's own record is the newer one here
     facts = tie.facts(windows, {older: dependency})
     assert _answer(tie, catalog, facts) == tie.repo(dependency)

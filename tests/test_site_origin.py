@@ -108,6 +108,26 @@ def test_a_message_each_window_opens_with_is_no_answer(tie: Tie, early: int, gap
 
 
 @settings(max_examples=15, deadline=None)
+@given(tie=TIES, first=st.integers(0, 1))
+def test_the_project_whose_span_opens_no_later_and_closes_earlier_answers(
+    tie: Tie, first: int
+) -> None:
+    # The windows are mined on their own schedules. One record appeared between months 0
+    # and 6 of its project, the other's between months 5 and 8 of its own: the first
+    # answers, though the other's last absence (5) is older than its sighting (6).
+    windows = [_revisions("a", [0, 5, 8]), _revisions("b", [0, 5, 8])]
+    windows[first] = _revisions("a" if first == 0 else "b", [0, 6, 9])
+    seen = [windows[0][1:], windows[1][1:]]
+    seen[1 - first] = windows[1 - first][2:]
+    catalog = tie.with_history(windows, seen)
+    assert _answer(tie, catalog, tie.facts(windows)) == tie.repo(first)
+    # One span inside the other (months 6 to 9 within 5 to 12) places neither first.
+    windows[1 - first] = _revisions("b" if first == 0 else "a", [0, 5, 12])
+    seen = [windows[0][2:], windows[1][2:]]
+    assert _answer(tie, tie.with_history(windows, seen), tie.facts(windows)) is None
+
+
+@settings(max_examples=15, deadline=None)
 @given(tie=TIES, copy=st.integers(min_value=0, max_value=1))
 def test_an_engine_s_copy_older_than_the_dependency_s_window_gives_way_to_it(
     tie: Tie, copy: int

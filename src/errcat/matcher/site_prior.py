@@ -21,11 +21,14 @@ template, placeholder names aside):
    answers with the original project if the data shows one
    (:mod:`errcat.matcher.site_origin`): the project every other one builds on (vllm
    requires transformers: a transformers message vllm also raises is transformers'),
-   else the project whose record the history saw while every other project's history
-   shows its record absent (code copied into another project is newer there; a
-   reworded message counts from its first wording; first-seen dates compare only
-   inside both projects' windows, since a message seen at a window's first revision
-   may be older than it). The project every other one builds on answers even when its
+   else the project whose record the history places first (code copied into another
+   project is newer there; a reworded message counts from its first wording): each
+   record appeared between the revision of its project's window before its first
+   sighting and that sighting, and the original's span opens no later and closes
+   earlier than every other project's. A record seen at its window's first revision
+   may be older than the window: nothing is placed before it (an engine's history from
+   2024 against a dependency's mined from its 2026 releases says nothing of which
+   came first). The project every other one builds on answers even when its
    record does not tie on confidence with the copies (the confident records of the
    same text, frame evidence and engine lean): a message copied many times within
    the dependency holds a smaller share there than the engine's single copy does;
@@ -262,17 +265,22 @@ def _vendored(summary: RecordSummary) -> bool:
 
 
 def _older(a: tuple[float, _Member], b: tuple[float, _Member], facts: Provenance) -> bool:
-    """Whether the history shows ``a``'s message raised before ``b``'s existed.
+    """Whether the history places ``a``'s message before ``b``'s.
 
-    Only inside both windows: ``a`` first seen at a real revision of its project, and
-    ``b``'s project mined a revision no older than that at which ``b``'s message was
-    absent. A message seen at its project's first revision may be older than that.
+    Each message appeared after the revision of its project's window before its first
+    sighting (absent there) and by that sighting. ``a`` comes first when its span opens
+    no later and closes earlier than ``b``'s: ``b`` seen at its window's first revision
+    has a span with no opening (it may be older than the window), so nothing comes
+    before it; both dates must be real revisions of their projects' windows.
     """
     (when_a, ma), (when_b, mb) = a, b
     if not facts.dated(ma.summary.repo, when_a) or not facts.dated(mb.summary.repo, when_b):
         return False
-    absent = facts.absent_before(mb.summary.repo, when_b)
-    return absent is not None and when_a <= absent
+    opens_b = facts.absent_before(mb.summary.repo, when_b)
+    if opens_b is None or not when_a < when_b:
+        return False
+    opens_a = facts.absent_before(ma.summary.repo, when_a)
+    return opens_a is None or opens_a <= opens_b
 
 
 def _dependency(left: list[_Member], facts: Provenance) -> _Member | None:

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
         match = match_error(line, catalog=catalog)
         answer = match.record.repo if match is not None else None
         original = _original(repos, facts)
-        copies = any(_vendored(s) for s in members)
+        copies = any(_vendored(s) is not None for s in members)
         kind = "dependency" if original else ("vendored" if copies else "unknown")
         if answer is None:
             verdict = "none"

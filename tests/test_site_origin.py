@@ -196,15 +196,31 @@ def test_the_dependency_answers_though_its_record_holds_less_confidence(
 
 
 @settings(max_examples=10, deadline=None)
-@given(tie=TIES, vendored=st.integers(0, 1), folder=st.sampled_from(["third_party", "_vendor"]))
-def test_a_vendored_copy_in_another_project_gives_way(tie: Tie, vendored: int, folder: str) -> None:
+@given(
+    tie=TIES,
+    vendored=st.integers(0, 1),
+    folder=st.sampled_from(["third_party", "_vendor"]),
+    module=st.booleans(),
+)
+def test_a_copy_vendored_from_the_other_project_gives_way(
+    tie: Tie, vendored: int, folder: str, module: bool
+) -> None:
+    # One project vendors the other's code (its folder, or one module, under `_vendor`):
+    # the vendoring project's record is the copy. A copy of a third project stays tied.
+    original = 1 - vendored
     paths = [f"{tie.names[n]}/{tie.names[n + 2]}/x.py" for n in range(2)]
-    paths[vendored] = f"{tie.names[vendored]}/{folder}/{tie.names[3]}/x.py"
+    own = tie.names[original].upper().replace("ZQN", "zqn_") if module else tie.names[original]
+    paths[vendored] = f"{tie.names[vendored]}/{folder}/{own}{'.py' if module else '/x.py'}"
     records = [
         site_envelope(n + 1, tie.repo(n), paths[n], "ValueError", tie.template) for n in range(2)
     ]
     found = match_error(tie.line, catalog=Catalog(records if tie.first else records[::-1]))
-    assert found is not None and found.summary.repo == tie.repo(1 - vendored)
+    assert found is not None and found.summary.repo == tie.repo(original)
+    paths[vendored] = f"{tie.names[vendored]}/{folder}/{tie.names[3]}/x.py"
+    records = [
+        site_envelope(n + 1, tie.repo(n), paths[n], "ValueError", tie.template) for n in range(2)
+    ]
+    assert match_error(tie.line, catalog=Catalog(records)) is None
 
 
 _PROJECTS = st.lists(_NAME, min_size=2, max_size=6, unique=True)

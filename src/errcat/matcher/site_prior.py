@@ -16,8 +16,8 @@ template, placeholder names aside):
    the same name and folder that raises the same message is the copy
    (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
    ``srt/layers/quantization/fp8.py``): the shallower one answers;
-3. a group that still spans several projects drops the members whose file sits in a
-   vendored folder (``third_party``, ``_vendor``, ``vendor``) when others remain, and
+3. a group that still spans several projects drops the members vendored from the
+   project of another member (``pip/_vendor/urllib3/...`` beside ``urllib3``'s own), and
    answers with the original project if the data shows one
    (:mod:`errcat.matcher.site_origin`): the project every other one builds on (vllm
    requires transformers: a transformers message vllm also raises is transformers'),
@@ -253,15 +253,35 @@ def _first_seen(ranked: list[Match], member: _Member, stores: Sequence[Store]) -
     return first.timestamp()
 
 
-def _vendored(summary: RecordSummary) -> bool:
-    """Whether a record's file sits in a folder of code vendored from another project.
+def _vendored(summary: RecordSummary) -> str | None:
+    """The project a record's file was vendored from, or None when it is not vendored.
 
-    >>> _vendored(RecordSummary("i", "", "E", "pkg/third_party/x/a.py", 1, "r", "m", ()))
-    True
+    The folder or module under a vendored folder, spelled as names compare.
+
+    >>> _vendored(RecordSummary("i", "", "E", "pip/_vendor/urllib3/util.py", 1, "r", "m", ()))
+    'urllib3'
+    >>> _vendored(RecordSummary("i", "", "E", "vllm/third_party/pynvml.py", 1, "r", "m", ()))
+    'pynvml'
     >>> _vendored(RecordSummary("i", "", "E", "pkg/vendors.py", 1, "r", "m", ()))
-    False
     """
-    return not _VENDORED.isdisjoint(summary.file_path.replace("\\", "/").split("/")[:-1])
+    parts = summary.file_path.replace("\\", "/").split("/")
+    at = [n for n, part in enumerate(parts[:-1]) if part in _VENDORED]
+    return _name(parts[at[-1] + 1].removesuffix(".py")) if at else None
+
+
+def _name(project: str) -> str:
+    """A project or package name as names compare (``Flash_Attn``, ``flash-attn``: one)."""
+    return re.sub(r"[-_.]+", "", project.rsplit("/", 1)[-1].lower())
+
+
+def _without_vendored(members: list[_Member]) -> list[_Member]:
+    """The members but the copies vendored from the project of another member.
+
+    ``pip/_vendor/urllib3/...`` gives way to a record of ``urllib3/urllib3``; a vendored
+    copy of a project none of the members is stays (another member may be a copy too).
+    """
+    projects = {_name(m.summary.repo) for m in members}
+    return [m for m in members if _vendored(m.summary) not in projects]
 
 
 def _older(a: tuple[float, _Member], b: tuple[float, _Member], facts: Provenance) -> bool:
@@ -330,10 +350,7 @@ def _best(members: list[_Member], scores: list[int]) -> list[_Member]:
     """The members the paste's evidence favours most, less copies (deeper, vendored)."""
     best = max(scores)
     left = [m for m, score in zip(members, scores, strict=True) if score == best]
-    left = _without_deeper_copies(left)
-    if not all(map(_vendored, (m.summary for m in left))):
-        left = [m for m in left if not _vendored(m.summary)]
-    return left
+    return _without_vendored(_without_deeper_copies(left))
 
 
 def settle_sites(

@@ -384,11 +384,12 @@ def settle_sites(
         shown[m.summary.file_path] + _class_named(m.summary, words, levels)
         for m in (*members, *extra)
     ]
-    facts = facts or default_provenance()
     if extra and top.confident:
         found = _best([*members, *extra], scores)
-        if len({m.summary.repo for m in found}) > 1 and (origin := _dependency(found, facts)):
-            return _promote(ranked, origin, stores)
+        if len({m.summary.repo for m in found}) > 1:
+            facts = facts or default_provenance()  # read once, when projects tie
+            if (origin := _dependency(found, facts)) is not None:
+                return _promote(ranked, origin, stores)
     scores = scores[: len(members)]
     if len(members) < 2:
         return ranked
@@ -400,6 +401,7 @@ def settle_sites(
     if projects > 1:
         if not top.confident:
             return ranked
+        facts = facts or default_provenance()
         origin = _dependency(left, facts) or _by_history(ranked, left, stores, facts)
         if origin is not None:
             return _promote(ranked, origin, stores)

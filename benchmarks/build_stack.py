@@ -78,6 +78,7 @@ from stack_closure import DEFAULT_CACHE
 from stack_curated import CURATED_TAG, MIRRORS, curated
 from stack_mine import MinedProject, Project, mine_projects
 from stack_native import mine_git_source, mine_wheel_native
+from stack_requires import closure_roots, stamp
 
 ROOT = Path(__file__).resolve().parents[1]
 STACK = ROOT / "stack"
@@ -364,11 +365,14 @@ def write_package(
     envelopes: list[RecordEnvelope],
     mined: Sequence[MinedProject],
     kept: dict[str, Any] | None = None,
+    cache: Path = DEFAULT_CACHE,
 ) -> dict[str, Any]:
     """Write one data package: pyproject, module, records, sidecars and manifest.
 
     ``kept`` (from :func:`refinish`) is the committed manifest, whose
     ``builtFrom`` and history sidecars stay as they are (nothing was mined).
+    Each mined project's ``builtFrom`` entry records what it requires and which
+    engines require it (:mod:`stack_requires`), from the wheels in ``cache``.
     """
     name = str(spec["name"])
     root, final = package_dir(name), data_dir(name)
@@ -378,7 +382,7 @@ def write_package(
     with tempfile.TemporaryDirectory(dir=root, prefix=".staging-") as staging:
         data = Path(staging) / final.name
         shutil.copytree(final, data)
-        manifest = _write_staged(spec, envelopes, mined, kept, data=data, final=final)
+        manifest = _write_staged(spec, envelopes, mined, kept, data=data, final=final, cache=cache)
         old = Path(staging) / "old"
         final.rename(old)
         data.rename(final)
@@ -398,6 +402,7 @@ def _write_staged(
     *,
     data: Path,
     final: Path,
+    cache: Path = DEFAULT_CACHE,
 ) -> dict[str, Any]:
     """Write a package's data directory at ``data`` (a staged copy of ``final``)."""
     name = str(spec["name"])
@@ -440,7 +445,9 @@ def _write_staged(
         }
         for m in mined
     ]
-    if kept is not None:
+    if kept is None and spec.get("kind", "projects") == "projects":
+        stamp(manifest, closure_roots(), cache)
+    elif kept is not None:
         # What was mined stays as built; how many records each project keeps is counted anew.
         by_repo = manifest["counts"]["byRepo"]
         manifest["builtFrom"] = [
@@ -502,7 +509,7 @@ def build_one(
     else:
         raise SystemExit(f"{spec['name']}: unknown package kind {kind!r}")
     held = held_messages(spec["name"]) if spec.get("dropCopies") else frozenset()
-    manifest = write_package(spec, finish(spec, envelopes, mirrors, held), mined)
+    manifest = write_package(spec, finish(spec, envelopes, mirrors, held), mined, cache=cache)
     size = sum((data_dir(spec["name"]) / f).stat().st_size for f in manifest["files"])
     print(
         f"errcat-data-{spec['name']}: {manifest['count']:,} records, {size / 1e6:.1f} MB "

@@ -9,13 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import site_envelope
 from errcat.catalog import Catalog
 from errcat.history import History, Lineage, Revision, Site, attach
-from errcat.matcher import Match, match_all, match_error
+from errcat.matcher import Match, match_all, match_error, site_prior
+from errcat.matcher.site_origin import Provenance
 from errcat.matcher.site_prior import _Member, _without_deeper_copies, settle_sites
 from errcat.models import RecordEnvelope
 from errcat.store import RecordSummary
@@ -186,7 +188,8 @@ def test_an_error_level_line_picks_the_raised_record_of_one_text() -> None:
 @given(case=CASES, older=st.integers(min_value=0, max_value=1))
 def test_the_project_a_history_saw_raise_the_message_first_answers(case: Case, older: int) -> None:
     # Code copied into another project is newer there: with a history, the project whose
-    # record it saw first answers (whichever the store order puts first).
+    # record it saw while the other's history shows the other's record absent answers
+    # (whichever the store order puts first).
     revisions = tuple(
         Revision(f"r{n}", f"{n}" * 40, datetime(2024 + n, 1, 1, tzinfo=timezone.utc))
         for n in range(1, 4)
@@ -200,7 +203,11 @@ def test_the_project_a_history_saw_raise_the_message_first_answers(case: Case, o
         lineages.append(Lineage(envelope.record.id, tuple(Site(r, path, 120) for r in seen)))
     for store in catalog.parts:
         attach(store, History("zqorg/zqhistory", revisions, lineages))
-    answer = match_error(case.line, catalog=catalog)
+    window = tuple(r.date.timestamp() for r in revisions)
+    facts = Provenance({}, {f"zqorg/{case.names[n]}": window for n in range(2)})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(site_prior, "default_provenance", lambda: facts)
+        answer = match_error(case.line, catalog=catalog)
     assert answer is not None and answer.summary.id == _id(older + 1)
 
 

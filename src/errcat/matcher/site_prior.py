@@ -16,9 +16,22 @@ template, placeholder names aside):
    the same name and folder that raises the same message is the copy
    (``multimodal_gen/runtime/layers/quantization/fp8.py`` beside
    ``srt/layers/quantization/fp8.py``): the shallower one answers;
-3. a group that still spans several projects answers with the project whose
-   record the catalog's history saw first (code copied into another project is
-   newer there: the original; a reworded message counts from its first wording);
+3. a group that still spans several projects drops the members vendored from the
+   project of another member (``pip/_vendor/urllib3/...`` beside ``urllib3``'s own), and
+   answers with the original project if the data shows one
+   (:mod:`errcat.matcher.site_origin`): the project every other one builds on (vllm
+   requires transformers: a transformers message vllm also raises is transformers'),
+   else the project whose record the history places first (code copied into another
+   project is newer there; a reworded message counts from its first wording): each
+   record appeared between the revision of its project's window before its first
+   sighting and that sighting, and the original's span opens no later and closes
+   earlier than every other project's. A record seen at its window's first revision
+   may be older than the window: nothing is placed before it (an engine's history from
+   2024 against a dependency's mined from its 2026 releases says nothing of which
+   came first). The project every other one builds on answers even when its
+   record does not tie on confidence with the copies (the confident records of the
+   same text, frame evidence and engine lean): a message copied many times within
+   the dependency holds a smaller share there than the engine's single copy does;
 4. else it is no answer: the paste does not say whose code printed it, so each
    of its matches holds an even share of the group's confidence, below the
    confident threshold (:func:`errcat.match_all` still lists them, best first).
@@ -42,6 +55,7 @@ from errcat.extract import ExceptionReport
 from errcat.history import history_of
 from errcat.matcher.result import Match
 from errcat.matcher.score import _FUZZY_CAP
+from errcat.matcher.site_origin import Provenance, default_provenance
 from errcat.store import RecordSummary, Store
 
 __all__ = ["settle_sites"]
@@ -58,6 +72,8 @@ _LEVELS = frozenset({"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "F
 _RAISED_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "EXCEPTION"})
 #: How much of a paste is read for its evidence (as :mod:`.text_evidence` reads mentions).
 _READ = 200_000
+#: Folders that hold code vendored from another project (a copy, never the original).
+_VENDORED = frozenset({"third_party", "third-party", "thirdparty", "_vendor", "vendor", "vendored"})
 #: A word of the text (a class name or a log level).
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -237,51 +253,156 @@ def _first_seen(ranked: list[Match], member: _Member, stores: Sequence[Store]) -
     return first.timestamp()
 
 
-def _origin(ranked: list[Match], left: list[_Member], stores: Sequence[Store]) -> _Member | None:
-    """The member whose project the history saw raise the message first, if one did.
+def _vendored(summary: RecordSummary) -> str | None:
+    """The project a record's file was vendored from, or None when it is not vendored.
 
-    Code copied from one project into another is newer there: of records of one message
-    in several projects, the one first seen strictly before every other project's record
-    is the original. None unless every record has a history, or when no project was first.
+    The folder or module under a vendored folder, spelled as names compare.
+
+    >>> _vendored(RecordSummary("i", "", "E", "pip/_vendor/urllib3/util.py", 1, "r", "m", ()))
+    'urllib3'
+    >>> _vendored(RecordSummary("i", "", "E", "vllm/third_party/pynvml.py", 1, "r", "m", ()))
+    'pynvml'
+    >>> _vendored(RecordSummary("i", "", "E", "pkg/vendors.py", 1, "r", "m", ()))
     """
-    seen = [(_first_seen(ranked, m, stores), m) for m in left]
-    if not all(math.isfinite(when) for when, _ in seen):
-        return None  # a project without history may be the older: nothing is known
-    first, origin = min(seen, key=lambda pair: pair[0])
-    others = [when for when, m in seen if m.summary.repo != origin.summary.repo]
-    return origin if all(first < when for when in others) else None
+    parts = summary.file_path.replace("\\", "/").split("/")
+    at = [n for n, part in enumerate(parts[:-1]) if part in _VENDORED]
+    return _name(parts[at[-1] + 1].removesuffix(".py")) if at else None
 
 
-def settle_sites(ranked: list[Match], paste: str, stores: Sequence[Store] = ()) -> list[Match]:
+def _name(project: str) -> str:
+    """A project or package name as names compare (``Flash_Attn``, ``flash-attn``: one)."""
+    return re.sub(r"[-_.]+", "", project.rsplit("/", 1)[-1].lower())
+
+
+def _without_vendored(members: list[_Member]) -> list[_Member]:
+    """The members but the copies vendored from the project of another member.
+
+    ``pip/_vendor/urllib3/...`` gives way to a record of ``urllib3/urllib3``; a vendored
+    copy of a project none of the members is stays (another member may be a copy too).
+    """
+    projects = {_name(m.summary.repo) for m in members}
+    return [m for m in members if _vendored(m.summary) not in projects]
+
+
+def _older(a: tuple[float, _Member], b: tuple[float, _Member], facts: Provenance) -> bool:
+    """Whether the history places ``a``'s message before ``b``'s.
+
+    Each message appeared after the revision of its project's window before its first
+    sighting (absent there) and by that sighting. ``a`` comes first when its span opens
+    no later and closes earlier than ``b``'s: ``b`` seen at its window's first revision
+    has a span with no opening (it may be older than the window), so nothing comes
+    before it; both dates must be real revisions of their projects' windows.
+    """
+    (when_a, ma), (when_b, mb) = a, b
+    if not facts.dated(ma.summary.repo, when_a) or not facts.dated(mb.summary.repo, when_b):
+        return False
+    opens_b = facts.absent_before(mb.summary.repo, when_b)
+    if opens_b is None or not when_a < when_b:
+        return False
+    opens_a = facts.absent_before(ma.summary.repo, when_a)
+    return opens_a is None or opens_a <= opens_b
+
+
+def _dependency(left: list[_Member], facts: Provenance) -> _Member | None:
+    """The member of the project every other tied project builds on, if one is.
+
+    An engine raising a transformers message raises transformers' copy of it.
+    """
+    projects = sorted({m.summary.repo for m in left})
+    for repo in projects:
+        if all(facts.depends_on(other, repo) for other in projects if other != repo):
+            return next(m for m in left if m.summary.repo == repo)
+    return None
+
+
+def _by_history(
+    ranked: list[Match], left: list[_Member], stores: Sequence[Store], facts: Provenance
+) -> _Member | None:
+    """The member whose record the history saw before every other project's record existed.
+
+    Compared inside both windows only (:func:`_older`); None when no member was first.
+    """
+    seen = sorted(((_first_seen(ranked, m, stores), m) for m in left), key=lambda pair: pair[0])
+    for first in seen:
+        others = [pair for pair in seen if pair[1].summary.repo != first[1].summary.repo]
+        if all(_older(first, other, facts) for other in others):
+            return first[1]
+    return None
+
+
+def _kin(top: Match, other: Match) -> bool:
+    """Whether ``other`` is ``top``'s message at another site, confident, at any confidence.
+
+    A message copied many times in one project holds a smaller share there than its
+    copy elsewhere: the copies of one text need not tie on confidence.
+    """
+    return (
+        other.confident
+        and other.report is top.report
+        and other.mode == top.mode
+        and other._rank[1:3] == top._rank[1:3]
+        and other._rank[4:5] == top._rank[4:5]
+        and _template(other.summary) == _template(top.summary)
+    )
+
+
+def _best(members: list[_Member], scores: list[int]) -> list[_Member]:
+    """The members the paste's evidence favours most, less copies (deeper, vendored)."""
+    best = max(scores)
+    left = [m for m, score in zip(members, scores, strict=True) if score == best]
+    return _without_vendored(_without_deeper_copies(left))
+
+
+def settle_sites(
+    ranked: list[Match],
+    paste: str,
+    stores: Sequence[Store] = (),
+    facts: Provenance | None = None,
+) -> list[Match]:
     """A report's ranking with its tied top group settled by the whole paste's evidence.
 
     See the module's docstring; the ranking as it was when no records tie at its top.
     ``stores`` are the catalog's parts (a record folded into another part's match is
-    looked up there).
+    looked up there); ``facts`` what the data says of the projects (by default the
+    bundled data's and the installed data packages': :func:`.site_origin.default_provenance`).
     """
     if not ranked or ranked[0].mode == "fuzzy":
         return ranked
     top = ranked[0]
     at = [0, *(n for n, m in enumerate(ranked[1:], 1) if _ties(top, m))]
+    kin = [n for n, m in enumerate(ranked[1:], 1) if n not in at and _kin(top, m)]
     members = [_Member(n, s) for n in at for s in (ranked[n].summary, *ranked[n].alternatives)]
-    if len(members) < 2:
+    extra = [_Member(n, s) for n in kin for s in (ranked[n].summary, *ranked[n].alternatives)]
+    if len(members) + len(extra) < 2:
         return ranked
     lowered, words = _evidence(paste)
     levels = _line_levels(paste, top.report)
     shown: dict[str, int] = {}  # a group folds many records of few files: read each file once
-    for path in {m.summary.file_path for m in members}:
+    for path in {m.summary.file_path for m in (*members, *extra)}:
         shown[path] = 2 * _shown(_path_pairs(path), lowered)
-    scores = [shown[m.summary.file_path] + _class_named(m.summary, words, levels) for m in members]
+    scores = [
+        shown[m.summary.file_path] + _class_named(m.summary, words, levels)
+        for m in (*members, *extra)
+    ]
+    if extra and top.confident:
+        found = _best([*members, *extra], scores)
+        if len({m.summary.repo for m in found}) > 1:
+            facts = facts or default_provenance()  # read once, when projects tie
+            if (origin := _dependency(found, facts)) is not None:
+                return _promote(ranked, origin, stores)
+    scores = scores[: len(members)]
+    if len(members) < 2:
+        return ranked
     best = max(scores)
     if best > 0 and scores.count(best) == 1:
         return _promote(ranked, members[scores.index(best)], stores)
-    left = [m for m, score in zip(members, scores, strict=True) if score == best]
-    left = _without_deeper_copies(left)
+    left = _best(members, scores)
     projects = len({m.summary.repo for m in left})
     if projects > 1:
         if not top.confident:
             return ranked
-        origin = _origin(ranked, left, stores)
+        facts = facts or default_provenance()
+        origin = _dependency(left, facts) or _by_history(ranked, left, stores, facts)
         if origin is not None:
             return _promote(ranked, origin, stores)
         capped = {n: _capped(ranked[n], projects) for n in at}

@@ -1,4 +1,4 @@
-"""errcat.mine.cpp on flashinfer's and DeepEP's check macros: templates, location-free patterns."""
+"""errcat.mine.cpp on the kernel libraries' check macros: templates, location-free patterns."""
 
 from __future__ import annotations
 
@@ -104,6 +104,47 @@ def test_records_take_any_directory_and_line_but_only_their_file() -> None:
     for where in ("/sgl-workspace/DeepEP/csrc/deep_ep.cpp:1025", "deep_ep.cpp:7"):
         assert pattern.fullmatch(f"Failed: Assertion error {where} {condition}")
     assert not pattern.fullmatch(f"Failed: Assertion error /x/csrc/other.cpp:1025 {condition}")
+
+
+DEEPGEMM = r"""
+#define DG_HOST_ASSERT(cond) \
+do { if (not (cond)) { throw DGException("Assertion", __FILE__, __LINE__, #cond); } } while (0)
+#define DG_HOST_UNREACHABLE(reason) (throw DGException("Assertion", __FILE__, __LINE__, reason))
+
+static void fp8_gemm_nt(const int& arch_major, const int& mn) {
+    DG_HOST_ASSERT(mn % 4 == 0 and num_groups == 1);
+    if (arch_major == 9) {
+        sm90_fp8_gemm_1d2d(mn);
+    } else {
+        DG_HOST_UNREACHABLE("Unsupported architecture");
+    }
+    DG_HOST_UNREACHABLE(reason);
+}
+"""
+
+
+def test_deepgemm_sites_print_dgexception_text_and_advise_turning_deepgemm_off() -> None:
+    envelopes, stats = mine_cpp_sources(
+        [("csrc/apis/gemm.hpp", DEEPGEMM)], repo="deepseek-ai/DeepGEMM", sha="c" * 40
+    )
+    assert stats.records == 2  # the unreachable branch with no literal reason says nothing
+    records = {e["record"]["errorMessage"]: e["record"] for e in envelopes}
+    assert set(records) == {
+        "Assertion error ({__DIR__}gemm.hpp:{__LINE__}): mn % 4 == 0 and num_groups == 1",
+        "Assertion error ({__DIR__}gemm.hpp:{__LINE__}): Unsupported architecture",
+    }
+    for envelope in envelopes:
+        validate_envelope(envelope, strict=True)
+    branch = records["Assertion error ({__DIR__}gemm.hpp:{__LINE__}): Unsupported architecture"]
+    assert "errcat:native:kernel-check" in branch["tags"]
+    assert any("SGLANG_ENABLE_JIT_DEEPGEMM=0" in s for s in branch["solutions"])
+    pasted = (
+        "Assertion error (/sgl-kernel/build/_deps/repo-deepgemm-src/csrc/apis/../jit_kernels/"
+        "impls/../../apis/gemm.hpp:56): Unsupported architecture"
+    )
+    assert regex.fullmatch(branch["messagePattern"], pasted)
+    other_file = pasted.replace("gemm.hpp", "attention.hpp")
+    assert not regex.fullmatch(branch["messagePattern"], other_file)
 
 
 _DIR = st.lists(st.from_regex(r"[A-Za-z0-9_.-]{1,12}", fullmatch=True), max_size=5)

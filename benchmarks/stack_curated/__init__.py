@@ -21,7 +21,8 @@ resource quantity Ray's option validators refuse: finer than 0.0001, negative), 
 refusals: no system role, roles that must alternate), ``jinja-undefined`` (Jinja's
 ``UndefinedError``: a chat template reading a variable, key or index the request lacks),
 ``triton-driver`` (Triton's CUDA
-driver errors), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
+driver errors), ``triton-compile`` (Triton's ``CompilationError``: a kernel it could not
+compile), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
 written for another transformers, reads), ``harmony`` (openai-harmony's Rust parser refusing
 gpt-oss output), ``mooncake`` (the RDMA errors Mooncake's transfer engine logs in PD
 disaggregation), ``openai-client`` (the openai client's ``Connection error.``: no answer
@@ -59,6 +60,7 @@ from stack_curated import (
     torch_native,
     torch_runtime,
     transformers_tokenizer,
+    triton_compile,
     triton_driver,
     trl_server,
 )
@@ -123,6 +125,8 @@ def curated(
             out += mooncake.RECORDS
         elif group == "triton-driver":
             out += triton_driver.RECORDS
+        elif group == "triton-compile":
+            out += triton_compile.RECORDS
         elif group == "pydantic-core":
             source = spec["pydanticCore"]
             mirror = mirrors / source["repo"].replace("/", "+") / "repo"

@@ -1,4 +1,4 @@
-"""Ray errors whose text Ray's C++ core writes: the memory monitor's kill and ``ray.get`` timing out.
+"""Ray errors whose text Ray's C++ core writes: the memory monitor's kill, ``ray.get`` and a channel timing out.
 
 ``ray.exceptions.OutOfMemoryError`` and ``GetTimeoutError`` are plain carriers in
 ``python/ray/exceptions.py`` (the first stores the message it is given, the second
@@ -8,12 +8,19 @@ timed out: some object(s) not ready." when ``ray.get(..., timeout=...)`` expires
 The miner reads ``raise`` statements, so neither text reached the distributed
 package. RL frameworks on Ray (verl, OpenRLHF, SimpleVLA-RL) and Ray Data's actor
 pools running vLLM print them, often after their own words, or only the class in an
-issue title.
+issue title. Likewise ``RayChannelTimeoutError`` (a ``RaySystemError``, whose text
+starts ``System error:``): the core worker writes "Timed out waiting for object
+available to read. ObjectID: <id>" when a compiled graph's channel read expires, as
+in vLLM's Ray executor (``--distributed-executor-backend ray``, which compiles its
+steps into one); the compiled graph's own wrapper, which names
+``RAY_CGRAPH_get_timeout``, is mined already.
 
-Read in the ray 2.58.0 wheel (the newest ray the distributed package mines); the
-links point at the classes. Threads learned from (even-numbered, in
-benchmarks/data/study_stack.jsonl): PRIME-RL/SimpleVLA-RL#30, OpenRLHF/OpenRLHF#936,
-vllm-project/vllm#9694.
+Read in the ray 2.58.0 wheel (the newest ray the distributed package mines; the
+channel's text is in ``ray/_raylet.so``); the links point at the classes. Threads
+learned from (even-numbered, in benchmarks/data/study_stack.jsonl):
+PRIME-RL/SimpleVLA-RL#30, OpenRLHF/OpenRLHF#936, vllm-project/vllm#9694,
+pytorch/pytorch#181632 (and the pull request that added the wrapper's hint,
+ray-project/ray#49600).
 
 >>> import regex
 >>> oom = "Task was killed due to the node running low on memory."
@@ -24,8 +31,11 @@ True
 True
 >>> bool(regex.fullmatch(GET_TIMED_OUT.envelope().record.message_pattern, "Get timed out"))
 False
+>>> read = "System error: Timed out waiting for object available to read. ObjectID: 00cc31"
+>>> bool(regex.fullmatch(CHANNEL_READ_TIMED_OUT.envelope().record.message_pattern, read))
+True
 >>> len(RECORDS)
-2
+3
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ from __future__ import annotations
 from stack_curated.ray_errors import PATH, RAY, TAG
 from stack_curated.spec import Curated
 
-__all__ = ["GET_TIMED_OUT", "NODE_LOW_ON_MEMORY", "RECORDS"]
+__all__ = ["CHANNEL_READ_TIMED_OUT", "GET_TIMED_OUT", "NODE_LOW_ON_MEMORY", "RECORDS"]
 
 
 NODE_LOW_ON_MEMORY = Curated(
@@ -123,4 +133,51 @@ GET_TIMED_OUT = Curated(
     ),
 )
 
-RECORDS = (NODE_LOW_ON_MEMORY, GET_TIMED_OUT)
+CHANNEL_READ_TIMED_OUT = Curated(
+    repo=RAY,
+    path=PATH,
+    line=1071,
+    revision=TAG,
+    error_class="ray.exceptions.RayChannelTimeoutError",
+    template="System error: Timed out waiting for object available to read. ObjectID: {object_id}",
+    pattern=r"(?:System error: )?Timed out waiting for object available to read\.(?: ObjectID: (\w+))?",
+    error_type="runtime",
+    documentation="A Ray compiled graph (vLLM's Ray executor runs each engine step as one,"
+    " over tensor- and pipeline-parallel workers) waited for a worker's output longer than"
+    " RAY_CGRAPH_get_timeout seconds (Ray's default is 10; vLLM raises it to 300 unless it"
+    " is set already). Either a step really takes that long (a very large batch or"
+    " prefill, the first step compiling kernels), or a worker is stuck: a collective waiting"
+    " for a rank that died or hangs, a node that stopped, a torch or NCCL release the"
+    " engine was not built against. The compiled graph then raises its own"
+    " RayChannelTimeoutError naming RAY_CGRAPH_get_timeout, with this one as its cause.",
+    solutions=(
+        "If steps are legitimately slow, give them more time: export"
+        " RAY_CGRAPH_get_timeout=1200 before starting the engine (vLLM keeps a value"
+        " already set)",
+        "If a worker hangs, find it: the other workers' logs (NCCL or CUDA errors, a dead"
+        " actor) and ray status; on one node, --distributed-executor-backend mp takes Ray out"
+        " of the path",
+        "Run the torch release the engine pins (pip install 'torch==<the engine's pin>'):"
+        " the same timeout appeared when vLLM's Ray tests ran under a newer torch than its"
+        " pin",
+    ),
+    example_fix="# before\nvllm serve M --tensor-parallel-size 8 --pipeline-parallel-size 2"
+    " --distributed-executor-backend ray\n# after: allow 20 minutes per step\n"
+    "RAY_CGRAPH_get_timeout=1200 vllm serve M --tensor-parallel-size 8"
+    " --pipeline-parallel-size 2 --distributed-executor-backend ray",
+    trigger="A compiled-graph channel read (ray.experimental.channel) expires while the engine"
+    " waits for its workers' output.",
+    tags=(
+        "ray",
+        "timeout",
+        "errcat:base:TimeoutError",
+        "errcat:phrase:RayChannelTimeoutError",
+    ),
+    references=(
+        "https://github.com/pytorch/pytorch/issues/181632",
+        "https://github.com/ray-project/ray/pull/49600",
+        "vllm 0.33.0 vllm/v1/executor/ray_executor.py (RAY_CGRAPH_get_timeout set to 300)",
+    ),
+)
+
+RECORDS = (NODE_LOW_ON_MEMORY, GET_TIMED_OUT, CHANNEL_READ_TIMED_OUT)

@@ -5,7 +5,8 @@ A site is a call of ``TORCH_CHECK`` (and its ``_VALUE``/``_TYPE``/``_INDEX``/
 ``TORCH_INTERNAL_ASSERT`` or ``TORCH_CHECK_EQ`` and its comparison kin; of the
 kernel libraries beside the engines, flashinfer's ``FLASHINFER_CHECK`` and
 ``FLASHINFER_ERROR`` (:mod:`errcat.mine.cpp.kernels` says what they print),
-DeepEP's ``EP_HOST_ASSERT``, ``EP_STATIC_ASSERT`` and ``EPException``, and
+DeepEP's ``EP_HOST_ASSERT``, ``EP_STATIC_ASSERT`` and ``EPException``, DeepGEMM's
+``DG_HOST_ASSERT`` and ``DG_HOST_UNREACHABLE``, and
 ``throw std::runtime_error(...)``. Its
 message is what torch prints: the arguments after the condition concatenated
 (``c10::str``), string literals as they are, any other argument a placeholder

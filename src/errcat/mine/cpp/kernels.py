@@ -15,7 +15,10 @@ message alone. The TensorRT-LLM code flashinfer ships (``csrc/nv_internal``,
 ``[TensorRT-LLM][ERROR] Assertion failed: <info> (<file>:<line>)`` and a stack
 trace: ``TLLM_CHECK_WITH_INFO(cond, info, args...)`` formats ``info`` as printf
 does (each conversion a placeholder named by its argument), ``TLLM_CHECK(cond)``
-prints the condition's own text.
+prints the condition's own text. DeepGEMM (``csrc/utils/exception.hpp``) throws
+``DGException``, whose text is ``<name> error (<file>:<line>): <error>``:
+``DG_HOST_ASSERT(cond)`` names it ``Assertion`` with the condition's text,
+``DG_HOST_UNREACHABLE(reason)`` with the reason (a string literal).
 
 The function, file and line are placeholders (``{__FUNCTION__}``,
 ``{__FILE__}``, ``{__LINE__}``): the path is wherever the builder's tree was
@@ -30,6 +33,11 @@ template would say nothing but the wrapper's words.
 "Error in function '{__FUNCTION__}' at {__FILE__}:{__LINE__}: needs SM {sm}"
 >>> kernel_site("kernel:ep-assert", "RuntimeError", ["n <= cap"], frozenset())[1]
 "Failed: Assertion error {__FILE__}:{__LINE__} 'n <= cap'"
+>>> kernel_site("kernel:dg-assert", "RuntimeError", ["mn % 4 == 0"], frozenset())[1]
+'Assertion error ({__FILE__}:{__LINE__}): mn % 4 == 0'
+>>> reason = ['"Unsupported architecture"']
+>>> kernel_site("kernel:dg-unreachable", "RuntimeError", reason, frozenset())[1]
+'Assertion error ({__FILE__}:{__LINE__}): Unsupported architecture'
 >>> args = ["n <= 256", '"Only %d experts, got %d"', "256", "n"]
 >>> kernel_site("kernel:tllm-info", "RuntimeError", args, frozenset())[1]
 '[TensorRT-LLM][ERROR] Assertion failed: Only {256} experts, got {n} ({__FILE__}:{__LINE__})'
@@ -55,6 +63,8 @@ KERNEL_MACROS: dict[str, tuple[str, str]] = {
     "std::runtime_error": ("kernel:throw", "RuntimeError"),
     "TLLM_CHECK_WITH_INFO": ("kernel:tllm-info", "RuntimeError"),
     "TLLM_CHECK": ("kernel:tllm-check", "RuntimeError"),
+    "DG_HOST_ASSERT": ("kernel:dg-assert", "RuntimeError"),
+    "DG_HOST_UNREACHABLE": ("kernel:dg-unreachable", "RuntimeError"),
 }
 
 #: The placeholders of where a check sits, as the compiler fills them in.
@@ -63,6 +73,7 @@ LOCATION = ("{__FUNCTION__}", "{__FILE__}", "{__LINE__}")
 _FLASHINFER = "Error in function '{__FUNCTION__}' at {__FILE__}:{__LINE__}: "
 _DEEPEP = "Failed: {name} error {__FILE__}:{__LINE__} '{error}'"
 _TLLM = "[TensorRT-LLM][ERROR] Assertion failed: {info} ({__FILE__}:{__LINE__})"
+_DEEPGEMM = "Assertion error ({__FILE__}:{__LINE__}): "
 #: One printf conversion (``%d``, ``%5.2f``, ``%zu``, ``%s``) or a literal ``%%``.
 _PRINTF = re.compile(
     r"%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGaAcsp])"
@@ -95,7 +106,7 @@ def printf_template(fmt: str, arguments: list[str]) -> str:
 def kernel_site(
     form: str, error_class: str, arguments: list[str], params: frozenset[str]
 ) -> tuple[str, str, str] | None:
-    """(error class, template, condition) of one flashinfer or DeepEP call, or None."""
+    """(error class, template, condition) of one kernel library's call, or None."""
     if not arguments or not arguments[0]:
         return None
     if form == "kernel:fi-check":
@@ -112,6 +123,13 @@ def kernel_site(
             _DEEPEP.replace("{name}", "Assertion").replace("{error}", cond),
             arguments[0],
         )
+    if form == "kernel:dg-assert":
+        return error_class, _DEEPGEMM + condition_text(arguments[0], params), arguments[0]
+    if form == "kernel:dg-unreachable":
+        reason = literal_pieces(arguments[0], params) if len(arguments) == 1 else None
+        if reason is None or not _own_words(reason):
+            return None
+        return error_class, _DEEPGEMM + reason, ""
     if form == "kernel:tllm-check":
         cond = condition_text(arguments[0], params)
         return error_class, _TLLM.replace("{info}", cond), arguments[0]

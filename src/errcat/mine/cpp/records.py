@@ -77,6 +77,17 @@ PROJECT_ADVICE: dict[str, tuple[str, str, str]] = {
         "deepseek-ai/DeepEP\n# after\npip install git+https://github.com/deepseek-ai/DeepEP"
         "@9af0e0d0e74f3577af1979c9b9e1ac2cad0104ee",
     ),
+    "deepseek-ai/DeepGEMM": (
+        "DeepGEMM's FP8 GEMM and attention kernels (JIT-compiled at first use)",
+        "Install the DeepGEMM build the engine pins: sglang pins the sgl-deep-gemm wheel"
+        " (pip install 'sgl-deep-gemm==0.1.4.post1' for the sglang that requires it), vllm"
+        " builds DeepGEMM at a fixed commit with its tools/install_deepgemm.sh"
+        " (DEEPGEMM_GIT_REF=891d57b4db10): a DeepGEMM from another commit asserts on the"
+        " layouts and architectures the engine passes it",
+        "# before: DeepGEMM built from its main branch\npip install git+https://github.com/"
+        "deepseek-ai/DeepGEMM\n# after (vllm)\nbash tools/install_deepgemm.sh --ref"
+        " 891d57b4db1071624b5c8fa0d1e51cb317fa709f",
+    ),
 }
 
 #: What to try when a check's condition is known, per repository ("" for the rest).
@@ -90,10 +101,21 @@ _CONDITION_ADVICE = {
     "deepseek-ai/DeepEP": "The check requires {cond}, an internal condition of DeepEP's"
     " buffers: with sglang, try --deepep-mode normal, or serve without DeepEP"
     " (--moe-a2a-backend none) to confirm it is DeepEP's, and report the shapes",
+    "deepseek-ai/DeepGEMM": "The check requires {cond}: if it names a GPU architecture,"
+    " a scaling-factor layout or a shape DeepGEMM does not support, serve without DeepGEMM"
+    " (sglang: SGLANG_ENABLE_JIT_DEEPGEMM=0; vllm: VLLM_USE_DEEP_GEMM=0), which falls back"
+    " to the engine's Triton or CUTLASS FP8 kernels",
+}
+
+#: What to try when a site states no condition (a branch DeepGEMM should not reach), per repository.
+_BRANCH_ADVICE = {
+    "deepseek-ai/DeepGEMM": "DeepGEMM has no kernel for this GPU architecture or input:"
+    " serve without DeepGEMM (sglang: SGLANG_ENABLE_JIT_DEEPGEMM=0; vllm:"
+    " VLLM_USE_DEEP_GEMM=0), which falls back to the engine's Triton or CUTLASS FP8 kernels",
 }
 
 #: Tags of a site by its macro: torch's check family, or a kernel library's own.
-_KERNEL_LIBRARIES = {"flashinfer-ai/flashinfer", "deepseek-ai/DeepEP"}
+_KERNEL_LIBRARIES = {"flashinfer-ai/flashinfer", "deepseek-ai/DeepEP", "deepseek-ai/DeepGEMM"}
 #: The groups of where a check sits: the directories before a known file name, a
 #: whole path (a macro's use site), a line.
 _GROUPS = {"{__DIR__}": r"(\S*?)", "{__FILE__}": r"(\S+?)", "{__LINE__}": r"(\d+)"}
@@ -212,6 +234,8 @@ def site_envelope(
         solutions.append(
             _CONDITION_ADVICE.get(repo, _CONDITION_ADVICE[""]).format(cond=site.condition)
         )
+    elif repo in _BRANCH_ADVICE:
+        solutions.append(_BRANCH_ADVICE[repo])
     solutions.append(_REPORT + f" (https://github.com/{repo}/issues)")
     family = "kernel-check" if repo in _KERNEL_LIBRARIES else "torch-check"
     tags = [

@@ -264,11 +264,18 @@ def _vendored(summary: RecordSummary) -> str | None:
     'pynvml'
     >>> _vendored(RecordSummary("i", "", "E", "pkg/vendors.py", 1, "r", "m", ()))
     """
-    parts = summary.file_path.replace("\\", "/").split("/")
+    return _vendored_from(summary.file_path)
+
+
+@functools.lru_cache(maxsize=4096)
+def _vendored_from(file_path: str) -> str | None:
+    """:func:`_vendored` of a file path (a tied group folds hundreds of records of few files)."""
+    parts = file_path.replace("\\", "/").split("/")
     at = [n for n, part in enumerate(parts[:-1]) if part in _VENDORED]
     return _name(parts[at[-1] + 1].removesuffix(".py")) if at else None
 
 
+@functools.lru_cache(maxsize=4096)
 def _name(project: str) -> str:
     """A project or package name as names compare (``Flash_Attn``, ``flash-attn``: one)."""
     return re.sub(r"[-_.]+", "", project.rsplit("/", 1)[-1].lower())

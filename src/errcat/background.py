@@ -9,7 +9,8 @@ the model keeps two tables, compressed in ``_background.json.gz``:
 * **words**: in how many message templates each word occurs (words seen in
   fewer than three templates are left out: they count as rare);
 * **shapes**: for each message shape (its literal words in order, placeholders
-  as ``{}``) raised by two or more projects, how many projects raise it;
+  as ``{}``) raised at two or more places, at how many places (files, each
+  project counting at most five) it is raised;
 * **builtin**: the wording of messages that CPython's C code raised while the
   standard library's test suite ran (quoted values and numbers left out). A
   pure-Python record whose wording is one of these (``_pyio``, ``_pydecimal``
@@ -197,7 +198,11 @@ def _projects(fragments: tuple[str, ...]) -> int:
 
 
 def projects(fragments: Sequence[str]) -> int:
-    """How many projects of the background raise this shape (1 when it is not common)."""
+    """At how many places (files, at most five per project) the background raises this shape.
+
+    1 when the shape is not common (the name is older than the count: the model
+    counts files, so one project raising a shape in three files counts three).
+    """
     return _projects(tuple(fragments))
 
 

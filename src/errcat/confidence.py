@@ -193,9 +193,10 @@ class TextEvidence:
     message outside the match (a wrapper's text, an appended clause);
     ``placeholders`` how many values the pattern captured; ``information``
     the bits of evidence in the literal words
-    (:func:`errcat.background.information`); ``background`` how many projects
-    raise the same shape; ``catalog_rarity`` in how many patterns of the loaded
-    catalog the rarest word occurs; ``records`` how many records share the
+    (:func:`errcat.background.information`); ``background`` at how many places
+    (files, at most five per project) the background raises the same shape;
+    ``catalog_rarity`` in how many patterns of the loaded catalog the rarest
+    word occurs; ``records`` how many records share the
     pattern; ``present`` the share of the pattern's literal text present (below
     1 only for truncated and drifted messages); ``builtin`` whether CPython's C
     code raises the same wording (:func:`errcat.background.raised_by_builtins`);

@@ -1,7 +1,7 @@
 """Shape checks for the hand-labelled benchmark sets in benchmarks/data/.
 
 stack_census.jsonl (issue 26), holdout_pastes.jsonl (issue 27), real_fixes.jsonl
-(issue 30) and fresh_pastes.jsonl (issue 27, rounds 3 to 13) are hand-labelled;
+(issue 30) and fresh_pastes.jsonl (issue 27, rounds 3 to 14) are hand-labelled;
 benchmarks/data/README.md describes them. These tests
 fail on a malformed line: a missing or unknown field, an unknown group or native kind,
 a duplicate id, a split that does not follow the hash rule, an even-numbered thread,
@@ -103,9 +103,9 @@ HOLDOUT_FIELDS = {"id", "url", "repo", "version", "text", "expect", "split"}
 #: A fresh paste also says what it is about and in what form it was pasted.
 FRESH_FIELDS = HOLDOUT_FIELDS | {"topic", "form"}
 #: Census lines added in a later sampling round carry the round's number.
-CENSUS_ROUNDS = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
+CENSUS_ROUNDS = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}
 #: Fresh pastes carry a round only from round 4 on (round 3's lines have none).
-FRESH_ROUNDS = {4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
+FRESH_ROUNDS = {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}
 FIX_FIELDS = HOLDOUT_FIELDS | {"fix", "levers", "lever_kind", "fix_url"}
 LABEL_KEYS = {
     "file_path",
@@ -375,10 +375,11 @@ def test_the_checks_reject_malformed_lines() -> None:
             {**holdout, "expect": {"answerable": False}},
             "why",
         ),
-        (check_census_record, {**census, "round": 14}, "round"),
+        (check_census_record, {**census, "round": 15}, "round"),
         (check_fresh_record, {k: v for k, v in fresh.items() if k != "form"}, "fields"),
         (check_fresh_record, {**fresh, "topic": ""}, "topic"),
         (check_fresh_record, {**fresh, "round": 3}, "round"),
+        (check_fresh_record, {**fresh, "round": 15}, "round"),
         (
             check_fresh_record,
             {**fresh, "expect": {**fresh["expect"], "file_path": "torch/nn/functional.py"}},

@@ -247,6 +247,8 @@ class _RawSite:
     caller_class: bool = False
     #: A log call that prints a traceback after its line (``logger.exception``).
     traceback: bool = False
+    #: The HTTP status of an error body the site builds (:mod:`errcat.mine.responses`).
+    status: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ def _mine(tmp_path: Path, source: str) -> tuple[ErrorRecord, ...]:
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    lead=st.lists(words, min_size=2, max_size=5).map(" ".join),
+    lead=st.lists(words, min_size=3, max_size=5).map(" ".join),
     tail=st.lists(words, min_size=0, max_size=2).map(" ".join),
     form=st.sampled_from(
         [
@@ -87,6 +87,8 @@ def test_an_error_body_is_mined_with_its_type_and_status_and_its_pattern_reads_t
         "return ErrorResponse(type='ZqError', code=400)",  # no message
         "return self.create_error_response(*parts)",  # what it passes is not known
         "return lambda: create_error_response('Zq model is gone')",  # not built here
+        "return self.create_error_response('Zqunknown zqerror')",  # two words: any text's
+        "return self.create_error_response(f'Zqfailed: {e}')",
     ],
 )
 def test_calls_that_build_no_known_body_are_not_sites(tmp_path: Path, statement: str) -> None:

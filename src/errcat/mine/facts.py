@@ -37,6 +37,7 @@ TOO_MANY = "too many message variants"
 NO_ROUND_TRIP = "template does not round-trip"
 READS_AS_EXCEPTION = "logged message reads as an exception line"
 LOGGED_AND_RAISED = "logged message the same function raises"
+FEW_WORDS = "error body says too few words of its own"
 
 
 _CONTROL_FLOW = frozenset(

@@ -16,6 +16,7 @@ from errcat.mine.facts import (
     _KNOWN_ALIASES,
     CONTROL_FLOW,
     DYNAMIC_CLASS,
+    FEW_WORDS,
     IMPORTED,
     NO_MESSAGE,
     NO_ROUND_TRIP,
@@ -33,6 +34,7 @@ from errcat.mine.facts import (
 )
 from errcat.mine.logged import reads_whole
 from errcat.mine.messages import _arg_message, _bind, _bind_arg, _builtin_message, _substitute
+from errcat.mine.responses import says_enough
 from errcat.mine.templates import (
     BASE_STR,
     _Alts,
@@ -374,6 +376,9 @@ def _site_texts(
                 continue
             if site.cls.kind in ("logged", "response") and not reads_whole(text):
                 failed = READS_AS_EXCEPTION
+                continue
+            if site.cls.kind == "response" and not says_enough(text):
+                failed = FEW_WORDS
                 continue
             if (cls_name, text) not in texts:
                 texts.append((cls_name, text))

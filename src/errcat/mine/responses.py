@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Final
 
-__all__ = ["UNKNOWN_TYPE", "Response", "response_call", "response_calls"]
+__all__ = ["UNKNOWN_TYPE", "Response", "response_call", "response_calls", "says_enough"]
 
 #: The callee names that build an error body from a message (``_create_error_response``).
 _BUILDERS: Final = frozenset({"create_error_response"})
@@ -50,6 +50,12 @@ DEFAULT_STATUS: Final = 400
 UNKNOWN_TYPE: Final = "ErrorResponse"
 #: A status written as a constant name: ``HTTP_404_NOT_FOUND`` (starlette, fastapi).
 _STATUS_NAME: Final = re.compile(r"HTTP_([1-5]\d\d)(?:_|$)")
+#: The fewest words of its own a body's message needs to be a record.
+MIN_WORDS: Final = 3
+#: A word of a message's literal text (a placeholder's name is not one).
+_WORD: Final = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
+#: A placeholder of a template.
+_PLACEHOLDER: Final = re.compile(r"\{[^{}]*\}")
 #: The positional places of a builder's arguments (after the message).
 _TYPE_AT: Final = 1
 _STATUS_AT: Final = 2
@@ -180,3 +186,18 @@ def response_calls(value: ast.expr) -> list[tuple[ast.Call, Response]]:
             continue
         todo.extend(ast.iter_child_nodes(node))
     return found
+
+
+def says_enough(template: str) -> bool:
+    """Whether a body's message holds :data:`MIN_WORDS` words of its own, placeholders aside.
+
+    A server answers many requests with a word or two (``Unknown error``, ``Client
+    disconnected``): text that a longer error line holds (``CUDA error: unknown
+    error``), whose record would answer it in the place of that line's own.
+
+    >>> says_enough("Unknown error"), says_enough("Unknown error: {e}")
+    (False, False)
+    >>> says_enough("The model `{model_name}` does not exist.")
+    True
+    """
+    return len(_WORD.findall(_PLACEHOLDER.sub(" ", template))) >= MIN_WORDS

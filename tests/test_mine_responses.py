@@ -11,21 +11,13 @@ from hypothesis import strategies as st
 
 import errcat
 from errcat.catalog import Catalog
-from errcat.mine import mine_paths
-from errcat.models import ErrorRecord
 from errcat.tags import LOGGED_TAG, RESPONSE_TAG, WRAPPER_TAG
+from test_mine_logged import _mine  # one module mined as a package of its own
 
 words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8).map(
     lambda w: "zq" + w
 )
 values = st.sampled_from(["48173", "qwen", "None", "3.25", "[1, 2]"])
-
-
-def _mine(tmp_path: Path, source: str) -> tuple[ErrorRecord, ...]:
-    root = tmp_path / "pkg"
-    root.mkdir(exist_ok=True)
-    (root / "mod.py").write_text(source)
-    return mine_paths([root], repo="o/pkg", sha="0" * 40, path_prefix="pkg").records
 
 
 @settings(

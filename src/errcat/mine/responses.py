@@ -62,6 +62,27 @@ _STATUS_AT: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
+class _Signature:
+    """Where a call that builds a body passes its message, type and status, and their defaults."""
+
+    message_at: int | None
+    type_field: str
+    type_at: int | None
+    type_default: str
+    status_field: str
+    status_at: int | None
+    status_default: int | None
+
+
+#: ``create_error_response(message, err_type="BadRequestError", status_code=400)``.
+_BUILDER: Final = _Signature(
+    0, "err_type", _TYPE_AT, DEFAULT_TYPE, "status_code", _STATUS_AT, DEFAULT_STATUS
+)
+#: ``ErrorResponse(message=..., type=..., code=...)``: keywords only, nothing by default.
+_MODEL: Final = _Signature(None, "type", None, UNKNOWN_TYPE, "code", None, None)
+
+
+@dataclass(frozen=True, slots=True)
 class Response:
     """An error body a call builds: its message expression, its type and HTTP status."""
 
@@ -143,25 +164,19 @@ def response_call(call: ast.Call) -> Response | None:
     name = _callee(call.func)
     if name is None or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    if name.lstrip("_") in _BUILDERS:
-        message = _argument(call, "message", 0)
-        if message is None:
-            return None
-        return Response(
-            message,
-            _type(_argument(call, "err_type", _TYPE_AT), DEFAULT_TYPE),
-            _status(_argument(call, "status_code", _STATUS_AT), DEFAULT_STATUS),
-        )
-    if name in _MODELS:
-        message = _argument(call, "message", None)
-        if message is None:
-            return None
-        return Response(
-            message,
-            _type(_argument(call, "type", None), UNKNOWN_TYPE),
-            _status(_argument(call, "code", None), None),
-        )
-    return None
+    signature = _BUILDER if name.lstrip("_") in _BUILDERS else _MODEL if name in _MODELS else None
+    if signature is None:
+        return None
+    message = _argument(call, "message", signature.message_at)
+    if message is None:
+        return None
+    return Response(
+        message,
+        _type(_argument(call, signature.type_field, signature.type_at), signature.type_default),
+        _status(
+            _argument(call, signature.status_field, signature.status_at), signature.status_default
+        ),
+    )
 
 
 def response_calls(value: ast.expr) -> list[tuple[ast.Call, Response]]:

@@ -40,7 +40,7 @@ from errcat.evidence import package_of
 from errcat.markup import Flavor, Style, clip, fold, markdown_length
 from errcat.markup import style as style_of
 from errcat.slots import GENERIC_SLOT, slot
-from errcat.tags import LOGGED_TAG
+from errcat.tags import LOGGED_TAG, RESPONSE_TAG
 from errcat.view import shown_message
 
 if TYPE_CHECKING:
@@ -379,7 +379,13 @@ class Advice:
 
     @property
     def _verb(self) -> str:
-        """``raised``, or ``logged`` for a log call's record (tag ``errcat:logged``)."""
+        """How the record's site reports its error: ``raised``, ``logged`` or ``returned``.
+
+        ``logged`` for a log call's record (tag ``errcat:logged``), ``returned`` for an
+        HTTP error body's (tag ``errcat:response``).
+        """
+        if RESPONSE_TAG in self.record.tags:
+            return "returned"
         return "logged" if LOGGED_TAG in self.record.tags else "raised"
 
     def to_text(self) -> str:

@@ -23,6 +23,7 @@ __all__ = [
     "GENERATED_TAG",
     "IMPORT_SYSTEM_TAGS",
     "PHRASE_TAG_PREFIX",
+    "RESPONSE_TAG",
     "SCOPE_TAG_PREFIX",
     "WAS_TAG_PREFIX",
     "WRAPPER_TAG",
@@ -79,6 +80,11 @@ WRAPPER_TAG = "errcat:wrapper"
 #: class is the level (see :mod:`errcat.mine.logged`); a paste shows it as a log line,
 #: with no traceback of its own.
 LOGGED_TAG = "errcat:logged"
+#: The tag of a mined record for an HTTP error body a server returns, not raises
+#: (``return self.create_error_response("...")``): its class is the body's ``type``,
+#: its ``httpStatus`` the status the body carries (see :mod:`errcat.mine.responses`);
+#: a paste shows it as the body a client printed (``Error code: 400 - {...}``).
+RESPONSE_TAG = "errcat:response"
 #: The tag of a curated record for a family of errors the Python interpreter raises
 #: in a project's code, with no raise statement of its own (``KeyError:
 #: 'model.layers.3.mlp.experts.w2_weight_scale_inv'`` at ``params_dict[name]`` in any

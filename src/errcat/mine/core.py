@@ -316,6 +316,8 @@ def _file_entries(
                     written,
                     site.caller_class,
                     site.cls.kind == "logged",
+                    site.cls.kind == "response",
+                    site.status,
                 )
             )
     _drop_logged_raises(entries, first, skipped)

@@ -37,6 +37,7 @@ TOO_MANY = "too many message variants"
 NO_ROUND_TRIP = "template does not round-trip"
 READS_AS_EXCEPTION = "logged message reads as an exception line"
 LOGGED_AND_RAISED = "logged message the same function raises"
+FEW_WORDS = "error body says too few words of its own"
 
 
 _CONTROL_FLOW = frozenset(
@@ -247,6 +248,8 @@ class _RawSite:
     caller_class: bool = False
     #: A log call that prints a traceback after its line (``logger.exception``).
     traceback: bool = False
+    #: The HTTP status of an error body the site builds (:mod:`errcat.mine.responses`).
+    status: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

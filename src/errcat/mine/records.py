@@ -20,7 +20,7 @@ from errcat.models import ErrorRecord, RecordEnvelope
 from errcat.patterns import template_to_pattern
 from errcat.slugs import slugify
 from errcat.store import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FUNCTION_TAG_PREFIX
-from errcat.tags import LOGGED_TAG, WRAPPER_TAG
+from errcat.tags import LOGGED_TAG, RESPONSE_TAG, WRAPPER_TAG
 from errcat.view import source_line
 
 #: Lines of context on each side of the raise in ``sourceCode`` (37 lines in all).
@@ -91,6 +91,10 @@ class _Entry:
     caller_class: bool = False
     #: A log call's (:mod:`errcat.mine.logged`): ``error_class`` is its level.
     logged: bool = False
+    #: An HTTP error body's (:mod:`errcat.mine.responses`): ``error_class`` is its type.
+    response: bool = False
+    #: The HTTP status an error body carries, when the code writes it.
+    status: int | None = None
 
 
 def _now() -> datetime:
@@ -191,7 +195,7 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
         message_pattern=template_to_pattern(entry.template),
         error_type=guess_error_type(entry.base),
         error_class=entry.error_class,
-        http_status=None,
+        http_status=entry.status,
         severity="warning" if is_warning else "error",
         file_path=entry.file_path,
         line_number=entry.line,
@@ -215,7 +219,12 @@ def _draft(entry: _Entry, rid: str, repo: str, sha: str, when: datetime) -> Reco
             *_function_tag(entry.qualname),
             *((CALLER_CLASS_TAG,) if entry.caller_class else ()),
             *((LOGGED_TAG,) if logged else ()),
-            *((WRAPPER_TAG,) if logged and reports_an_error(entry.template) else ()),
+            *((RESPONSE_TAG,) if entry.response else ()),
+            *(
+                (WRAPPER_TAG,)
+                if (logged or entry.response) and reports_an_error(entry.template)
+                else ()
+            ),
         ),
         background_tag=None,
         analyzed_sha=sha,

@@ -16,6 +16,7 @@ from errcat.mine.facts import (
     _KNOWN_ALIASES,
     CONTROL_FLOW,
     DYNAMIC_CLASS,
+    FEW_WORDS,
     IMPORTED,
     NO_MESSAGE,
     NO_ROUND_TRIP,
@@ -33,6 +34,7 @@ from errcat.mine.facts import (
 )
 from errcat.mine.logged import reads_whole
 from errcat.mine.messages import _arg_message, _bind, _bind_arg, _builtin_message, _substitute
+from errcat.mine.responses import says_enough
 from errcat.mine.templates import (
     BASE_STR,
     _Alts,
@@ -151,7 +153,8 @@ class _Resolver:
         if site.is_assert:
             alts, reason = _arg_message(site.args[0])
             return ([("AssertionError", alts)] if reason is None else []), reason
-        if site.cls.kind == "logged":  # logger.warning(...): the level stands for the class
+        if site.cls.kind in ("logged", "response"):
+            # logger.warning(...): the level stands for the class; an error body: its type
             alts, reason = _arg_message(site.args[0])
             return ([(site.cls.name, alts)] if reason is None else []), reason
         if site.cls.kind != "factory":
@@ -302,6 +305,8 @@ def _known_class(resolver: _Resolver, site: _RawSite, cls_name: str) -> bool:
     a name nobody resolved, such as a factory method's ``self._src.parse_error``
     or ``case.failureException``.
     """
+    if site.cls.kind == "response":
+        return False  # an error body's type is a word the body shows, not a class
     return site.cls.kind == "builtin" or resolver.builtin_base(cls_name) is not None
 
 
@@ -369,8 +374,11 @@ def _site_texts(
             if not _round_trips(template, text):
                 failed = NO_ROUND_TRIP
                 continue
-            if site.cls.kind == "logged" and not reads_whole(text):
+            if site.cls.kind in ("logged", "response") and not reads_whole(text):
                 failed = READS_AS_EXCEPTION
+                continue
+            if site.cls.kind == "response" and not says_enough(text):
+                failed = FEW_WORDS
                 continue
             if (cls_name, text) not in texts:
                 texts.append((cls_name, text))

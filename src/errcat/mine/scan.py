@@ -41,6 +41,7 @@ from errcat.mine.names import _is_exception_name
 from errcat.mine.options import collect_options
 from errcat.mine.raisers import _Helper, helper_argument, raising_helpers
 from errcat.mine.records import SNIPPET_RADIUS
+from errcat.mine.responses import response_calls
 from errcat.mine.templates import _Field
 from errcat.mine.values import collect_values
 from errcat.mine.walk import _Walker, severity
@@ -470,6 +471,20 @@ class _Scanner(_Walker):
             cls, built = found
             c = self._call_args(built, env)
             self._site(node, cls, args=c.args, kwargs=c.kwargs, starred=c.starred)
+
+    def _responses(self, node: ast.stmt, value: ast.expr, env: _Env) -> None:
+        """``return self.create_error_response("...")``: an error body, a site at its line.
+
+        Its class is the body's type, its status the one the body carries
+        (:mod:`errcat.mine.responses`).
+        """
+        for _call, response in response_calls(value):
+            self._site(
+                node,
+                _ClassRef(response.error_type, "response"),
+                args=(self._arg(response.message, env),),
+                status=response.status,
+            )
 
     def _assert(self, node: ast.Assert, env: _Env) -> None:
         cls = _ClassRef("AssertionError", "builtin")

@@ -195,6 +195,9 @@ class _Walker(_ModuleNames):
     def _helper_call(self, node: ast.Expr, call: ast.Call, env: _Env) -> None:
         """Note a call statement that may raise the exception it builds (see the subclass)."""
 
+    def _responses(self, node: ast.stmt, value: ast.expr, env: _Env) -> None:
+        """Note the HTTP error bodies a statement's value builds (see the subclass)."""
+
     def _self_assign(self, attr: str, value: ast.expr) -> None:
         """Note ``self.attr = value`` in a method (see the subclass)."""
 
@@ -256,10 +259,12 @@ class _Walker(_ModuleNames):
             env.forget(node.name)
             return env, False
         if isinstance(node, ast.Assign):
+            self._responses(node, node.value, env)
             self._assign(node.targets, node.value, env)
             return env, False
         if isinstance(node, ast.AnnAssign):
             if node.value is not None:
+                self._responses(node, node.value, env)
                 self._assign([node.target], node.value, env)
             return env, False
         if isinstance(node, ast.AugAssign):
@@ -272,6 +277,8 @@ class _Walker(_ModuleNames):
             self._assert(node, env)
             return env, False
         if isinstance(node, ast.Return):
+            if node.value is not None:
+                self._responses(node, node.value, env)
             if self._capture is not None and self._capture.kind == "str" and node.value:
                 _capture_return(self, self._capture, node.value, env)
             if self._returns is not None and node.value is not None:
@@ -282,6 +289,7 @@ class _Walker(_ModuleNames):
         if isinstance(node, ast.Expr):
             if self._capture is not None and self._capture.kind == "init":
                 _capture_super_init(self, self._capture, node.value, env)
+            self._responses(node, node.value, env)
             if isinstance(node.value, ast.Call):
                 self._helper_call(node, node.value, env)
             return env, False

@@ -282,6 +282,62 @@ _PIP_OS_FIX = (
     " --no-cache-dir vllm"
 )
 
+
+#: pip's resolver refusal: the header pip logs, then the error it raises (factory.py).
+_RESOLUTION = (
+    (
+        PIP_CANNOT_INSTALL_LINE,
+        "pip",
+        "Cannot install {info} because these package versions have conflicting dependencies.",
+        r"(?:ERROR: )?Cannot install (.+?) because these package versions have"
+        r" conflicting dependencies\.?",
+    ),
+    (
+        PIP_RESOLUTION_IMPOSSIBLE_LINE,
+        "pip._internal.exceptions.DistributionNotFound",
+        "ResolutionImpossible: for help visit"
+        " https://pip.pypa.io/en/latest/topics/dependency-resolution/"
+        "#dealing-with-dependency-conflicts",
+        r"(?:ERROR: )?ResolutionImpossible: for help visit \S+",
+    ),
+)
+_RESOLVE = (
+    _RESOLVE_DOC,
+    _RESOLVE_SOLUTIONS,
+    _RESOLVE_FIX,
+    "https://pip.pypa.io/en/latest/topics/dependency-resolution/",
+)
+
+
+def _pip(
+    kind: str,
+    path: str,
+    line: int,
+    error_class: str,
+    *,
+    template: str,
+    pattern: str,
+    advice: tuple[str, tuple[str, ...], str, str],
+) -> Spec:
+    """A record of pip 26.2.1's own line (advice: documentation, solutions, fix, reference)."""
+    documentation, solutions, example_fix, reference = advice
+    return Spec(
+        kind=kind,
+        repo="pypa/pip",
+        path=path,
+        line=line,
+        sha=PIP_SHA,
+        error_class=error_class,
+        tags=("errcat:tool:pip", "install"),
+        template=template,
+        pattern=pattern,
+        documentation=documentation,
+        solutions=solutions,
+        example_fix=example_fix,
+        references=(reference,),
+    )
+
+
 RECORDS: tuple[Spec, ...] = (
     Spec(
         kind="tool-ninja-build",
@@ -382,72 +438,46 @@ RECORDS: tuple[Spec, ...] = (
         ),
         phrases=("no space left on device",),
     ),
-    Spec(
-        kind="tool-pip-os-error",
-        repo="pypa/pip",
-        path="src/pip/_internal/commands/install.py",
-        line=PIP_OS_ERROR_LINE,
-        sha=PIP_SHA,
-        error_class="pip",
-        tags=("errcat:tool:pip", "install"),
+    _pip(
+        "tool-pip-os-error",
+        "src/pip/_internal/commands/install.py",
+        PIP_OS_ERROR_LINE,
+        "pip",
         # pip appends ": <the error>" (or "." with --verbose) to these words.
         template="Could not install packages due to an OSError",
         pattern=r"(?:ERROR: )?Could not install packages due to an (?:OSError|EnvironmentError)"
         r"(?:: .+?|\.)?",
-        documentation=_PIP_OS_DOC,
-        solutions=_PIP_OS_SOLUTIONS,
-        example_fix=_PIP_OS_FIX,
-        references=("https://pip.pypa.io/en/stable/topics/caching/",),
+        advice=(
+            _PIP_OS_DOC,
+            _PIP_OS_SOLUTIONS,
+            _PIP_OS_FIX,
+            "https://pip.pypa.io/en/stable/topics/caching/",
+        ),
     ),
-    Spec(
-        kind="tool-pip-resolution",
-        repo="pypa/pip",
-        path=PIP_FACTORY,
-        line=PIP_CANNOT_INSTALL_LINE,
-        sha=PIP_SHA,
-        error_class="pip",
-        tags=("errcat:tool:pip", "install"),
-        template="Cannot install {info} because these package versions have conflicting"
-        " dependencies.",
-        pattern=r"(?:ERROR: )?Cannot install (.+?) because these package versions have"
-        r" conflicting dependencies\.?",
-        documentation=_RESOLVE_DOC,
-        solutions=_RESOLVE_SOLUTIONS,
-        example_fix=_RESOLVE_FIX,
-        references=("https://pip.pypa.io/en/latest/topics/dependency-resolution/",),
+    *(
+        _pip(
+            "tool-pip-resolution",
+            PIP_FACTORY,
+            line,
+            error_class,
+            template=template,
+            pattern=pattern,
+            advice=_RESOLVE,
+        )
+        for line, error_class, template, pattern in _RESOLUTION
     ),
-    Spec(
-        kind="tool-pip-resolution",
-        repo="pypa/pip",
-        path=PIP_FACTORY,
-        line=PIP_RESOLUTION_IMPOSSIBLE_LINE,
-        sha=PIP_SHA,
-        error_class="pip._internal.exceptions.DistributionNotFound",
-        tags=("errcat:tool:pip", "install"),
-        template="ResolutionImpossible: for help visit"
-        " https://pip.pypa.io/en/latest/topics/dependency-resolution/"
-        "#dealing-with-dependency-conflicts",
-        pattern=r"(?:ERROR: )?ResolutionImpossible: for help visit \S+",
-        documentation=_RESOLVE_DOC,
-        solutions=_RESOLVE_SOLUTIONS,
-        example_fix=_RESOLVE_FIX,
-        references=("https://pip.pypa.io/en/latest/topics/dependency-resolution/",),
-    ),
-    Spec(
-        kind="tool-pip-unsupported-wheel",
-        repo="pypa/pip",
-        path=PIP_FACTORY,
-        line=PIP_UNSUPPORTED_WHEEL_LINE,
-        sha=PIP_SHA,
-        error_class="pip._internal.exceptions.UnsupportedWheel",
-        tags=("errcat:tool:pip", "install"),
+    _pip(
+        "tool-pip-unsupported-wheel",
+        PIP_FACTORY,
+        PIP_UNSUPPORTED_WHEEL_LINE,
+        "pip._internal.exceptions.UnsupportedWheel",
         # pip prints the wheel's file name: {wheel} is the part before ".whl".
         template="{wheel}.whl is not a supported wheel on this platform.",
         pattern=r"(?:ERROR: )?(\S+)\.whl is not a supported wheel on this platform\.?",
-        documentation=_WHEEL_DOC,
-        solutions=_WHEEL_SOLUTIONS,
-        example_fix=_WHEEL_FIX,
-        references=(
+        advice=(
+            _WHEEL_DOC,
+            _WHEEL_SOLUTIONS,
+            _WHEEL_FIX,
             "https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/",
         ),
     ),

@@ -72,6 +72,13 @@ KINDS = frozenset(
         "tool-uv-resolve",
         "tool-cmake-cuda",
         "tool-cmake-compiler",
+        # native_catalog.toolchain: ninja, nvcc's host compiler, a full disk, pip's resolver
+        "tool-ninja-build",
+        "tool-nvcc-host-compiler",
+        "disk-full",
+        "tool-pip-os-error",
+        "tool-pip-resolution",
+        "tool-pip-unsupported-wheel",
         # HTTP statuses of the engines' OpenAI-compatible servers (native_catalog.http).
         *(f"http-{code}" for code in (400, 401, 403, 404, 413, 422, 429, 500, 502, 503, 504)),
         # ... and the Hugging Face Hub's refusals while a model downloads (native_catalog.http_hub)

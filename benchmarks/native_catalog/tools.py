@@ -302,7 +302,8 @@ RECORDS = (
         error_class="pip",
         tags=("errcat:tool:pip", "install"),
         template="Failed building wheel for {name}",
-        pattern=r"(?:ERROR: )?Failed building wheel for (\S+)",
+        # pip says "editable" for pip install -e (a checkout of vllm or sgl-kernel).
+        pattern=r"(?:ERROR: )?Failed building (?:wheel|editable) for (\S+)",
         documentation="pip found no prebuilt wheel that fits and tried to compile the package"
         " from source, and the build failed; the compiler's first error, further up the log,"
         " says why. For the engines' CUDA packages (flash-attn, vllm, sgl-kernel, deep_gemm)"

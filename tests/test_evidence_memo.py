@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 
 from conftest import ZQ_WORD, make_envelope
 from errcat.catalog import Catalog
+from errcat.evidence import FrameEvidence
 from errcat.matcher import collect, match_all, match_error
 from errcat.matcher.evidence_memo import EvidenceMemo
 from errcat.patterns import template_to_pattern
+from errcat.store import RecordSummary
 from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FAMILY_TAG, LOGGED_TAG
 
 CLASSES = st.sampled_from(["ValueError", "RuntimeError", "zqpkg.errors.ZqError", "KeyError"])
@@ -106,11 +108,10 @@ def test_the_memo_answers_as_working_out_every_record_does(
 def test_records_alike_share_one_evidence_and_a_family_record_its_own() -> None:
     memo = EvidenceMemo(enabled=True)
     envelope = make_envelope(errorClass="ValueError", repo="zqorg/zqa", tags=[])
-    from errcat.store import RecordSummary
-
     one = RecordSummary.of(envelope.record)
     other = one._replace(id="f" * 16, file_path="zqa/other.py", line_number=7)
-    memo.hold(memo.sites, memo.kind(one), ("agree", None, False))  # type: ignore[arg-type]
-    assert memo.sites.get(memo.kind(other)) == ("agree", None, False)
+    known = ("agree", FrameEvidence("none", 0, 0, None), False)
+    memo.hold(memo.sites, memo.kind(one), known)
+    assert memo.sites.get(memo.kind(other)) == known
     assert memo.sites.get(memo.kind(one._replace(repo="zqorg/zqb"))) is None
     assert memo.kind(one._replace(tags=(FAMILY_TAG,))) is None

@@ -16,12 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ZQ_WORD, make_envelope
+from conftest import ZQ_WORD, make_envelope, site_envelope
 from errcat.catalog import Catalog
 from errcat.evidence import FrameEvidence
 from errcat.matcher import collect, match_all, match_error
 from errcat.matcher.evidence_memo import EvidenceMemo
-from errcat.patterns import template_to_pattern
 from errcat.store import RecordSummary
 from errcat.tags import BASE_TAG_PREFIX, CALLER_CLASS_TAG, FAMILY_TAG, LOGGED_TAG
 
@@ -50,7 +49,7 @@ def _every_record_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(collect, "EvidenceMemo", lambda enabled: EvidenceMemo(enabled=False))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     words=st.lists(ZQ_WORD, min_size=3, max_size=3, unique=True),
     sites=st.lists(SITE, min_size=2, max_size=20),
@@ -70,19 +69,7 @@ def test_the_memo_answers_as_working_out_every_record_does(
     template = "invalid value {x}" if generic else f"{a} {b} failed for {{x}} in {c}"
     catalog = Catalog(
         [
-            make_envelope(
-                id=f"{n:016x}",
-                repo=repo,
-                filePath=path,
-                lineNumber=line,
-                sourceCodeStart=max(1, line - 20),
-                sourceCodeEnd=line + 10,
-                errorClass=cls,
-                errorMessage=template,
-                messagePattern=template_to_pattern(template),
-                tags=list(tags),
-                githubUrl=f"https://github.com/{repo}/blob/{'0' * 40}/{path}#L1-L9",
-            )
+            site_envelope(n, repo, path, cls, template, line=line, tags=tags)
             for n, (cls, repo, path, tags, line) in enumerate(sites, 1)
         ]
     )

@@ -98,7 +98,11 @@ def test_records_alike_share_one_evidence_and_a_family_record_its_own() -> None:
     one = RecordSummary.of(envelope.record)
     other = one._replace(id="f" * 16, file_path="zqa/other.py", line_number=7)
     known = ("agree", FrameEvidence("none", 0, 0, None), False)
-    memo.hold(memo.sites, memo.kind(one), known)
-    assert memo.sites.get(memo.kind(other)) == known
-    assert memo.sites.get(memo.kind(one._replace(repo="zqorg/zqb"))) is None
+    kind = memo.kind(one)
+    assert kind is not None
+    memo.sites[kind] = known
+    assert memo.kind(other) == kind
+    assert memo.sites.get(kind) == known
+    assert memo.kind(one._replace(repo="zqorg/zqb")) not in memo.sites
     assert memo.kind(one._replace(tags=(FAMILY_TAG,))) is None
+    assert EvidenceMemo(enabled=False).kind(one) is None

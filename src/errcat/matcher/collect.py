@@ -25,7 +25,7 @@ from errcat.history import history_of
 from errcat.index import Entry
 from errcat.matcher.context import Lean, ReportContext, contexts_of, no_lean
 from errcat.matcher.drift import _drift_candidates, _near_candidates
-from errcat.matcher.evidence_memo import EvidenceMemo
+from errcat.matcher.evidence_memo import EvidenceMemo, kind_of
 from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
 from errcat.matcher.generic import CLAUSE_BITS, holds_clause
@@ -368,9 +368,9 @@ class _Collector:
                 continue
             if captures and _cannot_print(summary.error_message, captures):
                 continue  # the record's template could not have printed this text
-            kind = alike.kind(summary)
+            kind = kind_of(summary) if alike.enabled else None
             rival_at_frame = functools.partial(self.rival_at_frame, ctx, position)
-            known = alike.sites.get(kind)
+            known = alike.sites.get(kind) if kind is not None else None
             if known is None:
                 known = record_site(
                     record=summary,
@@ -382,7 +382,8 @@ class _Collector:
                     wordless=wordless,
                     statement_owner=position in owners,
                 )
-                alike.hold(alike.sites, kind, known)
+                if kind is not None:
+                    alike.sites[kind] = known
             # A record raised where no frame shows, which the frames do not reach: its
             # text is weighed as a bare line's (see hidden_among).
             silent = position in hidden and known[1].kind == "none"
@@ -396,7 +397,7 @@ class _Collector:
                 and not may_lift(summary.repo, wordless and known[1].kind == "site")
             ):
                 continue
-            own = alike.evidence.get(kind)
+            own = alike.evidence.get(kind) if kind is not None else None
             if own is None:
                 own = record_evidence(
                     record=summary,
@@ -409,7 +410,8 @@ class _Collector:
                     c_printed=c_printed,
                     subject_first=subject_first,
                 )
-                alike.hold(alike.evidence, kind, own)
+                if kind is not None:
+                    alike.evidence[kind] = own
             # Records of one message at many sites (a tied group folds hundreds) mostly
             # share their evidence: what _score made of the same evidence is used again.
             # Everything else it reads is the pattern's, but whether the record is the

@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from errcat.store import RecordSummary
 from errcat.tags import FAMILY_TAG
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from errcat.matcher.record_evidence import RecordEvidence
 
 __all__ = ["EvidenceMemo", "kind_of"]
-
-_T = TypeVar("_T")
 
 #: What a record's evidence depends on without frames: class, project, tags, template.
 _Kind = tuple[str, str, tuple[str, ...], str]
@@ -52,16 +50,14 @@ class EvidenceMemo:
     """Each kind of record's site and evidence, for one candidate on a report without frames.
 
     ``enabled`` only for such a report (with frames, a record's file and line are
-    evidence): else, and for a family record, :meth:`kind` is None and nothing is held.
+    evidence): else, and for a family record, :meth:`kind` is None (nothing is held for it).
 
     >>> memo = EvidenceMemo(enabled=True)
     >>> rec = RecordSummary("a", "s", "ValueError", "x/a.py", 3, "o/p", "bad {x}", ())
-    >>> memo.hold(memo.sites, memo.kind(rec), ("agree", None, False))
+    >>> memo.sites[memo.kind(rec)] = ("agree", None, False)
     >>> memo.sites.get(memo.kind(rec._replace(id="b", line_number=8)))
     ('agree', None, False)
-    >>> off = EvidenceMemo(enabled=False)
-    >>> off.hold(off.sites, off.kind(rec), ("agree", None, False))
-    >>> off.sites.get(off.kind(rec)) is None
+    >>> EvidenceMemo(enabled=False).kind(rec) is None
     True
     """
 
@@ -70,15 +66,10 @@ class EvidenceMemo:
     def __init__(self, *, enabled: bool) -> None:
         self.enabled = enabled
         #: Each kind's :func:`~errcat.matcher.record_evidence.record_site`.
-        self.sites: dict[_Kind | None, tuple[str, FrameEvidence, bool]] = {}
+        self.sites: dict[_Kind, tuple[str, FrameEvidence, bool]] = {}
         #: Each kind's :func:`~errcat.matcher.record_evidence.record_evidence`.
-        self.evidence: dict[_Kind | None, RecordEvidence] = {}
+        self.evidence: dict[_Kind, RecordEvidence] = {}
 
     def kind(self, record: RecordSummary) -> _Kind | None:
         """The record's kind (:func:`kind_of`) when the memo is on, else None."""
         return kind_of(record) if self.enabled else None
-
-    def hold(self, table: dict[_Kind | None, _T], kind: _Kind | None, found: _T) -> None:
-        """Keep ``found`` in ``table`` for records of ``kind`` (nothing for None)."""
-        if kind is not None:
-            table[kind] = found

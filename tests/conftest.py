@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -62,17 +63,31 @@ def make_envelope(**record: Any) -> RecordEnvelope:
     return RecordEnvelope.model_validate(data)
 
 
-def site_envelope(n: int, repo: str, path: str, error_class: str, template: str) -> RecordEnvelope:
-    """A record of ``template`` raised at line 120 of ``path`` in ``repo`` (id ``n`` in hex)."""
+def site_envelope(
+    n: int,
+    repo: str,
+    path: str,
+    error_class: str,
+    template: str,
+    *,
+    line: int = 120,
+    tags: Sequence[str] | None = None,
+) -> RecordEnvelope:
+    """A record of ``template`` raised at ``line`` of ``path`` in ``repo`` (id ``n`` in hex).
+
+    ``tags`` replace the example record's when given.
+    """
     from errcat.patterns import template_to_pattern
 
+    more: dict[str, Any] = {} if tags is None else {"tags": list(tags)}
     return make_envelope(
+        **more,
         id=f"{n:016x}",
         repo=repo,
         filePath=path,
-        lineNumber=120,
-        sourceCodeStart=100,
-        sourceCodeEnd=130,
+        lineNumber=line,
+        sourceCodeStart=max(1, line - 20),
+        sourceCodeEnd=line + 10,
         errorClass=error_class,
         errorMessage=template,
         messagePattern=template_to_pattern(template),

@@ -25,6 +25,7 @@ from errcat.history import history_of
 from errcat.index import Entry
 from errcat.matcher.context import Lean, ReportContext, contexts_of, no_lean
 from errcat.matcher.drift import _drift_candidates, _near_candidates
+from errcat.matcher.evidence_memo import EvidenceMemo, kind_of
 from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
 from errcat.matcher.generic import CLAUSE_BITS, holds_clause
@@ -358,24 +359,31 @@ class _Collector:
         record_floor = floor - _RECORD_MARGIN
         # (Only for many records: for a few, telling their evidence apart costs what it saves.)
         scores = ScoreMemo(enabled=not self.keep_features and len(records) > _MEMO_RECORDS)
+        # Without frames, records alike in class, project, tags and template have one
+        # evidence (matcher.evidence_memo): worked out for the first of them.
+        alike = EvidenceMemo(enabled=not report.frames and len(records) > 1 and not sharing)
         for position in records:
             summary = _summary(store, position)
             if self.catalog.hidden(self.part, summary.id):
                 continue
             if captures and _cannot_print(summary.error_message, captures):
                 continue  # the record's template could not have printed this text
-            source_of = functools.partial(self.raise_source, position)
+            kind = kind_of(summary) if alike.enabled else None
             rival_at_frame = functools.partial(self.rival_at_frame, ctx, position)
-            known = record_site(
-                record=summary,
-                ctx=ctx,
-                text=evidence,
-                lineage_of=self.lineage,
-                source_of=source_of,
-                rival_at_frame=rival_at_frame,
-                wordless=wordless,
-                statement_owner=position in owners,
-            )
+            known = alike.sites.get(kind) if kind is not None else None
+            if known is None:
+                known = record_site(
+                    record=summary,
+                    ctx=ctx,
+                    text=evidence,
+                    lineage_of=self.lineage,
+                    source_of=functools.partial(self.raise_source, position),
+                    rival_at_frame=rival_at_frame,
+                    wordless=wordless,
+                    statement_owner=position in owners,
+                )
+                if kind is not None:
+                    alike.sites[kind] = known
             # A record raised where no frame shows, which the frames do not reach: its
             # text is weighed as a bare line's (see hidden_among).
             silent = position in hidden and known[1].kind == "none"
@@ -389,17 +397,21 @@ class _Collector:
                 and not may_lift(summary.repo, wordless and known[1].kind == "site")
             ):
                 continue
-            own = record_evidence(
-                record=summary,
-                ctx=ctx,
-                known=known,
-                rival_at_frame=rival_at_frame,
-                statement_owner=position in owners,
-                statement_shared=position in sharing,
-                captures=told,
-                c_printed=c_printed,
-                subject_first=subject_first,
-            )
+            own = alike.evidence.get(kind) if kind is not None else None
+            if own is None:
+                own = record_evidence(
+                    record=summary,
+                    ctx=ctx,
+                    known=known,
+                    rival_at_frame=rival_at_frame,
+                    statement_owner=position in owners,
+                    statement_shared=position in sharing,
+                    captures=told,
+                    c_printed=c_printed,
+                    subject_first=subject_first,
+                )
+                if kind is not None:
+                    alike.evidence[kind] = own
             # Records of one message at many sites (a tied group folds hundreds) mostly
             # share their evidence: what _score made of the same evidence is used again.
             # Everything else it reads is the pattern's, but whether the record is the

@@ -60,7 +60,7 @@ import textwrap
 import time
 from collections.abc import Sequence
 from datetime import datetime, timezone
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -319,7 +319,7 @@ def covered(mined: RecordEnvelope, written: Sequence[RecordEnvelope]) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(pattern: str) -> tuple[tuple[str, ...], regex.Pattern[str] | None]:
     """A hand-written record's pattern, compiled once for every mined record it is tried on,
     with the literal text (whitespace folded) any message it matches holds.

@@ -60,13 +60,13 @@ import textwrap
 import time
 from collections.abc import Sequence
 from datetime import datetime, timezone
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import regex
 
 from errcat import Catalog
-from errcat.background import information, shape_words
 from errcat.history import sidecar_path
 from errcat.imports.records import IMPORTS_TAG
 from errcat.loaders import MANIFEST_NAME, read_manifest
@@ -79,13 +79,11 @@ from stack_curated import CURATED_TAG, MIRRORS, curated
 from stack_mine import MinedProject, Project, mine_projects
 from stack_native import mine_git_source, mine_wheel_native
 from stack_requires import closure_roots, stamp
+from stack_vague import MIN_BITS, vague_pattern
 
 ROOT = Path(__file__).resolve().parents[1]
 STACK = ROOT / "stack"
 ZERO_SHA = "0" * 40
-#: Bits of evidence (:func:`errcat.background.information`) a mined record's literal
-#: text needs to stay in a stack package; the matcher calls a shape generic under 25.
-MIN_BITS = 20.0
 
 PYPROJECT = """\
 [build-system]
@@ -273,15 +271,6 @@ def too_vague(envelope: RecordEnvelope) -> bool:
     return vague_pattern(record.message_pattern)
 
 
-def vague_pattern(pattern: str) -> bool:
-    """:func:`too_vague` for a pattern: some literal text, but too little (see there)."""
-    fragments = literal_fragments(pattern)
-    if not fragments:
-        return False
-    words = {w for f in fragments for w in shape_words(f) if len(w) >= 3}
-    return len(words) < 2 or information(fragments) < MIN_BITS
-
-
 def covered(mined: RecordEnvelope, written: Sequence[RecordEnvelope]) -> bool:
     """Whether a hand-written record of the mined record's repository stands for its message.
 
@@ -313,17 +302,38 @@ def covered(mined: RecordEnvelope, written: Sequence[RecordEnvelope]) -> bool:
     False
     """
     record = mined.record
+    folded = " ".join(record.error_message.split())
     for env in written:
         if env.record.repo != record.repo:
             continue
         if env.record.error_message == record.error_message:
             return True
+        needed, compiled = _compiled(env.record.message_pattern)
+        if compiled is None or not all(f in folded for f in needed):
+            continue
         try:
-            if regex.fullmatch(env.record.message_pattern, record.error_message, timeout=1.0):
+            if compiled.fullmatch(record.error_message, timeout=1.0):
                 return True
-        except (regex.error, TimeoutError):
+        except TimeoutError:
             continue
     return False
+
+
+@cache
+def _compiled(pattern: str) -> tuple[tuple[str, ...], regex.Pattern[str] | None]:
+    """A hand-written record's pattern, compiled once for every mined record it is tried on,
+    with the literal text (whitespace folded) any message it matches holds.
+
+    ``regex``'s own cache holds 500 patterns: with torch's 566 graph-break records a
+    package has more hand-written patterns than that, and :func:`covered` compiled each
+    again for each of 20,000 mined records (1.7 ms a call: hours). The pattern is None
+    when it does not compile; a pattern with inline flags needs no literal text.
+    """
+    needed = () if "(?" in pattern.replace("(?:", "") else literal_fragments(pattern)
+    try:
+        return needed, regex.compile(pattern)
+    except regex.error:
+        return needed, None
 
 
 def finish(
@@ -331,15 +341,17 @@ def finish(
     mined: list[RecordEnvelope],
     mirrors: Path = MIRRORS,
     held: frozenset[str] = frozenset(),
+    cache: Path = DEFAULT_CACHE,
 ) -> list[RecordEnvelope]:
     """The package's records: the mined ones that are not :func:`too_vague` nor copies of a
-    message ``held`` by another catalog (:func:`is_copy`), and its curated."""
+    message ``held`` by another catalog (:func:`is_copy`), and its curated (some read from
+    a wheel in ``cache``)."""
     own = [e for e in mined if CURATED_TAG not in e.record.tags]
     kept = [e for e in own if not too_vague(e)]
     dropped = len(own) - len(kept)
     copies = [e for e in kept if is_copy(e, held)]
     kept = [e for e in kept if not is_copy(e, held)]
-    added = curated(spec.get("curated", []), spec, mirrors)
+    added = curated(spec.get("curated", []), spec, mirrors, cache)
     # A hand-written record replaces the mined ones of its message in its repository.
     by_repo: dict[str, list[RecordEnvelope]] = {}
     for env in added:
@@ -509,7 +521,8 @@ def build_one(
     else:
         raise SystemExit(f"{spec['name']}: unknown package kind {kind!r}")
     held = held_messages(spec["name"]) if spec.get("dropCopies") else frozenset()
-    manifest = write_package(spec, finish(spec, envelopes, mirrors, held), mined, cache=cache)
+    records = finish(spec, envelopes, mirrors, held, cache)
+    manifest = write_package(spec, records, mined, cache=cache)
     size = sum((data_dir(spec["name"]) / f).stat().st_size for f in manifest["files"])
     print(
         f"errcat-data-{spec['name']}: {manifest['count']:,} records, {size / 1e6:.1f} MB "

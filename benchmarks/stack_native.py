@@ -8,7 +8,8 @@ Two kinds of source, both named in ``stack/SOURCES.json``:
   ``include/...`` and ``csrc/...``, linked at the release tag;
 * a package's ``gitSources``: a project with no wheel on PyPI (DeepEP), read at a
   named commit from its git mirror (``<mirrors>/<owner>+<name>/repo``, made by
-  ``fetch github:<owner>/<name>``), linked at that commit.
+  ``fetch github:<owner>/<name>``), linked at that commit; with ``dropRepeated``,
+  a later folder's records of a message an earlier folder holds are left out.
 
 Both give draft records (their snippet the call and :data:`RADIUS` line about it) with generated advice (``errcat:generated``), whose
 patterns take any directory before the file's name and any line
@@ -87,6 +88,20 @@ def mine_wheel_native(data: dict[str, Any], cache: Path) -> list[RecordEnvelope]
     return _linked(envelopes, ZERO_SHA, project.tag_of(version))
 
 
+def _unrepeated(found: list[RecordEnvelope], earlier: list[RecordEnvelope]) -> list[RecordEnvelope]:
+    """The records of ``found`` whose message no ``earlier`` record holds.
+
+    A source whose folders carry copies of one extension's checks (flash-attention's
+    ``hopper/``, FlashAttention-3, repeats most of ``csrc/flash_attn``'s) sets
+    ``dropRepeated``: a message two folders raise would otherwise get two records of
+    one repository, and a paste of it two answers that tie.
+    """
+    held = {env.record.error_message for env in earlier}
+    kept = [env for env in found if env.record.error_message not in held]
+    print(f"    {len(found) - len(kept)} records dropped: an earlier folder holds their message")
+    return kept
+
+
 def mine_git_source(source: dict[str, Any], mirrors: Path) -> MinedProject:
     """A ``gitSources`` entry: the C++ check sites under its folders at its commit."""
     started = time.perf_counter()
@@ -102,6 +117,9 @@ def mine_git_source(source: dict[str, Any], mirrors: Path) -> MinedProject:
             mirror, commit, repo=repo, under=under, analyzed_at=when, radius=RADIUS
         )
         _report(f"{repo} {under}/ at {commit[:12]}", stats)
-        envelopes += _linked(found, commit, commit)
+        linked = _linked(found, commit, commit)
+        if source.get("dropRepeated"):
+            linked = _unrepeated(linked, envelopes)
+        envelopes += linked
     project = Project(repo, str(source.get("dist", repo.split("/")[1])), (), "", (commit,), commit)
     return MinedProject(project, envelopes, None, time.perf_counter() - started, when)

@@ -402,3 +402,13 @@ def test_a_package_the_release_check_refuses_keeps_its_committed_files(
     after = {p.relative_to(data): p.read_bytes() for p in data.rglob("*") if p.is_file()}
     assert after == before
     assert not list(build_stack.package_dir("demo").glob(".staging-*"))
+
+
+def test_a_later_folder_s_copies_of_an_earlier_folder_s_messages_are_left_out() -> None:
+    from stack_native import _unrepeated
+
+    fa2 = [_mined("zqhead must be contiguous"), _mined("zqonly Ampere or newer")]
+    fa3 = [_mined("zqonly Ampere or newer"), _mined("zqonly Hopper has zqsplits")]
+    kept = _unrepeated(fa3, fa2)
+    assert [e.record.error_message for e in kept] == ["zqonly Hopper has zqsplits"]
+    assert _unrepeated(fa3, []) == fa3

@@ -60,3 +60,16 @@ def test_another_package_s_check_of_the_same_shape_is_not_flash_attn_s() -> None
     )
     match = errcat.match_error(text, catalog=stack_package_catalog("kernels"))
     assert match is None or match.record.repo != FLASH_ATTN
+
+
+def test_a_flash_attention_3_check_gets_its_hopper_record() -> None:
+    """FlashAttention-3 (``hopper/``, which vLLM's and sgl-kernel's copies fork) has checks of
+    its own; its copies of FlashAttention-2's messages stay FlashAttention-2's records."""
+    kernels = stack_package_catalog("kernels")
+    match = errcat.match_error(
+        "RuntimeError: This flash attention build does not support paged KV.", catalog=kernels
+    )
+    assert match is not None and match.record.repo == FLASH_ATTN
+    assert match.record.file_path == "hopper/flash_api.cpp"
+    shared = errcat.match_error(_VISION_ENCODER, catalog=kernels)
+    assert shared is not None and shared.record.file_path == "csrc/flash_attn/flash_api.cpp"

@@ -47,3 +47,25 @@ def test_any_location_and_source_excerpt_fit(line: int, column: int, source: lis
     pattern = triton_compile.COMPILATION.envelope().record.message_pattern
     assert regex.fullmatch(pattern, text) is not None
     assert regex.fullmatch(pattern, f"zq {text}") is None
+
+
+def test_a_failed_pass_pipeline_gets_its_record_with_the_triton_pin_and_a_reproducer() -> None:
+    match = errcat.match_error(
+        study_stack_texts()["pytorch-180908-title"], catalog=stack_package_catalog("torch")
+    )
+    assert match is not None
+    assert match.record.error_message == triton_compile.PASS_MANAGER.template
+    advice = " ".join(match.record.solutions)
+    assert "triton==3.9.0" in advice and "TRITON_REPRODUCER_PATH=" in advice
+
+
+def test_the_pass_manager_line_in_a_traceback_gets_the_record() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/triton/backends/nvidia/compiler.py", line 384, in make_ttgir\n'
+        "    pm.run(mod, 'make_ttgir')\n"
+        "RuntimeError: PassManager::run failed\n"
+    )
+    match = errcat.match_error(text, catalog=stack_package_catalog("torch"))
+    assert match is not None
+    assert match.record.error_message == triton_compile.PASS_MANAGER.template

@@ -27,7 +27,9 @@ written for another transformers, reads), ``harmony`` (openai-harmony's Rust par
 gpt-oss output), ``mooncake`` (the RDMA errors Mooncake's transfer engine logs in PD
 disaggregation), ``openai-client`` (the openai client's ``Connection error.``: no answer
 from the server at ``base_url``), ``nvcc`` (the CUDA compiler refusing an architecture
-its release does not know, in flashinfer's JIT or a source build).
+its release does not know, in flashinfer's JIT or a source build), ``dynamo-graph-breaks``
+(torch.compile's graph-break types, read from the registry of the torch wheel
+``spec["dynamoRegistry"]`` names, found in the wheel cache).
 """
 
 from __future__ import annotations
@@ -37,9 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from errcat.models import RecordEnvelope
+from stack_closure import DEFAULT_CACHE
 from stack_curated import (
     argparse_errors,
     chat_templates,
+    dynamo_graph_breaks,
     harmony,
     jinja_undefined,
     kernels,
@@ -74,7 +78,10 @@ MIRRORS = Path("/work/.mirror")
 
 
 def curated(
-    groups: Sequence[str], spec: dict[str, Any], mirrors: Path = MIRRORS
+    groups: Sequence[str],
+    spec: dict[str, Any],
+    mirrors: Path = MIRRORS,
+    cache: Path = DEFAULT_CACHE,
 ) -> list[RecordEnvelope]:
     """The envelopes of the groups named (an unknown name stops the build)."""
     out: list[Curated] = []
@@ -131,6 +138,14 @@ def curated(
             source = spec["pydanticCore"]
             mirror = mirrors / source["repo"].replace("/", "+") / "repo"
             out += pydantic_errors.records(mirror, source["commit"])
+        elif group == "dynamo-graph-breaks":
+            wheel = spec["dynamoRegistry"]
+            found = sorted(cache.glob(f"{wheel['dist']}-{wheel['version']}-*.whl"))
+            if not found:
+                raise SystemExit(
+                    f"{spec['name']}: no {wheel['dist']} {wheel['version']} wheel in {cache}"
+                )
+            out += dynamo_graph_breaks.records(found[0], wheel["tag"])
         else:
             raise SystemExit(f"{spec['name']}: unknown curated group {group!r}")
     return [c.envelope() for c in out]

@@ -1,4 +1,5 @@
-r"""Triton's ``CompilationError``: ``at <line>:<column>:``, the kernel's source, then the cause.
+r"""Triton's ``CompilationError`` (``at <line>:<column>:``, the kernel's source, then the cause)
+and ``PassManager::run failed``, an MLIR pass pipeline of its compiler failing.
 
 Triton's code generator wraps any error raised while it lowers a ``@triton.jit``
 kernel into ``CompilationError``, whose text ``_format_message`` builds: the node's
@@ -24,13 +25,31 @@ True
 True
 >>> bool(regex.fullmatch(pattern, "look at 22:25: the log"))
 False
+
+Past the code generator, Triton lowers the kernel through MLIR pass pipelines
+(``make_ttir``, ``make_ttgir``, ``make_llir`` of its backend's ``compiler.py``), each
+run by the compiled binding ``pass_manager.run`` (``python/src/ir.cc``), which throws
+``std::runtime_error("PassManager::run failed")`` when a pass fails: a ``RuntimeError``
+whose text the miner cannot read (it is in C++), raised at the stage's ``pm.run`` call.
+The pass that failed is named on stderr just above (``Pipeline failed while executing
+[...]``). Read in the triton 3.9.0 wheel (``triton/backends/nvidia/compiler.py``, the
+``make_ttgir`` call at line 384; the repository keeps it at
+``third_party/nvidia/backend/compiler.py``; the string is in ``triton/_C/libtriton.so``,
+as are the ``TRITON_REPRODUCER_PATH`` and ``MLIR_ENABLE_DIAGNOSTICS`` switches it reads).
+Thread learned from (even-numbered, in benchmarks/data/study_stack.jsonl):
+pytorch/pytorch#180908 (vLLM's penalties kernel failing in ``make_ttgir`` under a new
+Triton release).
+
+>>> pattern = PASS_MANAGER.envelope().record.message_pattern
+>>> bool(regex.fullmatch(pattern, "PassManager::run failed"))
+True
 """
 
 from __future__ import annotations
 
 from stack_curated.spec import Curated
 
-__all__ = ["COMPILATION", "RECORDS"]
+__all__ = ["COMPILATION", "PASS_MANAGER", "RECORDS"]
 
 COMPILATION = Curated(
     repo="triton-lang/triton",
@@ -77,4 +96,48 @@ COMPILATION = Curated(
     ),
 )
 
-RECORDS = (COMPILATION,)
+PASS_MANAGER = Curated(
+    repo="triton-lang/triton",
+    path="third_party/nvidia/backend/compiler.py",
+    line=384,
+    revision="v3.9.0",
+    error_class="RuntimeError",
+    template="PassManager::run failed",
+    error_type="runtime",
+    documentation="One of Triton's MLIR pass pipelines failed while lowering a kernel"
+    " (make_ttir, make_ttgir or make_llir: the stage is the function of the last"
+    " triton/backends/.../compiler.py frame). The pass that failed is printed on stderr just"
+    " above ('Pipeline failed while executing [`<Pass>` on 'builtin.module' operation]'),"
+    " often with an 'error:' line at the kernel's source line. Under vLLM and sglang the"
+    " kernel is the engine's own (sampling, MoE, attention) or one inductor generated under"
+    " torch.compile, and the usual cause is a pairing the kernel or the pass was not written"
+    " for: a Triton release other than the one the engine's torch pins (a newer or a vendor"
+    " build), a GPU the release does not handle well yet (a new NVIDIA architecture, ROCm),"
+    " or a launch config (num_warps, num_stages, block sizes) the lowering rejects.",
+    solutions=(
+        "Install the Triton release your torch pins (pip show torch names it; torch 2.14"
+        " pairs with triton 3.9.0: pip install 'triton==3.9.0'), or upgrade torch and the"
+        " engine together (pip install -U vllm installs the torch and triton it was tested"
+        " with)",
+        "If the failing kernel is inductor's (a triton_poi_/triton_red_/triton_per_ name),"
+        " serve without torch.compile: vLLM --enforce-eager, sglang without"
+        " --enable-torch-compile",
+        "If it is one of the engine's kernels, try the engine's other backend for that layer"
+        " (vLLM --attention-backend FLASH_ATTN or TRITON_ATTN, sglang --attention-backend"
+        " flashinfer or triton) and upgrade the engine when the thread shows a fix",
+        "To report it, rerun with MLIR_ENABLE_DIAGNOSTICS=1 and"
+        " TRITON_REPRODUCER_PATH=/tmp/triton_repro.mlir: the first prints the failing pass's"
+        " diagnostics, the second writes a reproducer Triton's developers can run",
+    ),
+    example_fix="# before\nvllm serve M  # RuntimeError: PassManager::run failed (make_ttgir)\n"
+    "# after: the triton that torch 2.14 pins\npip install 'triton==3.9.0'\nvllm serve M",
+    trigger="The first call of a Triton kernel whose lowering hits a pass that fails for this"
+    " Triton release, GPU or launch config.",
+    tags=("triton", "compile"),
+    references=(
+        "https://triton-lang.org/main/programming-guide/chapter-3/debugging.html",
+        "https://github.com/pytorch/pytorch/issues/180908",
+    ),
+)
+
+RECORDS = (COMPILATION, PASS_MANAGER)

@@ -202,6 +202,14 @@ def test_the_python_package_answers_an_argparse_error_through_the_entry_point(
             "mineru_vl_utils/vlm_client/http_client.py",
         ),
         (
+            "apps",
+            "RuntimeError: Failed to load pretrained config. AutoConfig error: Unrecognized model"
+            " in /models/zq-7b. Local config.json fallback error: [Errno 2] No such file or"
+            " directory: '/models/zq-7b/config.json'",
+            "gpustack/gpustack",
+            "gpustack/worker/backends/base.py",
+        ),
+        (
             "serving",
             "httpx.RemoteProtocolError: Server disconnected without sending a response.",
             "encode/httpcore",

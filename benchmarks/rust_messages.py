@@ -74,8 +74,9 @@ class RustMessage:
 
     #: 1-based line of the call or attribute.
     line: int
-    #: ``new_err`` / ``pyerr_new`` (a Python exception made here), ``error-attr``,
-    #: ``display``, ``anyhow`` or ``ensure`` (a Rust error whose class the binding decides).
+    #: ``pyerr`` (a Python exception made here: ``X::new_err``, ``PyErr::new::<X, _>``),
+    #: ``error-attr``, ``display``, ``anyhow`` or ``ensure`` (a Rust error whose class the
+    #: binding decides).
     kind: str
     #: The format string as Rust reads it (escapes resolved).
     fmt: str

@@ -13,9 +13,11 @@ texts, never a newer one's. Rust texts are read by :mod:`rust_messages` (the
 ``classes`` entry maps a binding's own exception types to their Python names,
 ``wrapped`` names the class an ``#[error]``/``anyhow``/``Display`` text reaches
 Python as, or is absent when the binding only shows them inside its own
-messages); C texts by :mod:`cpython_c_messages` (``PyErr_Format(PyExc_X, ...)``)
-plus msgspec's own validation errors (``classes`` maps its state's exception
-fields, ``ValidationError``, to their Python names).
+messages); C texts are msgspec's own exceptions (``classes`` maps its state's exception
+fields, ``ValidationError``, to their Python names) and, only with ``"builtins": true``,
+the built-in ones :mod:`cpython_c_messages` reads (``PyErr_Format(PyExc_X, ...)``): a C
+extension copies some of the interpreter's checks word for word, so its built-in-class
+texts would answer the interpreter's own errors.
 
 Records are tagged ``errcat:generated`` (their advice is the project's generic
 advice of :data:`ADVICE`) and :data:`HIDDEN_SITE_TAG` (no traceback frame shows a
@@ -197,7 +199,12 @@ def _sites(text: str, source: dict[str, Any]) -> list[tuple[int, str, str, str, 
             if cls:
                 out.append((m.line, cls, m.template, template_to_pattern(m.template), m.fmt))
         return out
-    for found in re.finditer(r"\b_?PyErr_(?:SetString|Format)\(", text):
+    # A C extension re-implements some of the interpreter's own checks word for word
+    # (msgspec's Struct: CPython 3.12's "Can't instantiate abstract class ..."), which
+    # would then answer the interpreter's error as the extension's: its texts on the
+    # built-in classes are read only when the entry says ``"builtins": true``.
+    read_builtins = source.get("builtins", False)
+    for found in re.finditer(r"\b_?PyErr_(?:SetString|Format)\(", text) if read_builtins else ():
         line = text.count("\n", 0, found.start()) + 1
         for cls, fmt in messages_in(text[found.start() : text.find(";", found.start()) + 1]):
             out.append((line, cls, *c_template(fmt), fmt))

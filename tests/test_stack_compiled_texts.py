@@ -56,6 +56,23 @@ def test_python_s_own_keyword_error_is_not_msgspec_s() -> None:
     assert match is None or match.record.repo != "jcrist/msgspec"
 
 
+def test_the_interpreter_s_abstract_class_error_is_not_msgspec_s() -> None:
+    """msgspec's C code copies CPython 3.12's wording for a Struct; a plain class's error is
+    the interpreter's, so no built-in-class text of msgspec is in the package."""
+    text = (
+        "TypeError: Can't instantiate abstract class ZqTool without an implementation for"
+        " abstract method 'run'"
+    )
+    match = _answer(text)
+    assert match is None or match.record.repo != "jcrist/msgspec"
+    msgspec = [r for r in Catalog.from_path(MODELS) if r.repo == "jcrist/msgspec"]
+    assert {r.error_class for r in msgspec if CURATED_TAG not in r.tags} <= {
+        "msgspec.ValidationError",
+        "msgspec.DecodeError",
+        "msgspec.EncodeError",
+    }
+
+
 def test_an_offline_gpt_oss_server_gets_the_vocabulary_record() -> None:
     paste = (
         '  File "/venv/lib/python3.12/site-packages/openai_harmony/__init__.py", line 689,'

@@ -32,7 +32,10 @@ A project may name ``native`` folders of its wheel (C/C++/CUDA sources) and a
 package ``gitSources`` (a project read from a git mirror at a named commit): their
 check macros are mined too (:mod:`stack_native`). A project with no wheel names
 ``"source": "git"``: its Python is read at each version's tag from its git mirror
-(:mod:`stack_mine`). A hand-written record replaces the mined records of its own
+(:mod:`stack_mine`). A package's ``extensionSources`` name projects whose errors are
+written in Rust or C (safetensors, tokenizers, openai-harmony, msgspec): their texts
+are read from a git mirror at a named commit and kept when the pinned wheel's compiled
+files hold them (:mod:`stack_extensions`). A hand-written record replaces the mined records of its own
 message, and those whose message its pattern prints (:func:`covered`).
 
 A package that sets ``dropCopies`` (the frameworks built on the engines, the
@@ -76,6 +79,7 @@ from errcat.patterns import literal_fragments
 from errcat.release import build, canonical_files, check, records_file_name
 from stack_closure import DEFAULT_CACHE
 from stack_curated import CURATED_TAG, MIRRORS, curated
+from stack_extensions import mine_extension_source
 from stack_mine import MinedProject, Project, mine_projects
 from stack_native import mine_git_source, mine_wheel_native
 from stack_requires import closure_roots, stamp
@@ -512,6 +516,13 @@ def build_one(
         for source in spec.get("gitSources", []):
             mined.append(mine_git_source(source, mirrors))
             envelopes += mined[-1].envelopes
+        if spec.get("extensionSources"):
+            # A compiled text another catalog holds (safetensors' header error, written
+            # by hand in errcat-data-hf) stays that catalog's answer.
+            others = held_messages(spec["name"])
+            for source in spec["extensionSources"]:
+                mined.append(mine_extension_source(source, mirrors, cache))
+                envelopes += [e for e in mined[-1].envelopes if not is_copy(e, others)]
     elif kind == "stdlib":
         mined = [mine_stdlib(spec)]
         envelopes = mined[0].envelopes

@@ -24,7 +24,9 @@ refusals: no system role, roles that must alternate), ``jinja-undefined`` (Jinja
 driver errors), ``triton-compile`` (Triton's ``CompilationError``: a kernel it could not
 compile), ``transformers-tokenizer`` (a tokenizer refusing an attribute its caller,
 written for another transformers, reads), ``harmony`` (openai-harmony's Rust parser refusing
-gpt-oss output), ``mooncake`` (the RDMA errors Mooncake's transfer engine logs in PD
+gpt-oss output), ``compiled-texts`` (compiled extensions' texts whose cause their words
+do not say: msgspec's keyword refusal, harmony's vocabulary download, serde_json's syntax
+errors in a ``tokenizer.json``), ``mooncake`` (the RDMA errors Mooncake's transfer engine logs in PD
 disaggregation), ``openai-client`` (the openai client's ``Connection error.``: no answer
 from the server at ``base_url``), ``nvcc`` (the CUDA compiler refusing an architecture
 its release does not know, in flashinfer's JIT or a source build), ``dynamo-graph-breaks``
@@ -43,6 +45,7 @@ from stack_closure import DEFAULT_CACHE
 from stack_curated import (
     argparse_errors,
     chat_templates,
+    compiled_texts,
     dynamo_graph_breaks,
     harmony,
     jinja_undefined,
@@ -128,6 +131,8 @@ def curated(
             out += jinja_undefined.RECORDS
         elif group == "harmony":
             out += harmony.RECORDS
+        elif group == "compiled-texts":
+            out += compiled_texts.RECORDS
         elif group == "mooncake":
             out += mooncake.RECORDS
         elif group == "triton-driver":

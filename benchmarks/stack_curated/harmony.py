@@ -94,8 +94,8 @@ START = _record(
 )
 
 HEADER = _record(
-    line=1314,
-    template="unexpected tokens remaining in message header: {tokens}",
+    line=1312,
+    template="unexpected tokens remaining in message header: {parts}",
     pattern=r"unexpected tokens remaining in message header: (\[.*?\])",
     documentation="The Harmony parser read a message header (role, channel, recipient,"
     " content type) and found words it does not know left over, such as a channel name"

@@ -25,7 +25,7 @@ from errcat.history import history_of
 from errcat.index import Entry
 from errcat.matcher.context import Lean, ReportContext, contexts_of, no_lean
 from errcat.matcher.drift import _drift_candidates, _near_candidates
-from errcat.matcher.evidence_memo import EvidenceMemo, kind_of
+from errcat.matcher.evidence_memo import EvidenceMemo
 from errcat.matcher.family import family_members
 from errcat.matcher.find import _find_hits
 from errcat.matcher.generic import CLAUSE_BITS, holds_clause
@@ -368,7 +368,7 @@ class _Collector:
                 continue
             if captures and _cannot_print(summary.error_message, captures):
                 continue  # the record's template could not have printed this text
-            kind = kind_of(summary) if alike.enabled else None
+            kind = alike.kind(summary)
             rival_at_frame = functools.partial(self.rival_at_frame, ctx, position)
             known = alike.sites.get(kind) if kind is not None else None
             if known is None:
